@@ -1,0 +1,24 @@
+/**
+ * `@pi-lifecycle/lifecycle-kit/testing`: a scripted-session harness on Pi's real AgentSession and
+ * pi-ai's faux provider, plus small helpers for deterministic lifecycle tests.
+ */
+export { type Deferred, deferred, flushMicrotasks } from "./deferred.js";
+export {
+	type DynamicStep,
+	lengthStop,
+	overflowError,
+	providerError,
+	retryableError,
+	reply,
+	type ToolCallSpec,
+	toolCall,
+	toolCalls,
+} from "./faux-steps.js";
+export { RECORDED_EVENTS, type RecordedEvent } from "./recorder.js";
+export {
+	createScriptedSession,
+	type RecordedRequest,
+	type ScriptedSession,
+	type ScriptedSessionOptions,
+} from "./scripted-session.js";
+export { messageText, requestTexts } from "./inspect.js";
