@@ -30,7 +30,9 @@ export interface ToolCallSpec {
 /** An assistant message that calls one or more tools in one batch (`stopReason: "toolUse"`). */
 export function toolCalls(calls: readonly ToolCallSpec[], text?: string): AssistantMessage {
 	const blocks = calls.map((call) =>
-		fauxToolCall(call.name, call.args ?? {}, { id: call.id ?? `call_${++toolCallCounter}` }),
+		fauxToolCall(call.name, (call.args ?? {}) as Parameters<typeof fauxToolCall>[1], {
+			id: call.id ?? `call_${++toolCallCounter}`,
+		}),
 	);
 	return fauxAssistantMessage(text === undefined ? blocks : [fauxText(text), ...blocks], {
 		stopReason: "toolUse",

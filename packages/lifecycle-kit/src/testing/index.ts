@@ -8,12 +8,13 @@ export {
 	lengthStop,
 	overflowError,
 	providerError,
-	retryableError,
 	reply,
+	retryableError,
 	type ToolCallSpec,
 	toolCall,
 	toolCalls,
 } from "./faux-steps.js";
+export { messageText, requestTexts } from "./inspect.js";
 export { RECORDED_EVENTS, type RecordedEvent } from "./recorder.js";
 export {
 	createScriptedSession,
@@ -21,4 +22,3 @@ export {
 	type ScriptedSession,
 	type ScriptedSessionOptions,
 } from "./scripted-session.js";
-export { messageText, requestTexts } from "./inspect.js";

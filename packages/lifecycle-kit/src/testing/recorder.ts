@@ -79,14 +79,18 @@ function describe(type: string, event: AnyEvent): Record<string, unknown> {
 				outcome: event.outcome,
 				continue: event.continue,
 				turnIndex: event.turnIndex,
-				entries: entries.map((entry) => (entry.customType ? `${entry.type}:${entry.customType}` : entry.type)),
+				entries: entries.map((entry) =>
+					entry.customType ? `${entry.type}:${entry.customType}` : entry.type,
+				),
 			};
 		}
 		case "agent_settled":
 			return { aborted: event.aborted };
 		case "message_start":
 		case "message_end": {
-			const message = event.message as { role?: string; customType?: string; stopReason?: string } | undefined;
+			const message = event.message as
+				| { role?: string; customType?: string; stopReason?: string }
+				| undefined;
 			return { role: message?.role, customType: message?.customType, stopReason: message?.stopReason };
 		}
 		case "tool_call":

@@ -87,7 +87,9 @@ export interface ScriptedSession {
 	/** Sends a user prompt and resolves after Pi settled (including deferred runs). */
 	prompt(text: string, options?: Parameters<AgentSession["prompt"]>[1]): Promise<void>;
 	/** Rewrites the usage of subsequent assistant messages (to reach compaction thresholds). */
-	setUsage(usage: Partial<Usage> | ((message: AssistantMessage) => Partial<Usage> | undefined) | undefined): void;
+	setUsage(
+		usage: Partial<Usage> | ((message: AssistantMessage) => Partial<Usage> | undefined) | undefined,
+	): void;
 	/** Reloads extensions (session_shutdown reason=reload, factories re-run, session_start reason=reload). */
 	reload(): Promise<void>;
 	/** Aborts the current run and waits for idle. */
@@ -140,7 +142,8 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 	const inline: InlineExtension[] = (options.extensions ?? []).map((ext) =>
 		typeof ext === "function" ? ext : { name: ext.name, factory: ext.factory },
 	);
-	const extensionFactories = options.recorderPosition === "first" ? [recorder, ...inline] : [...inline, recorder];
+	const extensionFactories =
+		options.recorderPosition === "first" ? [recorder, ...inline] : [...inline, recorder];
 
 	const modelRuntime = await ModelRuntime.create({
 		authPath: join(agentDir, "auth.json"),

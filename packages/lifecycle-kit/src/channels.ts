@@ -1,0 +1,33 @@
+/**
+ * Cross-extension bus channels other than the mutex. Installed Pi packages load with separate
+ * module roots, so everything that crosses extensions goes over `pi.events`.
+ */
+
+/** Emitted by pi-reset after a committed reset boundary. */
+export const RESET_CHANNEL = "pi-lifecycle:reset:v1";
+
+/** Payload of {@link RESET_CHANNEL}. */
+export interface ResetAnnouncement {
+	/** `ctx.sessionManager` of the session that was reset (compare by identity). */
+	readonly session: object;
+	/** The id of the new context window. */
+	readonly windowId: string;
+	/** The id of the compaction entry that starts the new window. */
+	readonly entryId: string;
+}
+
+/** Defensive check for a {@link RESET_CHANNEL} payload (never throws). */
+export function isResetAnnouncement(payload: unknown): payload is ResetAnnouncement {
+	try {
+		if (typeof payload !== "object" || payload === null) return false;
+		const p = payload as Record<string, unknown>;
+		return (
+			typeof p.session === "object" &&
+			p.session !== null &&
+			typeof p.windowId === "string" &&
+			typeof p.entryId === "string"
+		);
+	} catch {
+		return false;
+	}
+}
