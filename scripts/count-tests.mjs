@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Sums the vitest JSON reports every workspace test run wrote and prints the line CI reads:
+// "N passed, N failed" (", N skipped" when any). Exits 1 when a report is missing or a test failed.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const dirs = [
+	...readdirSync(join(root, "packages")).map((name) => join(root, "packages", name)),
+	join(root, "test"),
+];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let missing = 0;
+for (const dir of dirs) {
+	if (!existsSync(join(dir, "package.json"))) continue;
+	const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+	if (!pkg.scripts?.test) continue;
+	const report = join(dir, ".artifacts", "vitest.json");
+	if (!existsSync(report)) {
+		console.log(`no test report from ${pkg.name} (${report})`);
+		missing++;
+		continue;
+	}
+	const data = JSON.parse(readFileSync(report, "utf8"));
+	passed += data.numPassedTests ?? 0;
+	failed += data.numFailedTests ?? 0;
+	skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
+	// A suite that failed to load has no failed tests but is a failure.
+	failed += (data.testResults ?? []).filter((file) => file.status === "failed" && file.assertionResults?.length === 0).length;
+}
+failed += missing;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 ? 1 : 0);
