@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	test: {
+		include: ["**/*.test.ts"],
+		exclude: ["**/node_modules/**", ".artifacts/**"],
+		pool: "forks",
+		maxWorkers: 2,
+		testTimeout: 60_000,
+		hookTimeout: 120_000,
+	},
+});
