@@ -28,7 +28,9 @@ for (const dir of dirs) {
 	failed += data.numFailedTests ?? 0;
 	skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
 	// A suite that failed to load has no failed tests but is a failure.
-	failed += (data.testResults ?? []).filter((file) => file.status === "failed" && file.assertionResults?.length === 0).length;
+	failed += (data.testResults ?? []).filter(
+		(file) => file.status === "failed" && file.assertionResults?.length === 0,
+	).length;
 }
 failed += missing;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);

@@ -18,7 +18,12 @@ function keepGoingOnce(pi: ExtensionAPI): void {
 			boundary.disarm();
 			return {
 				drafts: [
-					{ type: "custom_message", customType: "demo/continue", content: "Continue once more.", display: false },
+					{
+						type: "custom_message",
+						customType: "demo/continue",
+						content: "Continue once more.",
+						display: false,
+					},
 				],
 				continue: true,
 			};
@@ -44,7 +49,9 @@ try {
 		for (const line of requestTexts(request)) console.log(`  ${line}`);
 	}
 	const settled = harness.count("agent_settled");
-	console.log(`\nmodel requests: ${harness.providerCalls}, agent_settled: ${settled}, extension errors: ${harness.errors.length}`);
+	console.log(
+		`\nmodel requests: ${harness.providerCalls}, agent_settled: ${settled}, extension errors: ${harness.errors.length}`,
+	);
 	if (harness.providerCalls !== 2 || settled !== 1 || harness.errors.length > 0) {
 		console.error("demo FAILED: expected exactly one boundary continuation in one settled run");
 		process.exitCode = 1;
