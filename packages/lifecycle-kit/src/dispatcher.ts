@@ -5,8 +5,11 @@
  * Continuations inside a run ride Pi's actionable boundaries (see boundary.ts). This dispatcher is
  * for the rest, and it keeps the seeds' rules:
  * - an intent is sent only when `ctx.isIdle()`, `!ctx.hasPendingMessages()` and its guard is current;
- * - single flight per intent: repeated settles and competing callbacks never send it twice;
+ * - single flight: while one send is under way no other flush sends anything, so repeated settles
+ *   and competing callbacks never send an intent twice nor start two runs at once;
  * - at most one intent is sent per {@link IdleDispatcher.flush} call (one run per settled boundary);
+ * - stale intents are dropped before Pi's context is touched, so a flush from a timer that outlived
+ *   a reload (whose `ctx` now throws) only cleans up;
  * - a failed send restores the intent unless something newer replaced or cancelled it.
  *
  * The decision is a pure function ({@link selectIntent}); the class only holds the queue.
@@ -33,6 +36,7 @@ export interface IdleIntent<C extends IdleProbe = IdleProbe> {
 	 * Starts the run (e.g. `pi.sendMessage(…, { triggerTurn: true })`). Throwing, rejecting or
 	 * returning `false` counts as a failed send.
 	 */
+	// biome-ignore lint/suspicious/noConfusingVoidType: callers pass plain or async functions that return nothing.
 	readonly send: (ctx: C) => void | boolean | Promise<void | boolean>;
 }
 
@@ -53,29 +57,47 @@ interface Slot<C extends IdleProbe> {
 
 /** Result of the pure selection step. */
 export type Selection<C extends IdleProbe> =
-	| { readonly kind: "blocked"; readonly reason: "busy" | "pending-messages" }
+	| {
+			readonly kind: "blocked";
+			readonly reason: "busy" | "pending-messages";
+			/** Keys of stale intents (dropped even when blocked). */
+			readonly stale?: readonly string[];
+	  }
 	| { readonly kind: "send"; readonly intent: IdleIntent<C>; readonly stale: readonly string[] }
 	| { readonly kind: "none"; readonly stale: readonly string[] };
 
+function isEligible<C extends IdleProbe>(intent: IdleIntent<C>, ctx: C): boolean {
+	if (!intent.eligible) return true;
+	try {
+		return intent.eligible(ctx) === true;
+	} catch {
+		// A throwing check is a "no": the intent stays queued for a later flush.
+		return false;
+	}
+}
+
 /**
  * Pure selection: which queued intent (if any) may be sent now, and which are stale.
- * Intents whose key is in flight are skipped. Order is insertion order.
+ * Stale intents are found first, without touching `ctx`; when none is current the context is not
+ * probed at all. Intents whose key is in flight are skipped. Order is insertion order.
  */
 export function selectIntent<C extends IdleProbe>(
 	queue: readonly IdleIntent<C>[],
 	inFlight: ReadonlySet<string>,
 	ctx: C,
 ): Selection<C> {
-	if (!ctx.isIdle()) return { kind: "blocked", reason: "busy" };
-	if (ctx.hasPendingMessages()) return { kind: "blocked", reason: "pending-messages" };
 	const stale: string[] = [];
+	const current: IdleIntent<C>[] = [];
 	for (const intent of queue) {
-		if (!intent.guard.isCurrent()) {
-			stale.push(intent.key);
-			continue;
-		}
+		if (intent.guard.isCurrent()) current.push(intent);
+		else stale.push(intent.key);
+	}
+	if (current.length === 0) return { kind: "none", stale };
+	if (!ctx.isIdle()) return { kind: "blocked", reason: "busy", stale };
+	if (ctx.hasPendingMessages()) return { kind: "blocked", reason: "pending-messages", stale };
+	for (const intent of current) {
 		if (inFlight.has(intent.key)) continue;
-		if (intent.eligible && !intent.eligible(ctx)) continue;
+		if (!isEligible(intent, ctx)) continue;
 		return { kind: "send", intent, stale };
 	}
 	return { kind: "none", stale };
@@ -123,17 +145,27 @@ export class IdleDispatcher<C extends IdleProbe = IdleProbe> {
 
 	/**
 	 * Sends at most one eligible intent if Pi is idle with nothing queued. Safe to call from
-	 * `agent_settled`, timers and commands, any number of times. Stale intents are dropped.
+	 * `agent_settled`, timers and commands, any number of times; never rejects. Stale intents are
+	 * dropped. While a send is under way it returns `in-flight` and sends nothing.
+	 *
+	 * Inside `agent_settled` Pi defers the run a send requests until every settled handler has
+	 * returned, so `ctx.isIdle()` stays true there: flush once per settle, not in a loop.
 	 */
 	async flush(ctx: C): Promise<FlushOutcome> {
+		// Single flight across keys: one send (one run) at a time per dispatcher.
+		const underWay = this.#inFlight.values().next();
+		if (!underWay.done) return { status: "in-flight", key: underWay.value };
 		const queue = [...this.#slots.values()].map((slot) => slot.intent);
-		const selection = selectIntent(queue, this.#inFlight, ctx);
-		if (selection.kind === "blocked") return { status: "idle-blocked", reason: selection.reason };
-		for (const key of selection.stale) this.#slots.delete(key);
-		if (selection.kind === "none") {
-			const busyKey = [...this.#slots.keys()].find((key) => this.#inFlight.has(key));
-			return busyKey ? { status: "in-flight", key: busyKey } : { status: "nothing-eligible" };
+		let selection: Selection<C>;
+		try {
+			selection = selectIntent(queue, this.#inFlight, ctx);
+		} catch {
+			// Pi's ctx throws once its runtime is stale (after reload or session replacement).
+			return { status: "idle-blocked", reason: "busy" };
 		}
+		for (const key of selection.stale ?? []) this.#slots.delete(key);
+		if (selection.kind === "blocked") return { status: "idle-blocked", reason: selection.reason };
+		if (selection.kind === "none") return { status: "nothing-eligible" };
 		const { intent } = selection;
 		const slot = this.#slots.get(intent.key);
 		// Take the intent out before sending: a second flush during the send cannot see it.
