@@ -69,21 +69,41 @@ function hasClosingMark(value: unknown): boolean {
  * - a reset is inserted before the first proposed draft meant for the new window, so drafts that
  *   an earlier handler proposed for the next request (a goal continuation) survive the reset;
  * - proposed drafts marked as belonging to the closing window stay before the reset;
+ * - the owner's own drafts keep their side of its reset: those listed before it close the old
+ *   window, those listed after it open the new one (after the drafts already proposed for it);
  * - if a reset is already proposed, a second one is dropped (one boundary, one new window) and the
- *   owner's other drafts are appended after the existing reset.
+ *   owner's other drafts go around the existing reset by the same rules (new-window drafts last);
+ * - an owner's drafts marked as belonging to the closing window go before the reset, wherever it is.
+ *
+ * A draft belongs to the closing window when it is a `context_edit` (it edits an existing entry)
+ * or carries the {@link WINDOW_KEY} mark. Pure: the inputs are not modified.
  */
 export function mergeBoundaryDrafts(
 	proposed: readonly SessionBoundaryDraft[],
 	additions: readonly SessionBoundaryDraft[],
 ): SessionBoundaryDraft[] {
-	const addedReset = additions.find(isResetDraft);
-	const others = additions.filter((draft) => draft !== addedReset);
-	if (!addedReset || proposed.some(isResetDraft)) {
-		return [...proposed, ...others.filter((draft) => !isResetDraft(draft))];
+	const addedResetIndex = additions.findIndex(isResetDraft);
+	const existingResetIndex = proposed.findIndex(isResetDraft);
+	if (addedResetIndex < 0 && existingResetIndex < 0) return [...proposed, ...additions];
+	const addedClosing: SessionBoundaryDraft[] = [];
+	const addedOpening: SessionBoundaryDraft[] = [];
+	additions.forEach((draft, index) => {
+		if (isResetDraft(draft)) return; // the owner's reset is placed below; extra resets are dropped
+		if (belongsToClosingWindow(draft) || index < addedResetIndex) addedClosing.push(draft);
+		else addedOpening.push(draft);
+	});
+	if (existingResetIndex >= 0) {
+		return [
+			...proposed.slice(0, existingResetIndex),
+			...addedClosing,
+			...proposed.slice(existingResetIndex),
+			...addedOpening,
+		];
 	}
+	const reset = additions[addedResetIndex] as SessionBoundaryDraft;
 	const closing = proposed.filter(belongsToClosingWindow);
 	const opening = proposed.filter((draft) => !belongsToClosingWindow(draft));
-	return [...closing, addedReset, ...opening, ...others];
+	return [...closing, ...addedClosing, reset, ...opening, ...addedOpening];
 }
 
 /** Options for {@link createBoundaryParticipant}. */

@@ -32,7 +32,7 @@ export type MutexBus = Pick<ExtensionAPI["events"], "emit" | "on">;
 /** Why an acquisition failed. */
 export type AcquireFailure =
 	| "unbound" // no session bound (before session_start or after shutdown)
-	| "busy" // another participant holds the group in this session
+	| "busy" // another participant holds the group in this session (or tampered with the attempt)
 	| "disposed" // the mutex was disposed
 	| "rebound"; // the session binding changed during the attempt
 
@@ -53,7 +53,7 @@ export interface WorkflowMutexOptions {
  */
 function readAttempt(payload: unknown): { session: unknown; group: unknown; busy: unknown } | undefined {
 	try {
-		if (typeof payload !== "object" || payload === null) return undefined;
+		if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return undefined;
 		const record = payload as Record<string, unknown>;
 		return { session: record.session, group: record.group, busy: record.busy };
 	} catch {
@@ -132,7 +132,11 @@ export class WorkflowMutex {
 		if (this.#disposed) return { acquired: false, reason: "disposed" };
 		if (this.#session !== session || this.#generation !== generation)
 			return { acquired: false, reason: "rebound" };
-		if (attempt.busy !== false) return { acquired: false, reason: "busy" };
+		// Re-check the payload itself: a listener that rewrote session or group, set busy to anything
+		// but false, or replaced a field with a throwing getter makes the attempt fail closed.
+		const seen = readAttempt(attempt);
+		if (!seen || seen.session !== session || seen.group !== this.group || seen.busy !== false)
+			return { acquired: false, reason: "busy" };
 		if (this.#token) return { acquired: true, token: this.#token, reentrant: true };
 		const token = Symbol(`${this.group}-owner`);
 		this.#token = token;
@@ -161,7 +165,7 @@ export class WorkflowMutex {
 		} catch {
 			return false;
 		}
-		return attempt.busy === true;
+		return readAttempt(attempt)?.busy !== false;
 	}
 
 	/** Releases, unbinds and removes the listener. Idempotent. */

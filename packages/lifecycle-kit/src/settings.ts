@@ -10,7 +10,7 @@
  * ignored with one warning, and it is never overwritten. Parsing is separate from I/O so the rules
  * are unit-testable.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** Largest settings file read, in bytes. */
@@ -94,6 +94,14 @@ export function parseSettingsText<T extends object>(
 		: { status: "invalid", issues: [...result.issues] };
 }
 
+function fileExists(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}
+
 function readBounded(path: string): string | undefined {
 	try {
 		const stat = statSync(path);
@@ -120,8 +128,8 @@ export function loadSettings<T extends object>(
 	];
 	for (const [scope, path] of layers) {
 		if (scope === "project" && !location.projectTrusted) {
-			const exists = readBounded(path) !== undefined;
-			sources.push({ scope, path, status: exists ? "untrusted" : "missing" });
+			// An untrusted project's file is never read, only noticed.
+			sources.push({ scope, path, status: fileExists(path) ? "untrusted" : "missing" });
 			continue;
 		}
 		const parsed = parseSettingsText(spec, readBounded(path));
@@ -145,7 +153,8 @@ export type SaveResult =
 
 /**
  * Merges `patch` into one scope's file and writes it atomically (temp file + rename). Refuses to
- * overwrite a file that exists but is invalid, so a user's hand-edited file is never lost.
+ * overwrite a file that exists but is invalid, so a user's hand-edited file is never lost. Never
+ * throws: failures come back as `{ ok: false, error }`.
  */
 export function saveSettings<T extends object>(
 	spec: SettingsSpec<T>,
@@ -159,15 +168,21 @@ export function saveSettings<T extends object>(
 		return { ok: false, error: `${path} is invalid (${current.issues.join("; ")}); fix or remove it first` };
 	}
 	const merged = { ...(current.status === "loaded" ? current.value : {}), ...patch };
-	const check = spec.validate(merged);
+	let check: SettingsValidation<T>;
+	try {
+		check = spec.validate(merged);
+	} catch (error) {
+		return { ok: false, error: `could not be validated (${(error as Error).message})` };
+	}
 	if (!check.ok) return { ok: false, error: check.issues.join("; ") };
+	const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
 	try {
 		mkdirSync(dirname(path), { recursive: true });
-		const temp = `${path}.${process.pid}.tmp`;
 		writeFileSync(temp, `${JSON.stringify(merged, null, "\t")}\n`, "utf8");
 		renameSync(temp, path);
 		return { ok: true, path };
 	} catch (error) {
+		rmSync(temp, { force: true });
 		return { ok: false, error: (error as Error).message };
 	}
 }
