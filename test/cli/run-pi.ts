@@ -1,0 +1,127 @@
+/**
+ * Runs the real `pi` CLI (the dev-pinned host's bundled cli.js) under Node 22 in json print mode,
+ * offline, with an isolated HOME and PI_CODING_AGENT_DIR, and a scripted faux model.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(here, "..", "..");
+
+/**
+ * Path of the host CLI entry (`pi` bin): the dev-pinned Pi, or Pi 1.3.0 when
+ * `PI_LIFECYCLE_HOST=1.3.0` (installed at the root as `pi-coding-agent-1.3.0`).
+ */
+export function piCliPath(): string {
+	const dir =
+		process.env.PI_LIFECYCLE_HOST === "1.3.0" ? "pi-coding-agent-1.3.0" : "@earendil-works/pi-coding-agent";
+	return join(realpathSync(join(repoRoot, "node_modules", dir)), "dist", "bundle", "cli.js");
+}
+
+/** Options for {@link runPi}. */
+export interface RunPiOptions {
+	/** Extension paths passed with `-e` (files or package directories). */
+	extensions: string[];
+	/** Path of the faux script module (see faux-provider-extension.ts). */
+	script: string;
+	/** The prompt (`-p`). Omit for commands-only runs. */
+	prompt: string;
+	/** Working directory; a fresh temp project by default. */
+	cwd?: string;
+	/** Extra CLI args. */
+	args?: string[];
+	/** Extra environment. */
+	env?: Record<string, string>;
+	/** Timeout in ms (default 60 s). */
+	timeoutMs?: number;
+}
+
+/** What one CLI run produced. */
+export interface PiRun {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+	/** Parsed JSON event lines of `--mode json`. */
+	events: { type: string; [key: string]: unknown }[];
+	/** Provider requests logged by the faux provider. */
+	requests: { index: number; messages: unknown[] }[];
+	/** The isolated directories (removed by cleanup). */
+	dirs: { home: string; agentDir: string; cwd: string };
+	cleanup(): void;
+}
+
+/** Runs `pi --mode json -p <prompt>` and resolves when the process exits. */
+export function runPi(options: RunPiOptions): Promise<PiRun> {
+	const root = mkdtempSync(join(tmpdir(), "pi-lifecycle-cli-"));
+	const home = join(root, "home");
+	const agentDir = join(root, "agent");
+	const cwd = options.cwd ?? join(root, "project");
+	for (const dir of [home, agentDir, cwd]) mkdirSync(dir, { recursive: true });
+	const log = join(root, "requests.jsonl");
+	const args = [
+		piCliPath(),
+		"-ne",
+		"-e",
+		join(here, "faux-provider-extension.ts"),
+		...options.extensions.flatMap((ext) => ["-e", ext]),
+		"--model",
+		"pi-lifecycle-faux/scripted",
+		"--mode",
+		"json",
+		...(options.args ?? []),
+		"-p",
+		options.prompt,
+	];
+	return new Promise((resolve) => {
+		const child = execFile(
+			process.execPath,
+			args,
+			{
+				cwd,
+				timeout: options.timeoutMs ?? 60_000,
+				maxBuffer: 64 * 1024 * 1024,
+				env: {
+					...process.env,
+					HOME: home,
+					PI_CODING_AGENT_DIR: agentDir,
+					PI_OFFLINE: "1",
+					PI_LIFECYCLE_FAUX_SCRIPT: options.script,
+					PI_LIFECYCLE_FAUX_LOG: log,
+					...options.env,
+				},
+			},
+			(error, stdout, stderr) => {
+				const events = stdout
+					.split("\n")
+					.filter((line) => line.startsWith("{"))
+					.flatMap((line) => {
+						try {
+							return [JSON.parse(line)];
+						} catch {
+							return [];
+						}
+					});
+				const requests = existsSync(log)
+					? readFileSync(log, "utf8")
+							.split("\n")
+							.filter(Boolean)
+							.map((line) => JSON.parse(line))
+					: [];
+				resolve({
+					code: error ? ((error as { code?: number }).code ?? 1) : 0,
+					stdout,
+					stderr,
+					events,
+					requests,
+					dirs: { home, agentDir, cwd },
+					cleanup: () => rmSync(root, { recursive: true, force: true }),
+				});
+			},
+		);
+		// Print mode reads piped stdin until EOF: give it none.
+		child.stdin?.end();
+	});
+}
