@@ -1,0 +1,123 @@
+/**
+ * Reset boundaries: while a reset is pending, pi-reset takes part in Pi's actionable boundaries
+ * (turn_end, agent_before_settle) through the kit's boundary participant and proposes the new
+ * window there, atomically with the run. No summarisation request, no idle send.
+ *
+ * - explicit reset (`new_context`, `/reset` while streaming): a retain-none compaction, then the
+ *   hidden boot message; `new_context` also asks for exactly one continuation;
+ * - a run that started after `/reset` while idle: its first request already saw only the new window
+ *   (context.ts); the compaction committed here keeps from the run's first entry, so the session
+ *   projects the same window from then on.
+ */
+import type {
+	CompactionEntryDraft,
+	CustomMessageEntryDraft,
+	ExtensionAPI,
+	ExtensionContext,
+} from "@earendil-works/pi-coding-agent";
+import {
+	type BoundaryEvent,
+	type BoundaryParticipant,
+	type BoundaryProposal,
+	createBoundaryParticipant,
+} from "@pi-lifecycle/lifecycle-kit";
+import type { ResetControl } from "./control.js";
+import type { NextRun, Proposal, ResetRequest } from "./reducer.js";
+import { entriesAfter, findCommitted, walkBack } from "./session.js";
+import { bootText, bound, resetSummary } from "./texts.js";
+import { BOOT_MESSAGE, lastUserRequest, resetDetails } from "./window.js";
+
+/** Per-runtime knobs the boundary needs. */
+export interface BoundaryOptions {
+	/** Largest excerpt of the user's request carried over. */
+	readonly maxRequestChars: () => number;
+}
+
+/** The boot text of a run that started after `/reset` while idle (rendered identically twice). */
+export function nextRunBoot(nextRun: NextRun): string {
+	return bootText({
+		windowId: nextRun.windowId,
+		cause: nextRun.request.source === "tool" ? "new_context" : "/reset",
+		handoff: nextRun.request.handoff,
+		userRequest: undefined,
+		kept: "prompt",
+	});
+}
+
+function explicitDrafts(
+	request: ResetRequest,
+	proposal: Proposal,
+	ctx: ExtensionContext,
+	options: BoundaryOptions,
+): [CompactionEntryDraft, CustomMessageEntryDraft] {
+	const request_ = lastUserRequest(walkBack(ctx.sessionManager));
+	const cause = request.source === "tool" ? "new_context" : "/reset";
+	return [
+		{
+			type: "compaction",
+			summary: resetSummary(proposal.windowId),
+			firstKeptEntryId: null,
+			details: resetDetails(proposal.windowId, proposal.resets, cause),
+		},
+		{
+			type: "custom_message",
+			customType: BOOT_MESSAGE,
+			display: false,
+			content: bootText({
+				windowId: proposal.windowId,
+				cause,
+				handoff: request.handoff,
+				userRequest: request_ ? bound(request_, options.maxRequestChars()) : undefined,
+				kept: "nothing",
+			}),
+			details: { windowId: proposal.windowId },
+		},
+	];
+}
+
+function propose(
+	control: ResetControl,
+	event: BoundaryEvent,
+	ctx: ExtensionContext,
+	options: BoundaryOptions,
+): BoundaryProposal | undefined {
+	const aborted = event.outcome === "aborted" || ctx.signal?.aborted === true;
+	const effect = control.dispatch({ type: "boundary", aborted, newWindowId: control.mintWindowId() }, ctx);
+	if (effect.type === "propose-reset") {
+		return {
+			drafts: explicitDrafts(effect.request, effect.proposal, ctx, options),
+			// new_context promises one continuation; a user's /reset lets the run go on or end as it would.
+			continue: effect.request.source === "tool",
+		};
+	}
+	if (effect.type === "propose-next-run") {
+		const first = entriesAfter(ctx.sessionManager, effect.nextRun.baseLeafId)[0];
+		const draft: CompactionEntryDraft = {
+			type: "compaction",
+			summary: nextRunBoot(effect.nextRun),
+			firstKeptEntryId: first?.id ?? null,
+			details: resetDetails(effect.proposal.windowId, effect.proposal.resets, "/reset"),
+		};
+		return { drafts: [draft] };
+	}
+	return undefined;
+}
+
+/** Creates the participant (armed by the control only while a reset is pending). */
+export function createResetBoundary(
+	pi: Pick<ExtensionAPI, "on">,
+	control: ResetControl,
+	options: BoundaryOptions,
+): BoundaryParticipant {
+	return createBoundaryParticipant(pi, {
+		events: ["turn_end", "agent_before_settle"],
+		propose: (event, ctx) => propose(control, event, ctx, options),
+	});
+}
+
+/** Confirms a proposed boundary once Pi committed it (or reports that it did not). */
+export function confirmProposal(control: ResetControl, ctx: ExtensionContext): void {
+	const proposal = control.state.proposal;
+	if (!proposal || proposal.kind === "compaction") return;
+	control.dispatch({ type: "confirm", found: findCommitted(ctx.sessionManager, proposal.windowId) }, ctx);
+}

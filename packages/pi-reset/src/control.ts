@@ -1,0 +1,123 @@
+/**
+ * The one place the reset state lives. Adapters dispatch events; the reducer decides; this module
+ * applies the effects every adapter shares (footer, notices, boundary arming, the bus
+ * announcement) and hands the effect back for the adapter-specific part.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { type BoundaryParticipant, RESET_CHANNEL, type ResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
+import { initialState, type ResetEffect, type ResetEvent, type ResetState, reduceReset } from "./reducer.js";
+import { footerText } from "./texts.js";
+
+/** Footer status key (DESIGN.md §3). */
+export const STATUS_KEY = "pi-reset";
+
+/** Handle adapters use. */
+export interface ResetControl {
+	/** The current state (immutable snapshot). */
+	readonly state: ResetState;
+	/** Runs one event through the reducer and applies the shared effects. */
+	dispatch(event: ResetEvent, ctx?: ExtensionContext): ResetEffect;
+	/** A fresh id for the window the next reset opens. */
+	mintWindowId(): string;
+	/** Attaches the boundary participant (created after the control because it proposes through it). */
+	attachBoundary(boundary: BoundaryParticipant): void;
+}
+
+/** Shows a notice: in the UI when there is one, otherwise on stderr for warnings and errors. */
+export function notify(
+	ctx: ExtensionContext | undefined,
+	text: string,
+	level: "info" | "warning" | "error",
+): void {
+	if (!ctx) return;
+	if (ctx.hasUI) ctx.ui.notify(text, level);
+	else if (level !== "info") console.error(text);
+}
+
+function randomSuffix(): string {
+	return Math.random().toString(36).slice(2, 6).padEnd(4, "0");
+}
+
+/** Creates the control for one extension runtime. */
+export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
+	let state = initialState();
+	let boundary: BoundaryParticipant | undefined;
+
+	const syncArming = () => {
+		const wanted = state.request?.mode === "boundary" || state.nextRun !== undefined;
+		if (wanted) boundary?.arm();
+		else boundary?.disarm();
+	};
+
+	const shared = (effect: ResetEffect, ctx: ExtensionContext | undefined) => {
+		switch (effect.type) {
+			case "cancelled":
+				notify(
+					ctx,
+					effect.why === "aborted"
+						? "pi-reset: the run was aborted, so the pending reset was cancelled. History is unchanged; /reset starts a new window."
+						: "pi-reset: a reset requested before the session changed was dropped.",
+					"warning",
+				);
+				break;
+			case "commit-missing":
+				notify(
+					ctx,
+					`pi-reset: the reset to window ${effect.proposal.windowId} was not committed (another extension replaced it). History is unchanged.`,
+					"warning",
+				);
+				break;
+			case "announce": {
+				if (!ctx) break;
+				const payload: ResetAnnouncement = {
+					session: ctx.sessionManager,
+					windowId: effect.committed.windowId,
+					entryId: effect.committed.entryId,
+				};
+				try {
+					pi.events.emit(RESET_CHANNEL, payload);
+				} catch (error) {
+					notify(ctx, `pi-reset: could not announce the reset (${(error as Error).message})`, "warning");
+				}
+				break;
+			}
+			default:
+				break;
+		}
+	};
+
+	return {
+		get state() {
+			return state;
+		},
+		dispatch(event, ctx) {
+			const step = reduceReset(state, event);
+			state = step.state;
+			syncArming();
+			shared(step.effect, ctx);
+			if (ctx) {
+				try {
+					ctx.ui.setStatus(
+						STATUS_KEY,
+						footerText({
+							enabled: state.enabled,
+							windowId: state.window.id,
+							resets: state.window.resets,
+							pending: state.request !== undefined || state.nextRun !== undefined,
+						}),
+					);
+				} catch {
+					// A stale ctx after reload: the new runtime owns the footer.
+				}
+			}
+			return step.effect;
+		},
+		mintWindowId() {
+			return `w${state.window.resets + 1}-${randomSuffix()}`;
+		},
+		attachBoundary(participant) {
+			boundary = participant;
+			syncArming();
+		},
+	};
+}

@@ -1,0 +1,33 @@
+/**
+ * pi-reset: explicit context resets for Pi. `new_context` and `/reset` end a context window on
+ * purpose, and every compaction Pi starts becomes an instant reset with no model turn.
+ *
+ * This file only composes; see README.md for the module map.
+ */
+import { type ExtensionAPI, VERSION } from "@earendil-works/pi-coding-agent";
+import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
+import { createResetBoundary } from "./boundary.js";
+import { registerResetCommand } from "./command.js";
+import { registerCompactionHooks } from "./compaction.js";
+import { registerContextHook } from "./context.js";
+import { createControl } from "./control.js";
+import { registerLifecycle } from "./lifecycle.js";
+import { createReserveReader } from "./settings.js";
+import { registerNewContextTool } from "./tool.js";
+
+/** The pi-reset extension factory. */
+export default function piReset(pi: ExtensionAPI): void {
+	if (!guardHost(pi, "pi-reset", VERSION).supported) return;
+	// Identity first: every later handler sees the generation already moved.
+	const identity = trackLifecycle(pi);
+	const control = createControl(pi);
+	const reserve = createReserveReader(pi);
+	const settings = registerLifecycle(pi, control, identity, reserve);
+	const maxRequestChars = () => settings.current().maxRequestChars;
+	const marginTokens = () => settings.current().warningMarginTokens;
+	control.attachBoundary(createResetBoundary(pi, control, { maxRequestChars }));
+	registerNewContextTool(pi, control);
+	registerResetCommand(pi, control, identity, { reserve, marginTokens });
+	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
+	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens });
+}

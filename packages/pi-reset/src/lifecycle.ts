@@ -1,0 +1,89 @@
+/**
+ * Lifecycle adapter: restores the window and the on/off switch from the branch at session start
+ * and after tree navigation, invalidates outstanding work on shutdown, starts a fresh-window run
+ * after an idle `/reset`, and confirms boundaries at settle.
+ */
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
+import { type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
+import { confirmProposal } from "./boundary.js";
+import { notify, type ResetControl } from "./control.js";
+import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
+import { restoreFromBranch, STATE_ENTRY } from "./window.js";
+
+/** Settings of the current session (read at session_start). */
+export interface SettingsHolder {
+	/** The effective settings. */
+	current(): ResetSettings;
+}
+
+function loadFor(ctx: ExtensionContext): ResetSettings {
+	try {
+		const loaded = loadSettings(SETTINGS_SPEC, {
+			agentDir: getAgentDir(),
+			cwd: ctx.cwd,
+			projectTrusted: ctx.isProjectTrusted(),
+		});
+		for (const warning of loaded.warnings) notify(ctx, warning, "warning");
+		return loaded.value;
+	} catch {
+		return DEFAULT_SETTINGS;
+	}
+}
+
+/** Re-reads the window and switch from the current branch (session start, tree, toggle on). */
+export function restore(
+	control: ResetControl,
+	identity: LifecycleIdentity,
+	ctx: ExtensionContext,
+	defaultEnabled: boolean,
+): void {
+	const restored = restoreFromBranch(ctx.sessionManager.getBranch());
+	control.dispatch(
+		{
+			type: "restore",
+			enabled: restored.enabled ?? defaultEnabled,
+			window: restored.window,
+			generation: identity.snapshot.generation,
+		},
+		ctx,
+	);
+}
+
+/** Persists the per-session switch. */
+export function persistEnabled(pi: Pick<ExtensionAPI, "appendEntry">, enabled: boolean): void {
+	pi.appendEntry(STATE_ENTRY, { enabled });
+}
+
+/** Registers the lifecycle handlers. Call after `trackLifecycle` so identity moves first. */
+export function registerLifecycle(
+	pi: Pick<ExtensionAPI, "on">,
+	control: ResetControl,
+	identity: LifecycleIdentity,
+	reserve: ReserveReader,
+): SettingsHolder {
+	let settings: ResetSettings = DEFAULT_SETTINGS;
+	pi.on("session_start", (_event, ctx) => {
+		settings = loadFor(ctx);
+		reserve.refresh(ctx);
+		restore(control, identity, ctx, settings.enabled);
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		restore(control, identity, ctx, settings.enabled);
+	});
+	pi.on("session_shutdown", (_event, ctx) => {
+		control.dispatch({ type: "invalidate", generation: identity.snapshot.generation }, ctx);
+	});
+	pi.on("before_agent_start", (_event, ctx) => {
+		reserve.refresh(ctx);
+		if (control.state.request?.mode !== "next-run") return;
+		control.dispatch(
+			{ type: "run-start", baseLeafId: ctx.sessionManager.getLeafId(), newWindowId: control.mintWindowId() },
+			ctx,
+		);
+	});
+	pi.on("agent_settled", (event, ctx) => {
+		confirmProposal(control, ctx);
+		control.dispatch({ type: "settled", aborted: event.aborted }, ctx);
+	});
+	return { current: () => settings };
+}

@@ -1,0 +1,131 @@
+/**
+ * Every text pi-reset shows the model or the user. Pure functions, no Pi imports.
+ */
+
+/** Largest handoff kept, in characters (the tool schema enforces it too). */
+export const MAX_HANDOFF_CHARS = 8000;
+/** Largest excerpt of the user's most recent request carried into a new window. */
+export const MAX_REQUEST_CHARS = 4000;
+/** Tokens of margin before Pi's compaction threshold at which the checkpoint warning fires. */
+export const WARNING_MARGIN_TOKENS = 12288;
+/** Pi's default `compaction.reserveTokens`. */
+export const DEFAULT_RESERVE_TOKENS = 16384;
+
+/** Cuts `text` to `max` characters, saying how much was left out. */
+export function bound(text: string, max: number, where = "the session file"): string {
+	if (text.length <= max) return text;
+	return `${text.slice(0, max)}\n[… ${text.length - max} more characters are in ${where}]`;
+}
+
+/** What a boot text is made of. */
+export interface BootFacts {
+	/** The new window's id. */
+	readonly windowId: string;
+	/** Why the window was reset. */
+	readonly cause: "new_context" | "/reset" | "manual" | "threshold" | "overflow";
+	/** The handoff note, if one was given. */
+	readonly handoff: string | undefined;
+	/** The user's most recent request verbatim (already bounded), if it is not kept in the window. */
+	readonly userRequest: string | undefined;
+	/** What stays in the new window after this text. */
+	readonly kept: "nothing" | "turn" | "prompt";
+	/** Set when the turn in progress was too large to keep. */
+	readonly droppedTurn?: boolean;
+}
+
+const CAUSES: Record<BootFacts["cause"], string> = {
+	new_context: "you called new_context",
+	"/reset": "the user ran /reset",
+	manual: "the user compacted the session",
+	threshold: "the context window was nearly full",
+	overflow: "the context window overflowed",
+};
+
+/** The text that opens a new window: window id, handoff, the user's request, where history is. */
+export function bootText(facts: BootFacts): string {
+	const lines = [
+		`[pi-reset] Context window ${facts.windowId} starts here because ${CAUSES[facts.cause]}.`,
+		"Earlier conversation is not in this window; the full history stays in the session file.",
+	];
+	if (facts.handoff) lines.push("", "Handoff from the previous window:", facts.handoff);
+	else lines.push("", "No handoff note was written for this window.");
+	if (facts.userRequest) lines.push("", "The user's most recent request, verbatim:", facts.userRequest);
+	if (facts.kept === "turn") {
+		lines.push("", "The turn in progress (your tool calls and their results) follows unchanged.");
+	} else if (facts.kept === "prompt") {
+		lines.push("", "The user's new message follows.");
+	}
+	if (facts.droppedTurn) {
+		lines.push(
+			"",
+			"The tool results of the turn in progress were too large to carry over; re-run what you need.",
+		);
+	}
+	lines.push("", "Continue the task from here.");
+	return lines.join("\n");
+}
+
+/** The compaction summary of an explicit reset, whose boot text follows as a hidden message. */
+export function resetSummary(windowId: string): string {
+	return `[pi-reset] Context reset. Window ${windowId} begins with the boot note that follows.`;
+}
+
+/** The hidden checkpoint warning. */
+export function warningText(windowId: string, remaining: number): string {
+	return [
+		`[pi-reset] Checkpoint: about ${Math.max(0, remaining)} tokens are left in context window ${windowId}.`,
+		"Finish the step you are on, then call new_context with a handoff: what the task is, what is done,",
+		"what is next, and the files and facts the next window needs. Do not start new large work here.",
+	].join(" ");
+}
+
+/** Tool result texts. */
+export const toolTexts = {
+	accepted: (windowId: string) =>
+		`Reset of window ${windowId} requested. It happens after this tool batch; the new window starts with your handoff.`,
+	already: (windowId: string) =>
+		`A reset of window ${windowId} is already pending; this call changed nothing.`,
+	off: "pi-reset is off for this session (the user can turn it on with /reset on). No reset was requested.",
+} as const;
+
+/** Inputs of the footer status. */
+export interface StatusFacts {
+	readonly enabled: boolean;
+	readonly windowId: string;
+	readonly resets: number;
+	readonly pending: boolean;
+}
+
+/** Footer text under the `pi-reset` key. */
+export function footerText(facts: StatusFacts): string {
+	if (!facts.enabled) return "reset: off";
+	const base = `reset: ${facts.windowId}`;
+	return facts.pending ? `${base} · pending` : base;
+}
+
+/** `/reset status` report. */
+export function statusReport(
+	facts: StatusFacts & { readonly tokensLeft: number | undefined; readonly warned: boolean },
+): string {
+	if (!facts.enabled)
+		return "pi-reset is off for this session. Pi's own compaction applies. /reset on turns it back on.";
+	const left =
+		facts.tokensLeft === undefined
+			? "unknown until the next model response"
+			: facts.tokensLeft <= 0 || facts.warned
+				? "0 (the checkpoint warning was given in this window)"
+				: String(facts.tokensLeft);
+	return [
+		`pi-reset is on. Window: ${facts.windowId}.`,
+		`Tokens left before the checkpoint warning: ${left}.`,
+		`Resets so far: ${facts.resets}.`,
+		facts.pending ? "A reset is pending." : "No reset is pending.",
+	].join("\n");
+}
+
+/** Help for `/reset`. */
+export const COMMAND_HELP = [
+	"/reset [handoff]  start a new context window, carrying the optional handoff note",
+	"/reset status     window id, tokens left before the checkpoint warning, resets so far",
+	"/reset on|off     turn pi-reset on or off for this session",
+].join("\n");

@@ -1,0 +1,78 @@
+/**
+ * The `new_context` tool: the model ends its context window on purpose. The tool only records the
+ * request; the reset is committed at the next boundary after the whole tool batch (boundary.ts).
+ */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import type { ResetControl } from "./control.js";
+import { bound, MAX_HANDOFF_CHARS, toolTexts } from "./texts.js";
+
+/** Tool name (DESIGN.md §3). */
+export const TOOL_NAME = "new_context";
+
+/** Details attached to every `new_context` result. */
+export interface NewContextDetails {
+	/** What the call did. */
+	readonly status: "requested" | "already-pending" | "off";
+	/** The window the request applies to. */
+	readonly windowId: string;
+}
+
+const parameters = Type.Object({
+	handoff: Type.Optional(
+		Type.String({
+			maxLength: MAX_HANDOFF_CHARS,
+			description:
+				"Handoff note for the next window: the task, what is done, what is next, key files and facts. " +
+				`At most ${MAX_HANDOFF_CHARS} characters.`,
+		}),
+	),
+});
+
+/** Normalises a handoff: trimmed, bounded, absent when empty. */
+export function normaliseHandoff(raw: string | undefined): string | undefined {
+	const text = raw?.trim();
+	return text ? bound(text, MAX_HANDOFF_CHARS, "the tool call in the session file") : undefined;
+}
+
+/** Registers `new_context`. */
+export function registerNewContextTool(pi: Pick<ExtensionAPI, "registerTool">, control: ResetControl): void {
+	pi.registerTool({
+		name: TOOL_NAME,
+		label: "New context",
+		description:
+			"End the current context window and continue in a fresh one. Write a handoff with everything the next " +
+			"window needs: it starts with only your handoff and the user's most recent request. Full history stays " +
+			"in the session file. The reset happens after the current tool batch; call it once per window.",
+		promptSnippet: "Start a fresh context window carrying a handoff note",
+		promptGuidelines: [
+			"When pi-reset warns that the context window is nearly full, finish your step and call new_context with a handoff.",
+		],
+		parameters,
+		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+			const effect = control.dispatch(
+				{ type: "request", source: "tool", handoff: normaliseHandoff(params.handoff), streaming: true },
+				ctx,
+			);
+			const windowId = control.state.window.id;
+			if (effect.type === "rejected-off") {
+				return {
+					content: [{ type: "text", text: toolTexts.off }],
+					details: { status: "off", windowId } satisfies NewContextDetails,
+				};
+			}
+			if (effect.type === "already-pending") {
+				return {
+					content: [{ type: "text", text: toolTexts.already(effect.request.windowId) }],
+					details: { status: "already-pending", windowId } satisfies NewContextDetails,
+					terminate: true,
+				};
+			}
+			return {
+				content: [{ type: "text", text: toolTexts.accepted(windowId) }],
+				details: { status: "requested", windowId } satisfies NewContextDetails,
+				terminate: true,
+			};
+		},
+	});
+}

@@ -1,0 +1,155 @@
+/**
+ * Pure reads of session entries: what pi-reset persisted, which window a branch is in, the user's
+ * most recent request, what a compaction keeps, and what a /tree summary may see.
+ *
+ * Only Pi's types are imported (erased at build time); a test checks this module stays pure.
+ */
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { INITIAL_WINDOW, type WindowState } from "./reducer.js";
+
+/** Key of pi-reset's data in a compaction entry's `details`. */
+export const DETAILS_KEY = "pi-reset";
+/** Custom entry recording `/reset on|off`. */
+export const STATE_ENTRY = "pi-reset/state";
+/** Hidden message that opens a window after an explicit reset. */
+export const BOOT_MESSAGE = "pi-reset/boot";
+/** Hidden checkpoint warning message. */
+export const WARNING_MESSAGE = "pi-reset/warning";
+
+/** What pi-reset stores in its compaction entries. */
+export interface ResetDetails {
+	readonly v: 1;
+	/** The window the compaction opens. */
+	readonly windowId: string;
+	/** Resets on the branch including this one. */
+	readonly resets: number;
+	/** What caused it. */
+	readonly cause: string;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+	return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Reads pi-reset's details from a compaction entry's `details` (never throws). */
+export function readResetDetails(details: unknown): ResetDetails | undefined {
+	const ours = record(record(details)?.[DETAILS_KEY]);
+	if (!ours || typeof ours.windowId !== "string" || typeof ours.resets !== "number") return undefined;
+	return { v: 1, windowId: ours.windowId, resets: ours.resets, cause: String(ours.cause ?? "") };
+}
+
+/** Builds compaction details for a new window. */
+export function resetDetails(windowId: string, resets: number, cause: string): Record<string, ResetDetails> {
+	return { [DETAILS_KEY]: { v: 1, windowId, resets, cause } };
+}
+
+/** What a branch says about pi-reset. */
+export interface Restored {
+	/** The last `/reset on|off` on the branch, if any. */
+	readonly enabled: boolean | undefined;
+	/** The window the branch ends in. */
+	readonly window: WindowState;
+}
+
+/** Reads the window and switch state from a branch (root first). One backward pass. */
+export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
+	let enabled: boolean | undefined;
+	let windowId: string | undefined;
+	let resets: number | undefined;
+	let warned = false;
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i] as SessionEntry;
+		if (entry.type === "custom" && entry.customType === STATE_ENTRY && enabled === undefined) {
+			const data = record(entry.data);
+			if (typeof data?.enabled === "boolean") enabled = data.enabled;
+		} else if (
+			entry.type === "custom_message" &&
+			entry.customType === WARNING_MESSAGE &&
+			windowId === undefined
+		) {
+			warned = true;
+		} else if (entry.type === "compaction") {
+			const ours = readResetDetails(entry.details);
+			if (windowId === undefined) windowId = ours ? ours.windowId : `x-${entry.id.slice(0, 8)}`;
+			if (ours && resets === undefined) resets = ours.resets;
+		}
+		if (enabled !== undefined && windowId !== undefined && resets !== undefined) break;
+	}
+	return {
+		enabled,
+		window: {
+			id: windowId ?? INITIAL_WINDOW.id,
+			resets: resets ?? 0,
+			warned,
+		},
+	};
+}
+
+/** Text of a user message's content. */
+export function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.map((block) => (record(block)?.type === "text" ? String(record(block)?.text ?? "") : ""))
+		.filter((text) => text.length > 0)
+		.join("\n");
+}
+
+/** The most recent user message text found walking back over entries (newest first). */
+export function lastUserRequest(newestFirst: Iterable<SessionEntry>): string | undefined {
+	for (const entry of newestFirst) {
+		if (entry.type === "message" && entry.message.role === "user") {
+			const text = contentText(entry.message.content).trim();
+			if (text) return text;
+		}
+	}
+	return undefined;
+}
+
+/** Entries of `branch` from the newest back. */
+export function* newestFirst(branch: readonly SessionEntry[]): Generator<SessionEntry> {
+	for (let i = branch.length - 1; i >= 0; i--) yield branch[i] as SessionEntry;
+}
+
+/**
+ * What a Pi-started compaction keeps. When the window ends in tool results (a threshold or
+ * overflow compaction between turns of a run), the turn in progress is kept from its assistant
+ * message so its tool calls and results stay paired. Otherwise nothing is kept.
+ */
+export function turnInProgress(
+	branch: readonly SessionEntry[],
+): { firstKeptEntryId: string; index: number } | undefined {
+	const omitted = new Set<string>();
+	let sawToolResult = false;
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i] as SessionEntry;
+		if (entry.type === "compaction") return undefined;
+		if (entry.type === "context_edit") {
+			if (entry.replacement === null) omitted.add(entry.targetId);
+			continue;
+		}
+		if (entry.type !== "message" || omitted.has(entry.id)) continue;
+		const role = entry.message.role;
+		if (role === "toolResult") {
+			sawToolResult = true;
+			continue;
+		}
+		if (role === "assistant" && sawToolResult) return { firstKeptEntryId: entry.id, index: i };
+		return undefined;
+	}
+	return undefined;
+}
+
+/**
+ * How many leading entries of a /tree summary span lie before a window boundary and must not be
+ * summarised: everything before the newest compaction in the span, except what it kept.
+ */
+export function erasedPrefixLength(span: readonly SessionEntry[]): number {
+	for (let i = span.length - 1; i >= 0; i--) {
+		const entry = span[i] as SessionEntry;
+		if (entry.type !== "compaction") continue;
+		const kept = span.findIndex((candidate) => candidate.id === entry.firstKeptEntryId);
+		return kept >= 0 && kept < i ? kept : i;
+	}
+	return 0;
+}

@@ -1,0 +1,71 @@
+/** Shared scaffolding for pi-reset's scripted-session tests. */
+import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import {
+	createScriptedSession,
+	type Deferred,
+	type RecordedRequest,
+	requestTexts,
+	type ScriptedSession,
+	type ScriptedSessionOptions,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { Type } from "typebox";
+import piReset from "../src/index.js";
+
+/** Gates for the `slow` test tool, keyed by the `gate` argument. */
+export const gates = new Map<string, Deferred<void>>();
+
+/** A test extension with `echo` (returns its text) and `slow` (waits for a gate). */
+export const testTools: ExtensionFactory = (pi: ExtensionAPI) => {
+	pi.registerTool({
+		name: "echo",
+		label: "Echo",
+		description: "Echo text",
+		parameters: Type.Object({ text: Type.String() }),
+		async execute(_id, params) {
+			return { content: [{ type: "text", text: `echo: ${params.text}` }], details: undefined };
+		},
+	});
+	pi.registerTool({
+		name: "slow",
+		label: "Slow",
+		description: "Waits for a test gate",
+		parameters: Type.Object({ gate: Type.String() }),
+		async execute(_id, params, signal) {
+			const gate = gates.get(params.gate);
+			if (gate) {
+				await Promise.race([
+					gate.promise,
+					new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true })),
+				]);
+			}
+			return { content: [{ type: "text", text: `slow ${params.gate} done` }], details: undefined };
+		},
+	});
+};
+
+/** Starts a session with pi-reset and the test tools. */
+export function startSession(options: ScriptedSessionOptions = {}): Promise<ScriptedSession> {
+	return createScriptedSession({
+		...options,
+		extensions: [
+			{ name: "pi-reset", factory: piReset },
+			{ name: "test-tools", factory: testTools },
+			...(options.extensions ?? []),
+		],
+	});
+}
+
+/** All text of one request, joined. */
+export function allText(request: RecordedRequest | undefined): string {
+	return request ? requestTexts(request).join("\n") : "";
+}
+
+/** Session entries of the current branch, by type. */
+export function branchTypes(harness: ScriptedSession): string[] {
+	return harness.session.sessionManager.getBranch().map((entry) => {
+		if (entry.type === "message") return `message:${entry.message.role}`;
+		if (entry.type === "custom" || entry.type === "custom_message")
+			return `${entry.type}:${entry.customType}`;
+		return entry.type;
+	});
+}
