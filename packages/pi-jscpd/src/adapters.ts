@@ -1,0 +1,106 @@
+/**
+ * Thin Pi adapters: event handlers, the `jscpd_run` tool, the `/jscpd` command and the findings
+ * message renderer. Each handler forwards to the controller and returns fast.
+ */
+import { StringEnum } from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
+import { Type } from "typebox";
+import { type JscpdController, notify } from "./controller.js";
+import { dispatch, parseCommandLine } from "./dispatch.js";
+import { FINDINGS_MESSAGE } from "./presentation.js";
+import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
+
+/** Wires lifecycle events to the controller. `current()` is the controller of the live session. */
+export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController): void {
+	pi.on("session_start", (event, ctx) => {
+		controller.start(ctx, event.reason);
+	});
+	pi.on("session_shutdown", async () => {
+		await controller.shutdown();
+	});
+	pi.on("session_before_tree", () => {
+		controller.invalidate();
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		controller.restoreBranch(ctx);
+	});
+	pi.on("input", () => {
+		controller.cancelAutomatic();
+		return { action: "continue" };
+	});
+	pi.on("before_agent_start", () => {
+		controller.cancelAutomatic();
+	});
+	pi.on("tool_call", async (event) => {
+		if (event.toolName === "write" || event.toolName === "edit") await controller.awaitBaseline();
+	});
+	pi.on("tool_result", (event, ctx) => {
+		if ((event.toolName === "write" || event.toolName === "edit") && !event.isError) {
+			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
+		}
+	});
+	pi.on("agent_settled", (_event, ctx) => {
+		controller.startBackgroundCheck(ctx);
+	});
+}
+
+/** Registers `jscpd_run`. */
+export function registerTool(pi: ExtensionAPI, controller: JscpdController): void {
+	pi.registerTool({
+		name: "jscpd_run",
+		label: "jscpd",
+		description:
+			"Copy/paste detection with jscpd. command: scan (optional args: paths inside the project), changed (new duplicates in files changed this session), status, on, off, help.",
+		promptSnippet: "jscpd_run: find duplicated code (scan, changed, status)",
+		parameters: Type.Object({
+			command: StringEnum(COMMAND_NAMES as unknown as string[], { description: "Subcommand" }),
+			args: Type.Optional(
+				Type.Union([Type.String(), Type.Array(Type.String())], {
+					description: "Arguments: for scan, project paths (a string or a list)",
+				}),
+			),
+		}),
+		async execute(_id, params, _signal, _onUpdate, ctx) {
+			const result = await dispatch(controller, ctx, params.command, params.args);
+			return {
+				content: [{ type: "text", text: result.message }],
+				details: result.details,
+				isError: result.status === "error",
+			};
+		},
+	});
+}
+
+/** Registers `/jscpd`. */
+export function registerCommand(pi: ExtensionAPI, controller: JscpdController): void {
+	pi.registerCommand("jscpd", {
+		description: `Duplicate-code checks with jscpd (${COMMAND_NAMES.join(", ")})`,
+		getArgumentCompletions: (prefix) => commandCompletions(prefix),
+		handler: async (line, ctx) => {
+			const { command, args } = parseCommandLine(line);
+			const result = await dispatch(controller, ctx, command, args);
+			notify(ctx, result.message, result.status === "error" ? "error" : "info");
+		},
+	});
+}
+
+/** Registers the findings message renderer. */
+export function registerRenderer(pi: ExtensionAPI): void {
+	pi.registerMessageRenderer(FINDINGS_MESSAGE, (message, options, theme) => {
+		const text =
+			typeof message.content === "string"
+				? message.content
+				: message.content.map((c) => ("text" in c ? c.text : "")).join("\n");
+		const [head = "", ...rest] = text.split("\n");
+		const body = options.expanded ? rest : rest.slice(0, 6);
+		return new Text(
+			[theme.fg("warning", head), ...body.map((line) => theme.fg("dim", line))].join("\n"),
+			options.outputPad,
+			0,
+		);
+	});
+}
+
+/** Help text, exported for docs and tests. */
+export { helpText };

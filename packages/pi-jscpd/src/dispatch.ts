@@ -1,0 +1,228 @@
+/**
+ * The one dispatcher behind `/jscpd` and `jscpd_run`. It never throws: every outcome is
+ * `{ status, message, details }`, with a bounded, model-readable message.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { saveSettings } from "@pi-lifecycle/lifecycle-kit";
+import { selectFindings } from "./compare.js";
+import { SETTINGS_SPEC } from "./config.js";
+import type { JscpdController, StatusView } from "./controller.js";
+import { tokenize, validateScanPaths } from "./paths.js";
+import { bound, findingLine, scanText } from "./presentation.js";
+import { type CommandName, helpText, isCommandName } from "./registry.js";
+import { compareGroups } from "./report.js";
+import { runScan } from "./scan.js";
+
+/** The outcome of one dispatched command. */
+export interface DispatchResult {
+	/** `ok`, or `error` for bad input and failed scans. */
+	readonly status: "ok" | "error";
+	/** Bounded text for the user or the model. */
+	readonly message: string;
+	/** Structured data (tool `details`). */
+	readonly details: Readonly<Record<string, unknown>>;
+}
+
+/** Normalises tool/command arguments into a token list. */
+export function toArgs(args: unknown): string[] | undefined {
+	if (args === undefined || args === null) return [];
+	if (typeof args === "string") return tokenize(args);
+	if (Array.isArray(args) && args.every((arg) => typeof arg === "string")) return args as string[];
+	return undefined;
+}
+
+function error(command: string, message: string, extra: Record<string, unknown> = {}): DispatchResult {
+	return { status: "error", message: bound(message), details: { command, ...extra } };
+}
+
+/** Parses a `/jscpd …` command line into command and arguments. */
+export function parseCommandLine(line: string): { command: string; args: string[] } {
+	const tokens = tokenize(line.trim());
+	return { command: tokens[0] ?? "help", args: tokens.slice(1) };
+}
+
+/** Dispatches one command. Never throws. */
+export async function dispatch(
+	controller: JscpdController,
+	ctx: ExtensionContext,
+	command: unknown,
+	rawArgs: unknown,
+): Promise<DispatchResult> {
+	try {
+		if (!isCommandName(command)) {
+			return error(String(command), `Unknown jscpd command "${String(command)}".\n${helpText()}`);
+		}
+		const args = toArgs(rawArgs);
+		if (!args) return error(command, "args must be a string or a list of strings");
+		if (command !== "scan" && args.length > 0) return error(command, `"${command}" takes no arguments`);
+		return await run(controller, ctx, command, args);
+	} catch (err) {
+		return error(
+			String(command),
+			`jscpd ${String(command)} failed: ${(err as Error)?.message ?? String(err)}`,
+		);
+	}
+}
+
+async function run(
+	controller: JscpdController,
+	ctx: ExtensionContext,
+	command: CommandName,
+	args: string[],
+): Promise<DispatchResult> {
+	switch (command) {
+		case "help":
+			return { status: "ok", message: helpText(), details: { command } };
+		case "status":
+			return {
+				status: "ok",
+				message: statusText(controller.status()),
+				details: { command, status: controller.status() },
+			};
+		case "on":
+		case "off":
+			return toggle(controller, ctx, command === "on");
+		case "scan":
+			return scan(controller, args);
+		case "changed":
+			return changed(controller);
+	}
+}
+
+async function scan(controller: JscpdController, args: string[]): Promise<DispatchResult> {
+	const { root, runner, capability, settings } = controller.state;
+	if (!root) return error("scan", "jscpd has no project root yet (no session started)");
+	const paths = validateScanPaths(root, args);
+	if (!paths.ok) return error("scan", `jscpd scan rejected: ${paths.error}`, { rejected: true });
+	const outcome = await controller.explicit(async (signal) =>
+		runScan(runner, await capability(), { root, paths: paths.paths, timeoutMs: settings.timeoutMs, signal }),
+	);
+	if (outcome.status !== "ok")
+		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
+	const groups = [...outcome.report.groups].sort(compareGroups);
+	return {
+		status: "ok",
+		message: scanText(
+			groups,
+			Math.max(settings.maxFindings, 10),
+			outcome.report.sources,
+			outcome.report.omitted,
+		),
+		details: {
+			command: "scan",
+			total: groups.length,
+			sources: outcome.report.sources,
+			omitted: outcome.report.omitted,
+			groups: groups
+				.slice(0, 50)
+				.map((g) => ({
+					identity: g.identity,
+					lines: g.lines,
+					tokens: g.tokens,
+					format: g.format,
+					locations: g.locations,
+				})),
+		},
+	};
+}
+
+async function changed(controller: JscpdController): Promise<DispatchResult> {
+	const { root, runner, capability, settings, baseline, mutations } = controller.state;
+	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
+	if (baseline.status !== "accepted" && baseline.status !== "partial") {
+		const why = "reason" in baseline ? `: ${baseline.reason}` : "";
+		return error(
+			"changed",
+			`jscpd changed needs the session baseline, which is ${baseline.status}${why}. Try /jscpd scan.`,
+		);
+	}
+	if (mutations.changed.size === 0) {
+		return {
+			status: "ok",
+			message: "jscpd changed: no files changed in this session; nothing to compare.",
+			details: { command: "changed", findings: [] },
+		};
+	}
+	const outcome = await controller.explicit(async (signal) =>
+		runScan(runner, await capability(), { root, paths: [], timeoutMs: settings.timeoutMs, signal }),
+	);
+	if (outcome.status !== "ok")
+		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
+			outcome: outcome.status,
+		});
+	const selection = selectFindings({
+		groups: outcome.report.groups,
+		baseline: baseline.identities,
+		changed: mutations.changed,
+		acknowledged: () => false,
+		max: settings.maxFindings,
+	});
+	const partial =
+		baseline.status === "partial"
+			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
+			: "";
+	const lines =
+		selection.findings.length === 0
+			? ["jscpd changed: no new duplicates in files changed this session."]
+			: [
+					`jscpd changed: ${selection.findings.length + selection.omitted} new duplicate(s) in files changed this session.`,
+					...selection.findings.map(
+						(finding, i) =>
+							`${findingLine(finding, i)}${mutations.isAcknowledged(finding.identity) ? " [already reported]" : ""}`,
+					),
+					...(selection.omitted > 0 ? [`(${selection.omitted} more not shown)`] : []),
+				];
+	return {
+		status: "ok",
+		message: bound(lines.join("\n") + partial),
+		details: {
+			command: "changed",
+			baseline: baseline.status,
+			omitted: selection.omitted,
+			findings: selection.findings.map((f) => ({
+				identity: f.identity,
+				label: f.label,
+				lines: f.group.lines,
+				tokens: f.group.tokens,
+				locations: f.group.locations,
+			})),
+		},
+	};
+}
+
+function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boolean): DispatchResult {
+	const saved = saveSettings(SETTINGS_SPEC, { agentDir: controller.agentDir(), cwd: ctx.cwd }, "global", {
+		enabled,
+	});
+	if (!saved.ok) return error(enabled ? "on" : "off", `Could not save the setting: ${saved.error}`);
+	controller.reloadSettings(ctx);
+	if (!enabled) controller.cancelAutomatic();
+	const effective = controller.status().settings.enabled;
+	const note = effective === enabled ? "" : " (a trusted project settings file overrides it)";
+	return {
+		status: "ok",
+		message: `jscpd automatic checkpoint ${effective ? "enabled" : "disabled"}${note}. Saved to ${saved.path}.`,
+		details: { command: enabled ? "on" : "off", enabled: effective, path: saved.path },
+	};
+}
+
+/** The `/jscpd status` text. */
+export function statusText(view: StatusView): string {
+	const cap = view.capability;
+	const lines = [
+		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
+		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
+		`project: ${view.root ?? "(none)"}`,
+		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
+		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}; outside-Pi change detection: ${view.externalDetection}`,
+		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
+	];
+	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
+	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
+		lines.push(
+			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,
+		);
+	}
+	lines.push(...view.settingsSources.map((s) => `settings ${s}`));
+	return bound(lines.join("\n"));
+}

@@ -1,0 +1,27 @@
+/**
+ * `@pi-lifecycle/pi-jscpd`: duplicate-code checks for Pi with jscpd — `/jscpd`, the `jscpd_run`
+ * tool, a session baseline and a quiet advisory checkpoint after the agent settles.
+ */
+import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-coding-agent";
+import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
+import { registerCommand, registerLifecycle, registerRenderer, registerTool } from "./adapters.js";
+import { JscpdController, type JscpdOptions } from "./controller.js";
+
+export type { JscpdOptions } from "./controller.js";
+
+/** Builds the extension factory (options are for tests and embedders). */
+export function createJscpdExtension(options: JscpdOptions = {}): (pi: ExtensionAPI) => void {
+	return (pi) => {
+		if (!guardHost(pi, "pi-jscpd", VERSION).supported) return;
+		const identity = trackLifecycle(pi);
+		const controller = new JscpdController(pi, identity, { agentDir: getAgentDir, ...options });
+		options.onController?.(controller);
+		registerLifecycle(pi, controller);
+		registerTool(pi, controller);
+		registerCommand(pi, controller);
+		registerRenderer(pi);
+	};
+}
+
+/** The Pi extension factory. */
+export default createJscpdExtension();

@@ -1,0 +1,77 @@
+/**
+ * Texts (pure): the findings message, scan results, footer status and `/jscpd status`. Every text is
+ * bounded: at most `max` findings, each one line plus locations.
+ */
+import type { Finding } from "./compare.js";
+import type { CloneGroup, CloneLocation } from "./report.js";
+
+/** Custom message type of the checkpoint findings message. */
+export const FINDINGS_MESSAGE = "pi-jscpd/findings";
+/** Footer status key. */
+export const STATUS_KEY = "pi-jscpd";
+/** Hard cap on any text this package returns. */
+export const MAX_TEXT = 8_000;
+
+function where(loc: CloneLocation): string {
+	return `${loc.path}:${loc.startLine}-${loc.endLine}`;
+}
+
+/** Bounds a text to {@link MAX_TEXT} characters. */
+export function bound(text: string): string {
+	return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 20)}\n… (truncated)`;
+}
+
+/** One finding as a line. */
+export function findingLine(finding: Finding, index: number): string {
+	const { group } = finding;
+	const [a, b] = group.locations;
+	const label = finding.label === "new" ? "new duplicate" : "copies existing code";
+	return `${index + 1}. ${label}: ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
+}
+
+/** The checkpoint message content. */
+export function findingsMessage(findings: readonly Finding[], omitted: number): string {
+	const lines = [
+		`jscpd: ${findings.length} new duplicated block${findings.length === 1 ? "" : "s"} in files changed this session.`,
+		...findings.map(findingLine),
+	];
+	if (omitted > 0) lines.push(`(${omitted} more not shown; run /jscpd changed to see them later)`);
+	lines.push("Consider extracting shared code instead of copying it. This note is advisory.");
+	return bound(lines.join("\n"));
+}
+
+/** The result text of `scan`. */
+export function scanText(
+	groups: readonly CloneGroup[],
+	max: number,
+	sources: number | undefined,
+	omitted: number,
+): string {
+	const files = sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`;
+	if (groups.length === 0) return `jscpd: no duplicated blocks found${files}.`;
+	const shown = groups.slice(0, max);
+	const lines = [`jscpd: ${groups.length} duplicated block${groups.length === 1 ? "" : "s"}${files}.`];
+	shown.forEach((group, i) => {
+		const [a, b] = group.locations;
+		lines.push(
+			`${i + 1}. ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`,
+		);
+	});
+	if (groups.length > shown.length) lines.push(`(${groups.length - shown.length} more not shown)`);
+	if (omitted > 0)
+		lines.push(`(${omitted} report entries were malformed or outside the project and were skipped)`);
+	return bound(lines.join("\n"));
+}
+
+/** Footer texts, keyed by state. */
+export const FOOTER = {
+	off: "jscpd off",
+	unavailable: "jscpd unavailable",
+	baseline: "jscpd: baseline…",
+	checking: "jscpd: checking…",
+	ready: "jscpd ✓",
+	clean: "jscpd ✓ no new duplicates",
+	findings: (n: number) => `jscpd: ${n} new duplicate${n === 1 ? "" : "s"}`,
+	failed: "jscpd: check failed (see /jscpd status)",
+	partial: "jscpd: baseline partial",
+} as const;

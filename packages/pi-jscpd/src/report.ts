@@ -1,0 +1,129 @@
+/**
+ * Parses jscpd 5.x JSON reports (the file written by `--reporters json --output DIR --absolute`)
+ * into clone groups with stable identities. Pure: no I/O.
+ *
+ * A group's identity ignores line numbers, so editing elsewhere in a file does not make an old
+ * duplicate look new: it is a digest of the format, the whitespace-normalised fragment and the
+ * two project-relative paths (sorted).
+ */
+import { createHash } from "node:crypto";
+import { isAbsolute } from "node:path";
+import { isInside, toProjectPath } from "./paths.js";
+
+/** Most clone groups kept from one report; the rest count as omitted (the report is partial). */
+export const MAX_GROUPS = 5_000;
+
+/** One side of a clone group. */
+export interface CloneLocation {
+	/** Project-relative POSIX path. */
+	readonly path: string;
+	/** First line (1-based). */
+	readonly startLine: number;
+	/** Last line (1-based). */
+	readonly endLine: number;
+}
+
+/** One jscpd clone pair. */
+export interface CloneGroup {
+	/** Stable identity (see the module comment). */
+	readonly identity: string;
+	/** jscpd format, e.g. `typescript`. */
+	readonly format: string;
+	/** Duplicated lines. */
+	readonly lines: number;
+	/** Duplicated tokens. */
+	readonly tokens: number;
+	/** The two locations, in report order. */
+	readonly locations: readonly [CloneLocation, CloneLocation];
+}
+
+/** A parsed report. */
+export interface ParsedReport {
+	/** Groups whose locations are inside the project, in report order. */
+	readonly groups: readonly CloneGroup[];
+	/** Groups that were malformed, outside the project or over {@link MAX_GROUPS}. */
+	readonly omitted: number;
+	/** Files jscpd analysed (statistics.total.sources), when reported. */
+	readonly sources: number | undefined;
+}
+
+/** The outcome of {@link parseReport}. */
+export type ParseResult =
+	| { readonly ok: true; readonly report: ParsedReport }
+	| { readonly ok: false; readonly error: string };
+
+function digest(value: string): string {
+	return createHash("sha256").update(value).digest("hex").slice(0, 32);
+}
+
+function location(root: string, raw: unknown): CloneLocation | undefined {
+	if (typeof raw !== "object" || raw === null) return undefined;
+	const side = raw as { name?: unknown; start?: unknown; end?: unknown };
+	if (typeof side.name !== "string" || !isAbsolute(side.name)) return undefined;
+	if (!Number.isSafeInteger(side.start) || !Number.isSafeInteger(side.end)) return undefined;
+	if (!isInside(root, side.name)) return undefined;
+	return {
+		path: toProjectPath(root, side.name),
+		startLine: side.start as number,
+		endLine: side.end as number,
+	};
+}
+
+/** Converts one raw duplicate into a group, or undefined when it is malformed or outside `root`. */
+export function toGroup(root: string, raw: unknown): CloneGroup | undefined {
+	if (typeof raw !== "object" || raw === null) return undefined;
+	const dup = raw as Record<string, unknown>;
+	const first = location(root, dup.firstFile);
+	const second = location(root, dup.secondFile);
+	if (!first || !second) return undefined;
+	const format = typeof dup.format === "string" ? dup.format : "unknown";
+	const lines = Number.isSafeInteger(dup.lines) ? (dup.lines as number) : first.endLine - first.startLine + 1;
+	const tokens = Number.isSafeInteger(dup.tokens) ? (dup.tokens as number) : 0;
+	const fragment = typeof dup.fragment === "string" ? dup.fragment.replace(/\s+/g, " ").trim() : "";
+	const paths = [first.path, second.path].sort();
+	const identity = digest(JSON.stringify([format, fragment || `${lines}:${tokens}`, paths]));
+	return { identity, format, lines, tokens, locations: [first, second] };
+}
+
+/** Parses report text. `root` must be canonical (jscpd runs with `--absolute`). */
+export function parseReport(root: string, text: string): ParseResult {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(text);
+	} catch {
+		return { ok: false, error: "jscpd wrote a report that is not valid JSON" };
+	}
+	if (
+		typeof raw !== "object" ||
+		raw === null ||
+		!Array.isArray((raw as { duplicates?: unknown }).duplicates)
+	) {
+		return { ok: false, error: "jscpd wrote a report without a duplicates list" };
+	}
+	const duplicates = (raw as { duplicates: unknown[] }).duplicates;
+	const groups: CloneGroup[] = [];
+	let omitted = 0;
+	for (const dup of duplicates) {
+		const group = groups.length < MAX_GROUPS ? toGroup(root, dup) : undefined;
+		if (group) groups.push(group);
+		else omitted++;
+	}
+	const total = (raw as { statistics?: { total?: { sources?: unknown } } }).statistics?.total?.sources;
+	return {
+		ok: true,
+		report: { groups, omitted, sources: Number.isSafeInteger(total) ? (total as number) : undefined },
+	};
+}
+
+/** Deterministic order: more tokens, more lines, then paths and lines. */
+export function compareGroups(a: CloneGroup, b: CloneGroup): number {
+	return (
+		b.tokens - a.tokens ||
+		b.lines - a.lines ||
+		a.locations[0].path.localeCompare(b.locations[0].path) ||
+		a.locations[0].startLine - b.locations[0].startLine ||
+		a.locations[1].path.localeCompare(b.locations[1].path) ||
+		a.locations[1].startLine - b.locations[1].startLine ||
+		a.identity.localeCompare(b.identity)
+	);
+}

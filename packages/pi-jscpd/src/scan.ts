@@ -1,0 +1,68 @@
+/**
+ * One jscpd scan: fixed report options, then `--`, then canonical paths. Nothing user-supplied ever
+ * precedes `--`, so no argument can be read as a jscpd option. The project's own `.jscpd.json`
+ * (read by jscpd itself from the working directory) decides the detection policy.
+ */
+import type { Capability } from "./locate.js";
+import { type ParsedReport, parseReport } from "./report.js";
+import type { ProcessRunner } from "./runner.js";
+
+/** The outcome of one scan. */
+export type ScanOutcome =
+	| { readonly status: "ok"; readonly report: ParsedReport }
+	| { readonly status: "unavailable"; readonly reason: string }
+	| { readonly status: "timeout"; readonly reason: string }
+	| { readonly status: "cancelled"; readonly reason: string }
+	| { readonly status: "failed"; readonly reason: string };
+
+/** The fixed argument list for a scan of `paths` (canonical, inside the project). */
+export function scanArguments(paths: readonly string[]): string[] {
+	return [
+		"--reporters",
+		"json",
+		"--output",
+		"{output}",
+		"--absolute",
+		"--silent",
+		"--",
+		...(paths.length > 0 ? paths : ["."]),
+	];
+}
+
+/** Runs one scan through the serialised runner. Never throws. */
+export async function runScan(
+	runner: ProcessRunner,
+	capability: Capability,
+	request: {
+		readonly root: string;
+		readonly paths: readonly string[];
+		readonly timeoutMs: number;
+		readonly signal?: AbortSignal;
+	},
+): Promise<ScanOutcome> {
+	if (capability.status !== "available") return { status: "unavailable", reason: capability.reason };
+	const outcome = await runner.run({
+		command: capability.command,
+		args: scanArguments(request.paths),
+		cwd: request.root,
+		timeoutMs: request.timeoutMs,
+		signal: request.signal,
+		reportFile: "jscpd-report.json",
+	});
+	switch (outcome.status) {
+		case "ok": {
+			const parsed = parseReport(request.root, outcome.report ?? "");
+			return parsed.ok ? { status: "ok", report: parsed.report } : { status: "failed", reason: parsed.error };
+		}
+		case "timeout":
+			return { status: "timeout", reason: `jscpd timed out after ${outcome.timeoutMs} ms` };
+		case "cancelled":
+			return { status: "cancelled", reason: "cancelled" };
+		case "missing":
+			return { status: "unavailable", reason: `jscpd could not be started: ${outcome.error}` };
+		case "failed": {
+			const detail = outcome.stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
+			return { status: "failed", reason: detail ? `${outcome.error}: ${detail}` : outcome.error };
+		}
+	}
+}

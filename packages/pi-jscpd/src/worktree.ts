@@ -1,0 +1,113 @@
+/**
+ * Detects files changed outside the built-in write/edit tools (bash, editors, other processes) with a
+ * cheap comparison at settle:
+ *
+ * - in a git work tree: `git status --porcelain -z --untracked-files=all` (execFile, no shell,
+ *   bounded output and time) lists dirty paths; each gets an mtime/size signature;
+ * - elsewhere: the mtime/size signature of the files already known to this session.
+ *
+ * Two snapshots are compared path by path; a path whose signature differs changed.
+ */
+import { execFile } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { isInside, toProjectPath } from "./paths.js";
+
+/** Most dirty paths considered. */
+export const MAX_TRACKED_PATHS = 2_000;
+
+/** Signatures of project paths. */
+export interface WorktreeSnapshot {
+	/** How the dirty set was found. */
+	readonly mode: "git" | "stat";
+	/** Project path → `mtimeMs:size` or `missing`. */
+	readonly entries: ReadonlyMap<string, string>;
+}
+
+/** The mtime/size signature of one file. */
+export function signature(absolute: string): string {
+	try {
+		const stat = statSync(absolute);
+		return `${stat.mtimeMs}:${stat.size}`;
+	} catch {
+		return "missing";
+	}
+}
+
+function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
+	return new Promise((resolve) => {
+		execFile(
+			"git",
+			args,
+			{ cwd, timeout: 5_000, maxBuffer: 1024 * 1024, signal, encoding: "utf8" },
+			(error, stdout) => resolve(error ? undefined : stdout),
+		);
+	});
+}
+
+/** Parses `git status --porcelain -z` output into repository-relative paths (pure). */
+export function parsePorcelain(output: string): string[] {
+	const paths: string[] = [];
+	const records = output.split("\0");
+	for (let i = 0; i < records.length; i++) {
+		const record = records[i] ?? "";
+		if (record.length < 4) continue;
+		const status = record.slice(0, 2);
+		paths.push(record.slice(3));
+		// Renames and copies carry the source path in the next record.
+		if (status.includes("R") || status.includes("C")) i++;
+	}
+	return paths;
+}
+
+/** Finds the git top level for `root` (undefined outside git). */
+export async function gitTopLevel(root: string, signal?: AbortSignal): Promise<string | undefined> {
+	const out = await run(["rev-parse", "--show-toplevel"], root, signal);
+	return out?.trim() || undefined;
+}
+
+/** Takes a snapshot. `known` are project paths to sign even when git does not list them. */
+export async function snapshotWorktree(
+	root: string,
+	topLevel: string | undefined,
+	known: Iterable<string>,
+	signal?: AbortSignal,
+): Promise<WorktreeSnapshot> {
+	const entries = new Map<string, string>();
+	let mode: WorktreeSnapshot["mode"] = "stat";
+	if (topLevel) {
+		const out = await run(
+			["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
+			root,
+			signal,
+		);
+		if (out !== undefined) {
+			mode = "git";
+			for (const rel of parsePorcelain(out)) {
+				if (entries.size >= MAX_TRACKED_PATHS) break;
+				const absolute = join(topLevel, rel);
+				if (!isInside(root, absolute)) continue;
+				entries.set(toProjectPath(root, absolute), signature(absolute));
+			}
+		}
+	}
+	for (const path of known) {
+		if (entries.size >= MAX_TRACKED_PATHS) break;
+		if (!entries.has(path)) entries.set(path, signature(join(root, path)));
+	}
+	return { mode, entries };
+}
+
+/** Paths whose signature changed between two snapshots; paths missing from one side are re-signed. */
+export function diffSnapshots(root: string, before: WorktreeSnapshot, after: WorktreeSnapshot): string[] {
+	const changed: string[] = [];
+	const paths = new Set([...before.entries.keys(), ...after.entries.keys()]);
+	for (const path of paths) {
+		const now = after.entries.get(path) ?? signature(join(root, path));
+		const then = before.entries.get(path);
+		// A path that was clean before and is dirty now changed; a clean-before path that is still
+		// clean is not listed at all.
+		if (then === undefined ? after.entries.has(path) : then !== now) changed.push(path);
+	}
+	return changed.sort();
+}
