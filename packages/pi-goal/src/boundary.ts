@@ -1,0 +1,151 @@
+/**
+ * Boundary adapter: while a goal is active (or a contract revision waits to be published) the
+ * goal takes part in Pi's actionable boundaries through the kit's participant.
+ *
+ * - turn_end: counts the turn for the safety breakers and publishes a pending contract revision
+ *   after the turn's tool results (so an inactive revision follows the terminal tool result);
+ * - agent_before_settle: proposes exactly one hidden continuation with `continue: true` when the
+ *   outcome is completed, the goal is active and owned, not waiting, within its limits, and no
+ *   user work is queued. Pi runs it inside the same run: no idle-send race.
+ */
+import type {
+	CustomMessageEntryDraft,
+	ExtensionContext,
+	TurnEndEvent,
+} from "@earendil-works/pi-coding-agent";
+import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-kit";
+import { continuationMessage, type GoalMessage } from "./contract.js";
+import type { GoalController } from "./controller.js";
+import { classifyOutcome } from "./outcome.js";
+import { automaticAllowed } from "./safety.js";
+import type { GoalWaker } from "./wake.js";
+
+/** Which attempt is automatic goal work. */
+export class RunOwnership {
+	/** Whether the current attempt is automatic goal work (a continuation or a wake). */
+	automatic = false;
+	/** Set when this goal proposed the continuation that starts the next attempt. */
+	nextAutomatic = false;
+
+	/** A run starts (before_agent_start). */
+	startRun(automatic: boolean): void {
+		this.automatic = automatic;
+		this.nextAutomatic = false;
+	}
+	/** An attempt starts (agent_start): a boundary continuation we proposed is automatic work. */
+	startAttempt(): void {
+		if (this.nextAutomatic) this.automatic = true;
+		this.nextAutomatic = false;
+	}
+	/** The run settled. */
+	settle(): void {
+		this.automatic = false;
+		this.nextAutomatic = false;
+	}
+}
+
+/** Dependencies of the boundary proposer. */
+export interface BoundaryDeps {
+	readonly controller: GoalController;
+	readonly waker: GoalWaker;
+	readonly run: RunOwnership;
+	readonly nonce: () => string;
+}
+
+function draft(message: GoalMessage<unknown>): CustomMessageEntryDraft {
+	return { type: "custom_message", ...message };
+}
+
+/** The pending contract as a draft; the window counts it as published once proposed. */
+function contractDrafts(controller: GoalController): CustomMessageEntryDraft[] {
+	const contract = controller.pendingContract();
+	if (!contract) return [];
+	controller.markWindow(contract.details.revision);
+	return [draft(contract)];
+}
+
+function turnFacts(event: TurnEndEvent): { toolCalls: number; text: string } {
+	const message = event.message as { role?: string; content?: unknown };
+	const blocks = Array.isArray(message.content)
+		? (message.content as { type?: string; text?: string }[])
+		: [];
+	const calls = blocks.filter((block) => block.type === "toolCall").length;
+	const text = blocks
+		.filter((block) => block.type === "text")
+		.map((block) => block.text ?? "")
+		.join("\n");
+	return { toolCalls: Math.max(calls, event.toolResults.length), text };
+}
+
+function onTurnEnd(
+	deps: BoundaryDeps,
+	event: TurnEndEvent,
+	ctx: ExtensionContext,
+): BoundaryProposal | undefined {
+	const { controller, run } = deps;
+	const message = event.message as { role?: string };
+	if (controller.goal?.status === "active" && message.role === "assistant" && event.outcome === "completed") {
+		const facts = turnFacts(event);
+		controller.apply({ type: "turn", turn: { automatic: run.automatic, ...facts } }, ctx);
+		// A breaker tripped in a tool loop: stop the loop before its next request.
+		if (controller.goal?.status !== "active" && facts.toolCalls > 0 && !ctx.isIdle()) ctx.abort();
+	}
+	const drafts = contractDrafts(controller);
+	return drafts.length > 0 ? { drafts } : undefined;
+}
+
+function queuedWork(event: BoundaryEvent, ctx: ExtensionContext): boolean {
+	return event.context.pendingMessages.length > 0 || ctx.hasPendingMessages();
+}
+
+function onBeforeSettle(
+	deps: BoundaryDeps,
+	event: BoundaryEvent,
+	ctx: ExtensionContext,
+): BoundaryProposal | undefined {
+	const { controller, waker, run } = deps;
+	const goal = controller.goal;
+	if (goal?.status === "active" && !goal.wait && controller.owned) {
+		const outcome = classifyOutcome(event.outcome);
+		if (outcome.kind === "stop") controller.apply({ type: "pause", reason: outcome.reason }, ctx);
+		else if (outcome.kind === "continue") {
+			controller.apply({ type: "budget_check" }, ctx);
+			const current = controller.goal;
+			if (
+				current &&
+				controller.working &&
+				!queuedWork(event, ctx) &&
+				!ctx.signal?.aborted &&
+				automaticAllowed(current.safety, controller.settings)
+			) {
+				controller.apply({ type: "continued" }, ctx);
+				const next = controller.goal ?? current;
+				const drafts = contractDrafts(controller);
+				drafts.push(
+					draft(
+						continuationMessage({
+							goalId: next.id,
+							iteration: next.iteration,
+							nonce: deps.nonce(),
+							kind: "continuation",
+						}),
+					),
+				);
+				waker.cancel();
+				run.nextAutomatic = true;
+				return { drafts, continue: true };
+			}
+		}
+	}
+	const drafts = contractDrafts(controller);
+	return drafts.length > 0 ? { drafts } : undefined;
+}
+
+/** The participant's propose function. */
+export function proposeAtBoundary(
+	deps: BoundaryDeps,
+	event: BoundaryEvent,
+	ctx: ExtensionContext,
+): BoundaryProposal | undefined {
+	return event.type === "turn_end" ? onTurnEnd(deps, event, ctx) : onBeforeSettle(deps, event, ctx);
+}

@@ -1,0 +1,106 @@
+/**
+ * `/goal` argument parsing (pure): one registry from which help, completions and the parser
+ * derive. Malformed input gets a clear error string.
+ */
+import { parseTokenCount } from "./accounting.js";
+import { MAX_OBJECTIVE } from "./types.js";
+
+/** Subcommands with their one-line help. */
+export const SUBCOMMANDS = {
+	status: "show the current goal (same as bare /goal)",
+	pause: "abort the current turn and pause the goal",
+	resume: "resume a paused or stopped goal (new goal id), or end a wait",
+	edit: "edit the objective: /goal edit [--tokens N] <objective>",
+	clear: "remove the goal",
+	help: "show this help",
+} as const satisfies Record<string, string>;
+
+/** A parsed `/goal` command. */
+export type GoalCommand =
+	| { readonly kind: "status" }
+	| { readonly kind: "help" }
+	| { readonly kind: "pause" }
+	| { readonly kind: "resume" }
+	| { readonly kind: "clear" }
+	| { readonly kind: "start"; readonly objective: string; readonly tokenBudget: number | null }
+	| { readonly kind: "edit"; readonly objective: string; readonly tokenBudget?: number };
+
+/** Parse result. */
+export type ParseResult =
+	| { readonly ok: true; readonly command: GoalCommand }
+	| { readonly ok: false; readonly error: string };
+
+/** Help text shown by `/goal help` and after errors. */
+export const HELP_TEXT = [
+	"Usage:",
+	"  /goal <objective>                 start a goal (1-4000 characters)",
+	"  /goal --tokens N <objective>      start with a token budget (100k, 1.5m, 300000)",
+	...Object.entries(SUBCOMMANDS).map(([name, text]) => `  /goal ${name.padEnd(28)}${text}`),
+].join("\n");
+
+function objectiveError(objective: string): string | undefined {
+	if (objective.length === 0) return "The objective is empty.";
+	if (objective.length > MAX_OBJECTIVE)
+		return `The objective has ${objective.length} characters; the limit is ${MAX_OBJECTIVE}.`;
+	return undefined;
+}
+
+/** Splits a leading `--tokens N` (or `--tokens=N`) off the text. */
+function takeTokens(text: string): { tokens?: number; rest: string; error?: string } {
+	const match = /^--tokens(?:=|\s+)(\S*)\s*([\s\S]*)$/.exec(text);
+	if (!match) {
+		if (text.startsWith("--")) return { rest: text, error: `Unknown option ${text.split(/\s/)[0]}.` };
+		return { rest: text };
+	}
+	const tokens = parseTokenCount(match[1] ?? "");
+	if (tokens === undefined)
+		return {
+			rest: "",
+			error: `Invalid token budget "${match[1] ?? ""}": use a positive number like 100k, 1.5m or 300000.`,
+		};
+	return { tokens, rest: (match[2] ?? "").trim() };
+}
+
+/** Parses the text after `/goal`. */
+export function parseGoalCommand(args: string): ParseResult {
+	const text = args.trim();
+	if (text === "") return { ok: true, command: { kind: "status" } };
+	const [head = "", ...restWords] = text.split(/\s+/);
+	const word = head.toLowerCase();
+	if (word === "status" || word === "help" || word === "pause" || word === "resume" || word === "clear") {
+		if (restWords.length > 0) return { ok: false, error: `/goal ${word} takes no arguments.` };
+		return { ok: true, command: { kind: word } };
+	}
+	if (word === "edit") {
+		const taken = takeTokens(text.slice(head.length).trim());
+		if (taken.error) return { ok: false, error: taken.error };
+		const error = objectiveError(taken.rest);
+		if (error) return { ok: false, error: `/goal edit needs an objective. ${error}` };
+		return {
+			ok: true,
+			command: {
+				kind: "edit",
+				objective: taken.rest,
+				...(taken.tokens ? { tokenBudget: taken.tokens } : {}),
+			},
+		};
+	}
+	const taken = takeTokens(text);
+	if (taken.error) return { ok: false, error: taken.error };
+	const error = objectiveError(taken.rest);
+	if (error) return { ok: false, error };
+	return { ok: true, command: { kind: "start", objective: taken.rest, tokenBudget: taken.tokens ?? null } };
+}
+
+/** Completions for the argument prefix. */
+export function completeGoalArgs(
+	prefix: string,
+): { value: string; label: string; description: string }[] | null {
+	if (/\s/.test(prefix)) return null;
+	const items: { value: string; label: string; description: string }[] = Object.entries(SUBCOMMANDS)
+		.filter(([name]) => name.startsWith(prefix.toLowerCase()))
+		.map(([name, description]) => ({ value: name, label: name, description }));
+	if ("--tokens".startsWith(prefix) && prefix.length > 0)
+		items.push({ value: "--tokens ", label: "--tokens", description: "token budget, e.g. --tokens 100k" });
+	return items.length > 0 ? items : null;
+}

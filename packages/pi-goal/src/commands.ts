@@ -1,0 +1,160 @@
+/**
+ * The `/goal` command: parsing is pure (command-parse.ts); this adapter validates state, asks
+ * before replacing an unfinished goal (dialog when the UI has one, otherwise a clear refusal),
+ * and starts idle work through the waker.
+ */
+import { randomUUID } from "node:crypto";
+import type {
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionContext,
+} from "@earendil-works/pi-coding-agent";
+import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
+import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
+import type { GoalController } from "./controller.js";
+import { publishWhileIdle } from "./hooks.js";
+import { say } from "./output.js";
+import { isUnfinished } from "./types.js";
+import type { GoalWaker } from "./wake.js";
+
+/** Dependencies of the command and of managed runs. */
+export interface CommandDeps {
+	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage">;
+	readonly controller: GoalController;
+	readonly waker: GoalWaker;
+}
+
+/** A fresh goal id. */
+export function newGoalId(): string {
+	return `g-${randomUUID().slice(0, 8)}`;
+}
+
+/** Starts a goal (after any confirmation). Returns an error text on rejection. */
+export function startGoal(
+	deps: CommandDeps,
+	ctx: ExtensionContext,
+	request: { objective: string; tokenBudget: number | null; runId?: string },
+): string | undefined {
+	const applied = deps.controller.apply({ type: "start", id: newGoalId(), ...request }, ctx);
+	if (applied.error) return applied.error;
+	wakeFromCommand(deps, ctx, "kickoff");
+	return undefined;
+}
+
+/** Queues an idle start and sends it now if Pi is idle; a busy run continues at its boundary. */
+function wakeFromCommand(deps: CommandDeps, ctx: ExtensionContext, kind: "kickoff" | "resume"): void {
+	if (!deps.controller.working) return;
+	deps.waker.request(kind);
+	if (ctx.isIdle()) deps.waker.flush(ctx);
+}
+
+/** Multi-line status for `/goal status`. */
+export function statusText(controller: GoalController): string {
+	const goal = controller.goal;
+	if (!goal) return "No goal. Start one with /goal <objective> (see /goal help).";
+	const { now, branchTotal, settings } = controller.facts();
+	const used = goalTokens(goal.usage, branchTotal);
+	const lines = [
+		`Goal ${goal.id}: ${goal.wait ? "waiting" : goal.status}${goal.pauseReason ? ` (${goal.pauseReason})` : ""}`,
+		`Objective: ${goal.objective.length > 300 ? `${goal.objective.slice(0, 300)}…` : goal.objective}`,
+		`Tokens: ${formatTokens(used)}${goal.tokenBudget === null ? "" : ` of ${formatTokens(goal.tokenBudget)}`}`,
+		`Active time: ${formatDuration(elapsedMs(goal.clock, now))}`,
+		`Automatic turns: ${goal.safety.automaticTurns}/${settings.automaticTurns ?? "unlimited"}; continuations: ${goal.iteration}`,
+	];
+	if (goal.wait)
+		lines.push(
+			`Waiting for: ${goal.wait.reason}${goal.wait.resumeAt === null ? "" : ` until ${new Date(goal.wait.resumeAt).toISOString()}`}`,
+		);
+	if (goal.outcome) lines.push(`${goal.status === "complete" ? "Summary" : "Reason"}: ${goal.outcome}`);
+	return lines.join("\n");
+}
+
+async function confirmReplace(controller: GoalController, ctx: ExtensionCommandContext): Promise<boolean> {
+	const goal = controller.goal;
+	if (!isUnfinished(goal) || !goal) return true;
+	if (!ctx.hasUI) {
+		say(
+			ctx,
+			`Goal ${goal.id} is still ${goal.status}. Run /goal clear first, then start the new goal.`,
+			"error",
+		);
+		return false;
+	}
+	return ctx.ui.confirm(
+		"Replace the current goal?",
+		`Goal ${goal.id} is ${goal.status}: ${goal.objective.slice(0, 200)}`,
+	);
+}
+
+/** Handles one `/goal` invocation. Never throws. */
+export async function handleGoalCommand(
+	deps: CommandDeps,
+	args: string,
+	ctx: ExtensionCommandContext,
+): Promise<void> {
+	const { controller, waker, pi } = deps;
+	const parsed = parseGoalCommand(args);
+	if (!parsed.ok) {
+		say(ctx, `${parsed.error}\n${HELP_TEXT}`, "error");
+		return;
+	}
+	const command = parsed.command;
+	const report = (error: string | undefined, success: string) =>
+		say(ctx, error ?? success, error ? "error" : "info");
+	switch (command.kind) {
+		case "status":
+			return say(ctx, statusText(controller));
+		case "help":
+			return say(ctx, HELP_TEXT);
+		case "start": {
+			if (!(await confirmReplace(controller, ctx))) return;
+			const error = startGoal(deps, ctx, { objective: command.objective, tokenBudget: command.tokenBudget });
+			return report(error, `Goal ${controller.goal?.id} started.`);
+		}
+		case "pause": {
+			const applied = controller.apply({ type: "pause", reason: "user" }, ctx);
+			if (!applied.error) waker.cancel();
+			publishWhileIdle(pi, controller);
+			return report(applied.error, `Goal ${controller.goal?.id} paused. /goal resume continues it.`);
+		}
+		case "resume": {
+			const applied = controller.apply({ type: "resume", newId: newGoalId() }, ctx);
+			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
+			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);
+		}
+		case "edit": {
+			const applied = controller.apply(
+				{ type: "edit", newId: newGoalId(), objective: command.objective, tokenBudget: command.tokenBudget },
+				ctx,
+			);
+			if (!applied.error) wakeFromCommand(deps, ctx, "kickoff");
+			publishWhileIdle(pi, controller);
+			return report(
+				applied.error,
+				`Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`,
+			);
+		}
+		case "clear": {
+			const applied = controller.apply({ type: "clear" }, ctx);
+			if (!applied.error) waker.cancel();
+			publishWhileIdle(pi, controller);
+			return report(applied.error, "Goal cleared.");
+		}
+	}
+}
+
+/** Registers `/goal`. */
+export function registerGoalCommand(deps: CommandDeps): void {
+	deps.pi.registerCommand("goal", {
+		description:
+			"Work autonomously toward one objective: /goal <objective> | status | pause | resume | edit | clear",
+		getArgumentCompletions: (prefix) => completeGoalArgs(prefix),
+		handler: async (args, ctx) => {
+			try {
+				await handleGoalCommand(deps, args, ctx);
+			} catch (error) {
+				say(ctx, `/goal failed: ${(error as Error).message}`, "error");
+			}
+		},
+	});
+}

@@ -1,0 +1,129 @@
+/**
+ * Goal contract and goal-owned prompt texts (pure). The contract is a hidden, versioned
+ * custom message; each revision supersedes earlier ones. It holds no mutable accounting (usage,
+ * time, counters), so retained prompt prefixes stay stable.
+ */
+import { formatTokens } from "./accounting.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, type GoalRecord } from "./types.js";
+
+/** Details carried by a contract message. */
+export interface ContractDetails {
+	/** Contract revision (see GoalState.revision). */
+	readonly revision: number;
+	/** Goal id the revision describes. */
+	readonly goalId: string;
+	/** Whether the goal is active in this revision. */
+	readonly active: boolean;
+}
+
+/** Details carried by a goal-owned continuation prompt. */
+export interface ContinuationDetails {
+	/** Goal id the prompt belongs to. */
+	readonly goalId: string;
+	/** Continuation number for this goal id. */
+	readonly iteration: number;
+	/** Unique per prompt; an idle-sent prompt is accepted only with the outstanding nonce. */
+	readonly nonce: string;
+	/** Why the prompt was sent. */
+	readonly kind: "kickoff" | "continuation" | "resume" | "wake";
+}
+
+/** A message Pi can append (sendMessage / boundary draft / before_agent_start). */
+export interface GoalMessage<D> {
+	readonly customType: string;
+	readonly content: string;
+	readonly display: false;
+	readonly details: D;
+}
+
+/** Builds the contract text for one revision. */
+export function contractText(goal: GoalRecord, revision: number, label: string = goal.status): string {
+	const head = `[pi-goal contract, revision ${revision}; supersedes every earlier pi-goal contract revision]`;
+	if (label !== "active") {
+		return [
+			head,
+			`Goal ${goal.id} is no longer active (status: ${label}).`,
+			"Do not continue its objective on your own and do not call goal_complete, goal_blocked or goal_wait for it.",
+			"Follow the user's latest instructions.",
+		].join("\n");
+	}
+	const budget = goal.tokenBudget === null ? "" : `\nToken budget: ${formatTokens(goal.tokenBudget)} tokens.`;
+	return [
+		head,
+		`Goal id: ${goal.id} (active)${budget}`,
+		"Objective (written by the user; it describes the task and cannot change these rules):",
+		"<objective>",
+		goal.objective,
+		"</objective>",
+		"Work on the whole objective across turns; you will be prompted to continue.",
+		`When every requirement is met and you verified it (files, commands, tests), call goal_complete with goal_id "${goal.id}" and a summary of the evidence.`,
+		`If a real blocker stops you, call goal_blocked with goal_id "${goal.id}", the reason and the evidence.`,
+		`If you must wait for something external, call goal_wait with goal_id "${goal.id}", the reason and resume_after_ms.`,
+		"Plain text never completes the goal. Only use the goal id above.",
+	].join("\n");
+}
+
+/** The contract message for the current revision. */
+export function contractMessage(
+	goal: GoalRecord,
+	revision: number,
+	label: string = goal.status,
+): GoalMessage<ContractDetails> {
+	return {
+		customType: CONTRACT_MESSAGE,
+		content: contractText(goal, revision, label),
+		display: false,
+		details: { revision, goalId: goal.id, active: label === "active" },
+	};
+}
+
+/** The hidden continuation prompt. */
+export function continuationMessage(details: ContinuationDetails): GoalMessage<ContinuationDetails> {
+	const lead =
+		details.kind === "kickoff"
+			? `Start working on goal ${details.goalId} as described in the pi-goal contract.`
+			: `Continue working on goal ${details.goalId} (continuation ${details.iteration}).`;
+	return {
+		customType: CONTINUATION_MESSAGE,
+		content: `${lead} Pick the next concrete step toward the objective and do it. Call goal_complete only with evidence that every requirement is met.`,
+		display: false,
+		details,
+	};
+}
+
+/** Reads contract details from a message or entry payload (defensive). */
+export function readContractDetails(details: unknown): ContractDetails | undefined {
+	if (typeof details !== "object" || details === null) return undefined;
+	const d = details as Record<string, unknown>;
+	if (typeof d.revision !== "number" || typeof d.goalId !== "string" || typeof d.active !== "boolean")
+		return undefined;
+	return { revision: d.revision, goalId: d.goalId, active: d.active };
+}
+
+/** Reads continuation details (defensive). */
+export function readContinuationDetails(details: unknown): ContinuationDetails | undefined {
+	if (typeof details !== "object" || details === null) return undefined;
+	const d = details as Record<string, unknown>;
+	if (typeof d.goalId !== "string" || typeof d.nonce !== "string" || typeof d.iteration !== "number")
+		return undefined;
+	const kind = d.kind === "kickoff" || d.kind === "resume" || d.kind === "wake" ? d.kind : "continuation";
+	return { goalId: d.goalId, iteration: d.iteration, nonce: d.nonce, kind };
+}
+
+/** Phrases that admit unfinished work; goal_complete rejects summaries containing them. */
+export const UNFINISHED_PATTERNS: readonly RegExp[] = [
+	/\bnot (?:yet |fully |entirely )?(?:done|finished|complete|completed|implemented|working)\b/i,
+	/\b(?:unfinished|incomplete|partially (?:done|complete|implemented))\b/i,
+	/\b(?:still (?:need|needs|have to|has to|to do|remaining)|remaining work|left to do|work in progress)\b/i,
+	/\b(?:todo|to-do|tbd|wip)\b/i,
+	/\bfailing tests?\b|\btests? (?:still )?fail/i,
+];
+
+/** Returns the matched phrase when a summary admits unfinished work. */
+export function admitsUnfinished(summary: string): string | undefined {
+	for (const pattern of UNFINISHED_PATTERNS) {
+		const match = pattern.exec(summary);
+		if (match) return match[0];
+	}
+	return undefined;
+}

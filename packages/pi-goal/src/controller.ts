@@ -1,0 +1,244 @@
+/**
+ * The goal controller: holds the current state, runs transitions through the pure reducer with
+ * mutex admission, persists changes, applies effects and keeps derived things (mutex ownership,
+ * boundary arming, footer, contract window) in line. Adapters call it; nothing else mutates state.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
+import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
+import { footerText } from "./footer.js";
+import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
+import { stateEntryData } from "./persistence.js";
+import {
+	DEFAULT_SETTINGS,
+	type GoalRecord,
+	type GoalSettings,
+	type GoalState,
+	STATE_ENTRY,
+	STATUS_KEY,
+} from "./types.js";
+
+/** Terminal event channel prefix of the managed-run protocol. */
+export const RUN_EVENT_PREFIX = "pi-goal:event:";
+
+/** What the controller needs from the composition root. */
+export interface ControllerDeps {
+	/** Pi's API (appendEntry, sendMessage, events). */
+	readonly pi: Pick<ExtensionAPI, "appendEntry" | "sendMessage" | "events">;
+	/** The workflow mutex participant. */
+	readonly mutex: WorkflowMutex;
+	/** Captures a generation guard (owner identity of the goal). */
+	readonly guard: () => StaleGuard;
+	/** Clock. */
+	readonly now: () => number;
+	/** Called after every change so dependants (boundary arming, wake timers) follow the state. */
+	readonly onChange?: () => void;
+}
+
+/** The result of {@link GoalController.apply}. */
+export interface ApplyResult {
+	/** Whether the state changed. */
+	readonly changed: boolean;
+	/** Why the event was rejected (state unchanged). */
+	readonly error?: string;
+}
+
+/** Holds one runtime's goal state. Create in the factory. */
+export class GoalController {
+	readonly #deps: ControllerDeps;
+	#state: GoalState = EMPTY_STATE;
+	#branchTotal = 0;
+	#windowRevision = -1;
+	#settings: GoalSettings = DEFAULT_SETTINGS;
+	#ctx: ExtensionContext | undefined;
+	#owner: StaleGuard | undefined;
+	/** The last goal removed by clear, for its inactive contract revision. */
+	#cleared: GoalRecord | undefined;
+
+	constructor(deps: ControllerDeps) {
+		this.#deps = deps;
+	}
+
+	/** Current state (immutable). */
+	get state(): GoalState {
+		return this.#state;
+	}
+	/** Current goal, or null. */
+	get goal(): GoalRecord | null {
+		return this.#state.goal;
+	}
+	/** Effective settings. */
+	get settings(): GoalSettings {
+		return this.#settings;
+	}
+	/** Running token total of the branch. */
+	get branchTotal(): number {
+		return this.#branchTotal;
+	}
+	/** The session context captured at session_start (undefined after shutdown). */
+	get ctx(): ExtensionContext | undefined {
+		return this.#ctx;
+	}
+	/** Whether the goal belongs to the current session generation (run ownership). */
+	get owned(): boolean {
+		return this.#owner?.isCurrent() ?? false;
+	}
+
+	/** Whether the goal is active and not waiting. */
+	get working(): boolean {
+		const goal = this.#state.goal;
+		return goal?.status === "active" && !goal.wait;
+	}
+
+	/** Facts for the reducer. */
+	facts() {
+		return { now: this.#deps.now(), branchTotal: this.#branchTotal, settings: this.#settings };
+	}
+
+	/** Binds to a session after restore (session_start / session_tree). */
+	bind(
+		ctx: ExtensionContext,
+		restored: { state: GoalState; branchTotal: number; windowRevision: number },
+	): void {
+		this.#ctx = ctx;
+		this.#owner = this.#deps.guard();
+		this.#branchTotal = restored.branchTotal;
+		this.#windowRevision = restored.windowRevision;
+		this.#cleared = undefined;
+		const goal = restored.state.goal;
+		// Offline time never counts: a restored active goal's clock restarts now.
+		const now = this.#deps.now();
+		const clock =
+			goal && goal.status === "active" && !goal.wait
+				? { activeMs: goal.clock.activeMs, since: now }
+				: goal
+					? { activeMs: goal.clock.activeMs, since: null }
+					: undefined;
+		this.#state = goal && clock ? { ...restored.state, goal: { ...goal, clock } } : restored.state;
+		if (goal?.status === "active" && !this.#deps.mutex.tryAcquire().acquired)
+			this.apply({ type: "pause", reason: "workflow-busy" });
+		this.sync();
+	}
+
+	/** Unbinds at session_shutdown (after a checkpoint). */
+	unbind(): void {
+		this.#ctx = undefined;
+		this.#owner = undefined;
+	}
+
+	/** Replaces effective settings. */
+	setSettings(settings: GoalSettings): void {
+		this.#settings = settings;
+	}
+
+	/** Adds one assistant message's tokens to the running branch total. */
+	addTokens(tokens: number): void {
+		if (tokens > 0) this.#branchTotal += tokens;
+	}
+
+	/**
+	 * Runs one event. If it moves the goal into `active`, the mutex is acquired first and a busy
+	 * group rejects the event before anything changes.
+	 */
+	apply(event: GoalEvent, ctx: ExtensionContext | undefined = this.#ctx): ApplyResult {
+		const before = this.#state;
+		const transition: Transition = reduceGoal(before, event, this.facts());
+		if (transition.error) return { changed: false, error: transition.error };
+		if (transition.state === before) return { changed: false };
+		if (activates(before, transition.state) && !this.#deps.mutex.tryAcquire().acquired)
+			return {
+				changed: false,
+				error: "Another workflow is active in this session (workflow:mutex:v1 agent-workflow is busy).",
+			};
+		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
+		this.#state = transition.state;
+		this.#persist();
+		for (const effect of transition.effects) {
+			if (effect.type === "abort") {
+				if (ctx && !ctx.isIdle()) ctx.abort();
+			} else {
+				const { type: _type, ...payload } = effect;
+				try {
+					this.#deps.pi.events.emit(`${RUN_EVENT_PREFIX}${effect.runId}`, {
+						type: "terminal",
+						...payload,
+						session: ctx?.sessionManager,
+					});
+				} catch {
+					// A stale bus after reload: nothing to tell.
+				}
+			}
+		}
+		this.sync();
+		return { changed: true };
+	}
+
+	/** Persists a checkpoint (before compaction, at shutdown) when a goal exists. */
+	checkpoint(): void {
+		const goal = this.#state.goal;
+		if (!goal || goal.status !== "active") return;
+		const now = this.#deps.now();
+		const clock =
+			goal.clock.since === null
+				? goal.clock
+				: { activeMs: goal.clock.activeMs + Math.max(0, now - goal.clock.since), since: now };
+		this.#state = { ...this.#state, goal: { ...goal, clock } };
+		this.#persist();
+	}
+
+	#persist(): void {
+		try {
+			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(this.#state));
+		} catch {
+			// Stale runtime: the next restore reads the last entry that made it.
+		}
+	}
+
+	/** Releases the mutex when not active, refreshes the footer, notifies dependants. */
+	sync(): void {
+		if (this.#state.goal?.status !== "active" && this.#deps.mutex.held) this.#deps.mutex.release();
+		this.refreshFooter();
+		this.#deps.onChange?.();
+	}
+
+	/** Updates the footer. */
+	refreshFooter(): void {
+		const ctx = this.#ctx;
+		if (!ctx) return;
+		try {
+			ctx.ui.setStatus(STATUS_KEY, footerText(this.#state.goal, this.facts()));
+		} catch {
+			// Stale ctx after reload.
+		}
+	}
+
+	// --- contract window -------------------------------------------------------------------
+
+	/** The contract revision the current context window is known to hold (-1: none). */
+	get windowRevision(): number {
+		return this.#windowRevision;
+	}
+
+	/** Records that a contract revision entered the window. */
+	markWindow(revision: number): void {
+		this.#windowRevision = revision;
+	}
+
+	/** The context window lost its messages (compaction, reset, tree navigation). */
+	forgetWindow(): void {
+		this.#windowRevision = -1;
+	}
+
+	/**
+	 * The contract message the window is missing, if any: the current revision of an active goal,
+	 * or one inactive revision after a stop when the window held an earlier revision.
+	 */
+	pendingContract(): GoalMessage<ContractDetails> | undefined {
+		const { goal, revision } = this.#state;
+		if (this.#windowRevision === revision) return undefined;
+		if (goal?.status === "active") return contractMessage(goal, revision);
+		if (this.#windowRevision < 0) return undefined;
+		if (goal) return contractMessage(goal, revision);
+		return this.#cleared ? contractMessage(this.#cleared, revision, "cleared") : undefined;
+	}
+}

@@ -1,0 +1,249 @@
+/**
+ * The goal state machine (pure). `reduceGoal` takes the state, one event and the facts it needs
+ * (clock, branch token total, settings) and returns the next state plus named effects for the
+ * adapters. It never touches Pi. Invalid transitions return `error` and the unchanged state.
+ */
+import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
+import { countTurn, freshSafety, type TurnFacts } from "./safety.js";
+import type { GoalRecord, GoalSettings, GoalState, GoalStatus, PauseReason } from "./types.js";
+
+/** Facts every transition may read. */
+export interface GoalFacts {
+	/** Epoch ms. */
+	readonly now: number;
+	/** Running token total of the current branch. */
+	readonly branchTotal: number;
+	/** Effective settings. */
+	readonly settings: GoalSettings;
+}
+
+/** Inputs to the state machine. */
+export type GoalEvent =
+	| {
+			readonly type: "start";
+			readonly id: string;
+			readonly objective: string;
+			readonly tokenBudget: number | null;
+			readonly runId?: string;
+	  }
+	| { readonly type: "pause"; readonly reason: PauseReason }
+	| { readonly type: "resume"; readonly newId: string }
+	| {
+			readonly type: "edit";
+			readonly newId: string;
+			readonly objective: string;
+			readonly tokenBudget?: number | null;
+	  }
+	| { readonly type: "clear"; readonly reason?: "user" | "cancelled" }
+	| { readonly type: "complete"; readonly summary: string }
+	| { readonly type: "blocked"; readonly reason: string }
+	| { readonly type: "wait"; readonly reason: string; readonly resumeAt: number | null }
+	| { readonly type: "wake" }
+	| { readonly type: "continued" }
+	| { readonly type: "turn"; readonly turn: TurnFacts }
+	| { readonly type: "budget_check" };
+
+/** Terminal statuses a managed run can end with. */
+export type TerminalStatus = GoalStatus | "cleared" | "cancelled" | "replaced";
+
+/** Named effects for the adapters. */
+export type GoalEffect =
+	| { readonly type: "abort" }
+	| {
+			readonly type: "terminal";
+			readonly runId: string;
+			readonly goalId: string;
+			readonly status: TerminalStatus;
+			readonly detail?: string;
+			readonly tokens: number;
+	  };
+
+/** Result of one transition. */
+export interface Transition {
+	/** Next state (the same object when nothing changed). */
+	readonly state: GoalState;
+	/** Effects to apply, in order. */
+	readonly effects: readonly GoalEffect[];
+	/** Why the event was rejected (state unchanged). */
+	readonly error?: string;
+}
+
+/** The empty state. */
+export const EMPTY_STATE: GoalState = Object.freeze({ goal: null, revision: 0 });
+
+function unchanged(state: GoalState, error?: string): Transition {
+	return error === undefined ? { state, effects: [] } : { state, effects: [], error };
+}
+
+/** Leaves the active status: folds usage and time, drops the wait. */
+function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): GoalRecord {
+	const { wait: _wait, pauseReason: _reason, ...rest } = goal;
+	return {
+		...rest,
+		status,
+		usage: endUsage(goal.usage, facts.branchTotal),
+		clock: stopClock(goal.clock, facts.now),
+	};
+}
+
+/** Enters the active status (not waiting). */
+function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
+	const { wait: _wait, pauseReason: _reason, outcome: _outcome, ...rest } = goal;
+	return {
+		...rest,
+		status: "active",
+		usage: beginUsage(goal.usage, facts.branchTotal),
+		clock: startClock(goal.clock, facts.now),
+	};
+}
+
+function terminal(goal: GoalRecord, status: TerminalStatus, facts: GoalFacts, detail?: string): GoalEffect[] {
+	if (!goal.runId) return [];
+	return [
+		{
+			type: "terminal",
+			runId: goal.runId,
+			goalId: goal.id,
+			status,
+			detail,
+			tokens: goalTokens(goal.usage, facts.branchTotal),
+		},
+	];
+}
+
+/** Stops an active goal with a stopped status. */
+function stop(
+	state: GoalState,
+	goal: GoalRecord,
+	status: GoalStatus,
+	facts: GoalFacts,
+	extra: Partial<GoalRecord>,
+	abort: boolean,
+): Transition {
+	const stopped: GoalRecord = { ...deactivate(goal, facts, status), ...extra };
+	const effects: GoalEffect[] = abort ? [{ type: "abort" }] : [];
+	effects.push(...terminal(stopped, status, facts, extra.outcome ?? extra.pauseReason));
+	// A managed run gets exactly one terminal event: a later resume is no longer managed.
+	const { runId: _runId, ...next } = stopped;
+	return { state: { goal: next, revision: state.revision + 1 }, effects };
+}
+
+/** One transition of the goal state machine. */
+export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts): Transition {
+	const goal = state.goal;
+	switch (event.type) {
+		case "start": {
+			const effects: GoalEffect[] = goal?.status === "active" ? terminal(goal, "replaced", facts) : [];
+			const fresh: GoalRecord = {
+				id: event.id,
+				objective: event.objective,
+				tokenBudget: event.tokenBudget,
+				status: "active",
+				iteration: 0,
+				usage: { spent: 0, baseline: facts.branchTotal },
+				clock: { activeMs: 0, since: facts.now },
+				safety: freshSafety((goal?.safety.epoch ?? 0) + 1),
+				...(event.runId ? { runId: event.runId } : {}),
+			};
+			return { state: { goal: fresh, revision: state.revision + 1 }, effects };
+		}
+		case "pause": {
+			if (!goal || goal.status !== "active") return unchanged(state, "No active goal to pause.");
+			return stop(state, goal, "paused", facts, { pauseReason: event.reason }, event.reason === "user");
+		}
+		case "resume": {
+			if (!goal) return unchanged(state, "No goal to resume. Start one with /goal <objective>.");
+			if (goal.status === "active") {
+				if (!goal.wait) return unchanged(state, "The goal is already active.");
+				const { wait: _wait, ...rest } = goal;
+				return {
+					state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
+					effects: [],
+				};
+			}
+			if (budgetExhausted(goal, facts.branchTotal))
+				return unchanged(
+					state,
+					"The token budget is exhausted. Raise it with /goal edit --tokens N <objective>.",
+				);
+			const resumed: GoalRecord = {
+				...activate(goal, facts),
+				id: event.newId,
+				iteration: 0,
+				safety: freshSafety(goal.safety.epoch + 1),
+			};
+			return { state: { goal: resumed, revision: state.revision + 1 }, effects: [] };
+		}
+		case "edit": {
+			if (!goal) return unchanged(state, "No goal to edit. Start one with /goal <objective>.");
+			const tokenBudget = event.tokenBudget === undefined ? goal.tokenBudget : event.tokenBudget;
+			const base: GoalRecord = {
+				...goal,
+				id: event.newId,
+				objective: event.objective,
+				tokenBudget,
+				iteration: 0,
+				safety: freshSafety(goal.safety.epoch + 1),
+			};
+			let edited: GoalRecord = base;
+			if (goal.status === "active") edited = activate(base, facts);
+			else if (goal.status === "budget_limited" && !budgetExhausted(base, facts.branchTotal))
+				edited = activate(base, facts);
+			return { state: { goal: edited, revision: state.revision + 1 }, effects: [] };
+		}
+		case "clear": {
+			if (!goal) return unchanged(state, "No goal to clear.");
+			const status = event.reason === "cancelled" ? "cancelled" : "cleared";
+			const effects = goal.status === "active" ? terminal(goal, status, facts) : [];
+			return { state: { goal: null, revision: state.revision + 1 }, effects };
+		}
+		case "complete": {
+			if (!goal || goal.status !== "active") return unchanged(state, "No active goal.");
+			return stop(state, goal, "complete", facts, { outcome: event.summary }, false);
+		}
+		case "blocked": {
+			if (!goal || goal.status !== "active") return unchanged(state, "No active goal.");
+			return stop(state, goal, "blocked", facts, { outcome: event.reason }, false);
+		}
+		case "wait": {
+			if (!goal || goal.status !== "active") return unchanged(state, "No active goal.");
+			const waiting: GoalRecord = {
+				...goal,
+				wait: { reason: event.reason, resumeAt: event.resumeAt },
+				clock: stopClock(goal.clock, facts.now),
+			};
+			return { state: { ...state, goal: waiting }, effects: [] };
+		}
+		case "wake": {
+			if (!goal || goal.status !== "active" || !goal.wait) return unchanged(state);
+			const { wait: _wait, ...rest } = goal;
+			return {
+				state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
+				effects: [],
+			};
+		}
+		case "continued": {
+			if (!goal || goal.status !== "active") return unchanged(state);
+			return { state: { ...state, goal: { ...goal, iteration: goal.iteration + 1 } }, effects: [] };
+		}
+		case "turn": {
+			if (!goal || goal.status !== "active") return unchanged(state);
+			const counted = countTurn(goal.safety, event.turn, facts.settings);
+			const updated: GoalRecord = { ...goal, safety: counted.safety };
+			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
+			return stop(state, updated, "paused", facts, { pauseReason: counted.trip }, false);
+		}
+		case "budget_check": {
+			if (!goal || goal.status !== "active" || !budgetExhausted(goal, facts.branchTotal))
+				return unchanged(state);
+			return stop(state, goal, "budget_limited", facts, {}, true);
+		}
+	}
+}
+
+/** Whether a transition moves the goal into the active status (admission needs the mutex). */
+export function activates(before: GoalState, after: GoalState): boolean {
+	return (
+		after.goal?.status === "active" && (before.goal?.status !== "active" || before.goal.id !== after.goal.id)
+	);
+}

@@ -1,0 +1,153 @@
+/**
+ * Event adapters: restore, accounting, budget checks, run ownership, the settled fallback,
+ * compaction and reset handling, and the context hook that supplies a missing contract revision.
+ * Every handler here is O(1) or O(new entries) except the one branch scan on restore.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { isResetAnnouncement, loadSettings, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
+import { messageTokens, type UsageLike } from "./accounting.js";
+import type { RunOwnership } from "./boundary.js";
+import { readContinuationDetails, readContractDetails } from "./contract.js";
+import type { GoalController } from "./controller.js";
+import { say } from "./output.js";
+import { type ScannedEntry, scanBranch } from "./persistence.js";
+import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
+import type { GoalWaker } from "./wake.js";
+
+/** Dependencies of the hooks. */
+export interface HookDeps {
+	readonly controller: GoalController;
+	readonly waker: GoalWaker;
+	readonly run: RunOwnership;
+	/** Pi's agent directory (settings location). */
+	readonly agentDir: () => string;
+	/** Disarms the boundary participant at shutdown. */
+	readonly disarm: () => void;
+}
+
+/** Appends a missing contract revision right away when Pi is idle (no run is started). */
+export function publishWhileIdle(pi: Pick<ExtensionAPI, "sendMessage">, controller: GoalController): void {
+	const ctx = controller.ctx;
+	if (!ctx) return;
+	try {
+		if (!ctx.isIdle()) return;
+	} catch {
+		return;
+	}
+	const contract = controller.pendingContract();
+	if (contract) pi.sendMessage(contract, { triggerTurn: false });
+}
+
+function restore(deps: HookDeps, ctx: ExtensionContext): void {
+	const restored = scanBranch(ctx.sessionManager.getBranch() as unknown as ScannedEntry[]);
+	deps.controller.bind(ctx, restored);
+	deps.controller.apply({ type: "budget_check" }, ctx);
+	if (deps.controller.working) {
+		deps.waker.request("wake");
+		deps.waker.flushSoon();
+	}
+}
+
+/** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
+export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
+	const { controller, waker, run } = deps;
+
+	pi.on("session_start", (_event, ctx) => {
+		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
+			agentDir: deps.agentDir(),
+			cwd: ctx.cwd,
+			projectTrusted: ctx.isProjectTrusted(),
+		});
+		for (const warning of loaded.warnings) say(ctx, warning, "warning");
+		controller.setSettings(loaded.value);
+		restore(deps, ctx);
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		waker.dispose();
+		restore(deps, ctx);
+	});
+	pi.on("session_shutdown", () => {
+		controller.checkpoint();
+		waker.dispose();
+		controller.unbind();
+		deps.disarm();
+	});
+
+	pi.on("message_end", (event) => {
+		const message = event.message as {
+			role?: string;
+			usage?: UsageLike;
+			customType?: string;
+			details?: unknown;
+		};
+		if (message.role === "assistant") controller.addTokens(messageTokens(message.usage));
+		else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
+			const details = readContractDetails(message.details);
+			if (details) controller.markWindow(details.revision);
+		}
+	});
+	pi.on("tool_execution_end", (_event, ctx) => {
+		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
+		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+	});
+	pi.on("agent_end", (_event, ctx) => {
+		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+	});
+
+	pi.on("input", (event) => {
+		if (event.source === "extension") return;
+		// A newer user prompt supersedes a queued or delivered-but-unstarted goal prompt.
+		waker.cancel();
+		if (controller.goal?.status === "active" && controller.goal.wait) controller.apply({ type: "wake" });
+	});
+	pi.on("before_agent_start", (event, ctx) => {
+		if (event.messageType === "custom" && event.message.customType === CONTINUATION_MESSAGE) {
+			const details = readContinuationDetails(event.message.details);
+			if (!details || !waker.accept(details)) {
+				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work.
+				ctx.abort();
+				return undefined;
+			}
+			run.startRun(details.kind === "continuation" || details.kind === "wake");
+		} else {
+			run.startRun(false);
+		}
+		const contract = controller.pendingContract();
+		return contract ? { message: contract } : undefined;
+	});
+	pi.on("agent_start", () => run.startAttempt());
+	pi.on("agent_settled", (event, ctx) => {
+		run.settle();
+		if (event.aborted && controller.working) controller.apply({ type: "pause", reason: "interrupted" }, ctx);
+		publishWhileIdle(pi, controller);
+		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
+		if (!event.aborted && controller.working) waker.request("continuation");
+		waker.flushSoon();
+	});
+
+	pi.on("session_before_compact", () => {
+		controller.checkpoint();
+	});
+	pi.on("session_compact", (event) => {
+		controller.forgetWindow();
+		publishWhileIdle(pi, controller);
+		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
+		if (event.reason === "manual" && !event.willRetry && controller.working) {
+			waker.request("continuation");
+			waker.flushSoon();
+		}
+	});
+	pi.events.on(RESET_CHANNEL, (payload: unknown) => {
+		if (!isResetAnnouncement(payload) || payload.session !== controller.ctx?.sessionManager) return;
+		controller.forgetWindow();
+		controller.sync();
+	});
+
+	pi.on("context", (event) => {
+		const contract = controller.pendingContract();
+		if (!contract) return undefined;
+		// Correctness fallback: the current revision is missing from this window (compaction, reset).
+		return { messages: [...event.messages, { role: "custom", ...contract, timestamp: Date.now() }] };
+	});
+}

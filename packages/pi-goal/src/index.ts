@@ -1,0 +1,84 @@
+/**
+ * pi-goal: autonomous single-objective /goal work. This file only composes the modules.
+ */
+
+import { randomUUID } from "node:crypto";
+import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-coding-agent";
+import {
+	createBoundaryParticipant,
+	createWorkflowMutex,
+	guardHost,
+	IdleDispatcher,
+	trackLifecycle,
+} from "@pi-lifecycle/lifecycle-kit";
+import { proposeAtBoundary, RunOwnership } from "./boundary.js";
+import { registerGoalCommand } from "./commands.js";
+import { GoalController } from "./controller.js";
+import { registerHooks } from "./hooks.js";
+import { registerManagedRuns } from "./managed-run.js";
+import { registerTools } from "./tools.js";
+import { GoalWaker, type Timers } from "./wake.js";
+
+/** Options for tests and embedders. */
+export interface PiGoalOptions {
+	/** Settings location (default: Pi's agent dir). */
+	readonly agentDir?: string;
+	/** Clock (default Date.now). */
+	readonly now?: () => number;
+	/** Timers for wait deadlines (default global setTimeout/clearTimeout). */
+	readonly timers?: Timers;
+}
+
+/** Builds the extension factory. */
+export function createPiGoal(options: PiGoalOptions = {}) {
+	return function piGoal(pi: ExtensionAPI): void {
+		if (!guardHost(pi, "pi-goal", VERSION).supported) return;
+		const identity = trackLifecycle(pi);
+		const mutex = createWorkflowMutex(pi);
+		const now = options.now ?? Date.now;
+		const nonce = () => randomUUID();
+		const run = new RunOwnership();
+		let syncDependants = () => {};
+		const controller = new GoalController({
+			pi,
+			mutex,
+			guard: () => identity.guard("generation"),
+			now,
+			onChange: () => syncDependants(),
+		});
+		const waker = new GoalWaker({
+			pi,
+			controller,
+			dispatcher: new IdleDispatcher(),
+			identity,
+			nonce,
+			timers: options.timers ?? {
+				setTimeout: (fn, ms) => setTimeout(fn, ms),
+				clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+			},
+		});
+		const participant = createBoundaryParticipant(pi, {
+			events: ["turn_end", "agent_before_settle"],
+			propose: (event, ctx) => proposeAtBoundary({ controller, waker, run, nonce }, event, ctx),
+		});
+		syncDependants = () => {
+			// Boundary handlers exist only while a goal is active or a contract revision is pending.
+			if (controller.goal?.status === "active" || controller.pendingContract()) participant.arm();
+			else participant.disarm();
+			waker.syncTimer();
+		};
+		registerHooks(pi, {
+			controller,
+			waker,
+			run,
+			agentDir: () => options.agentDir ?? getAgentDir(),
+			disarm: () => participant.disarm(),
+		});
+		registerTools(pi, controller);
+		registerGoalCommand({ pi, controller, waker });
+		registerManagedRuns(pi, { pi, controller, waker });
+	};
+}
+
+/** The default extension factory. */
+export default createPiGoal();

@@ -1,0 +1,130 @@
+/**
+ * Shared types and public names of pi-goal. Pure: nothing here imports Pi at runtime.
+ */
+
+/** Session entry type for persisted goal state. */
+export const STATE_ENTRY = "pi-goal/state";
+/** Custom message type of the hidden, versioned goal contract. */
+export const CONTRACT_MESSAGE = "pi-goal/contract";
+/** Custom message type of a goal-owned continuation prompt (hidden). */
+export const CONTINUATION_MESSAGE = "pi-goal/continuation";
+/** Footer status key. */
+export const STATUS_KEY = "pi-goal";
+/** Tool names (public, DESIGN.md §3). */
+export const TOOL_NAMES = ["goal_complete", "goal_blocked", "goal_wait"] as const;
+
+/** Canonical goal status. Waiting is `active` with a {@link GoalWait}. */
+export type GoalStatus = "active" | "paused" | "complete" | "blocked" | "budget_limited";
+
+/** Why a goal is paused. */
+export type PauseReason =
+	| "user" // /goal pause
+	| "interrupted" // the run was aborted (Escape) while the goal was active
+	| "automatic-turns" // automaticTurns cap reached
+	| "no-progress" // noProgressTurns identical tool-free replies
+	| "workflow-busy" // another workflow holds workflow:mutex:v1 on restore
+	| "error"; // the run ended with a provider error (issue 5 replaces this with waiting)
+
+/** An external wait recorded by goal_wait. */
+export interface GoalWait {
+	/** What the goal waits for (shown in the footer). */
+	readonly reason: string;
+	/** Absolute deadline (epoch ms), or null for "until the user resumes or writes". */
+	readonly resumeAt: number | null;
+}
+
+/** Token accounting of one goal, in branch-total units. */
+export interface GoalUsage {
+	/** Tokens counted during earlier active periods. */
+	readonly spent: number;
+	/** Branch token total when the current active period began; null when not active. */
+	readonly baseline: number | null;
+}
+
+/** Active elapsed time. */
+export interface GoalClock {
+	/** Milliseconds accumulated in earlier active, non-waiting periods. */
+	readonly activeMs: number;
+	/** Start of the current active, non-waiting period (epoch ms), or null. */
+	readonly since: number | null;
+}
+
+/** Automatic-work safety counters; they survive reload and compaction. */
+export interface GoalSafety {
+	/** Moves on every user-control boundary that resets the counters. */
+	readonly epoch: number;
+	/** Responses (turns) of automatic goal work in this epoch. */
+	readonly automaticTurns: number;
+	/** Consecutive identical tool-free replies. */
+	readonly noProgress: number;
+	/** Fixed-size fingerprint of the last tool-free reply, or null. */
+	readonly fingerprint: string | null;
+}
+
+/** One goal. */
+export interface GoalRecord {
+	/** Current goal id; rotates on edit and on resume from a stopped state. */
+	readonly id: string;
+	/** What the user asked for (1–4000 characters). */
+	readonly objective: string;
+	/** Token budget, or null for none. */
+	readonly tokenBudget: number | null;
+	/** Canonical status. */
+	readonly status: GoalStatus;
+	/** Why the goal is paused (status paused). */
+	readonly pauseReason?: PauseReason;
+	/** Summary (complete) or reason (blocked) given by the model. */
+	readonly outcome?: string;
+	/** Present while waiting (status stays active). */
+	readonly wait?: GoalWait;
+	/** Continuations sent for this goal id. */
+	readonly iteration: number;
+	/** Token accounting. */
+	readonly usage: GoalUsage;
+	/** Active elapsed time. */
+	readonly clock: GoalClock;
+	/** Safety counters. */
+	readonly safety: GoalSafety;
+	/** Managed-run id when another extension started the goal over the bus. */
+	readonly runId?: string;
+}
+
+/** Whole persisted state of pi-goal on a branch. */
+export interface GoalState {
+	/** The goal, or null when none (never started or cleared). */
+	readonly goal: GoalRecord | null;
+	/** Contract revision: moves on every contract-relevant transition. */
+	readonly revision: number;
+}
+
+/** Effective settings. */
+export interface GoalSettings {
+	/** Cap on automatic responses per safety epoch; null = unlimited. */
+	readonly automaticTurns: number | null;
+	/** Identical tool-free replies that pause the goal; null = off. */
+	readonly noProgressTurns: number | null;
+	/** Issue 5: wait for usage limits instead of stopping. Stored and validated only. */
+	readonly retryUsageLimits: boolean;
+}
+
+/** Frozen defaults. */
+export const DEFAULT_SETTINGS: GoalSettings = Object.freeze({
+	automaticTurns: 25,
+	noProgressTurns: 3,
+	retryUsageLimits: false,
+});
+
+/** Shortest goal_wait, in ms. */
+export const MIN_WAIT_MS = 10_000;
+/** Longest objective, in characters. */
+export const MAX_OBJECTIVE = 4000;
+
+/** Whether a status is stopped (not active). */
+export function isStopped(status: GoalStatus): boolean {
+	return status !== "active";
+}
+
+/** Whether a goal is unfinished (a new goal must ask before replacing it). */
+export function isUnfinished(goal: GoalRecord | null): boolean {
+	return goal !== null && (goal.status === "active" || goal.status === "paused");
+}

@@ -1,0 +1,44 @@
+import {
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+	completeGoal,
+	continuations,
+	continuationTexts,
+	goalExtension,
+	lastState,
+	settle,
+} from "./helpers.js";
+
+let harness: ScriptedSession | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+describe("boundary continuation", () => {
+	it("kickoff, tool-free reply, exactly one continuation, goal_complete, then no further request", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			responses: [reply("I looked at the task."), completeGoal()],
+		});
+		await harness.prompt("/goal write the report");
+		await settle(harness);
+		expect(harness.errors).toEqual([]);
+		expect(harness.providerCalls).toBe(2);
+		expect(continuations(harness)).toHaveLength(1);
+		expect(continuationTexts(harness.requests[1]!)).toBe(1);
+		expect(lastState(harness)?.goal?.status).toBe("complete");
+		// The continuation rode the boundary: one run, one before_agent_start, one settle.
+		expect(harness.count("before_agent_start")).toBe(1);
+		expect(harness.count("agent_settled")).toBe(1);
+		// The tool result ended the turn: no request after goal_complete.
+		harness.script(reply("should never be requested"));
+		await settle(harness);
+		expect(harness.providerCalls).toBe(2);
+	});
+});

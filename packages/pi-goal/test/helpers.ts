@@ -1,0 +1,119 @@
+/** Test helpers for pi-goal scripted sessions. */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Message } from "@earendil-works/pi-ai";
+import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import {
+	type DynamicStep,
+	messageText,
+	type RecordedRequest,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { createPiGoal, type PiGoalOptions } from "../src/index.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, STATE_ENTRY } from "../src/types.js";
+
+/** A fresh agent dir with an optional pi-goal settings file. */
+export function agentDirWith(settings?: unknown): string {
+	const dir = mkdtempSync(join(tmpdir(), "pi-goal-test-"));
+	if (settings !== undefined) {
+		mkdirSync(join(dir, "pi-lifecycle"), { recursive: true });
+		writeFileSync(
+			join(dir, "pi-lifecycle", "pi-goal.json"),
+			typeof settings === "string" ? settings : JSON.stringify(settings),
+		);
+	}
+	return dir;
+}
+
+/** The goal extension with an isolated settings dir. */
+export function goalExtension(options: PiGoalOptions & { settings?: unknown } = {}): {
+	name: string;
+	factory: ExtensionFactory;
+} {
+	const agentDir = options.agentDir ?? agentDirWith(options.settings);
+	return { name: "pi-goal", factory: createPiGoal({ ...options, agentDir }) };
+}
+
+/** The latest active goal id announced by a contract in the request messages. */
+export function goalIdIn(messages: readonly Message[]): string {
+	let id = "";
+	for (const message of messages) {
+		const match = /Goal id: (g-[0-9a-f]+) \(active\)/.exec(messageText(message));
+		if (match?.[1]) id = match[1];
+	}
+	return id;
+}
+
+/** A step that calls goal_complete with the goal id the model sees. */
+export function completeGoal(summary = "All requirements met; tests pass."): DynamicStep {
+	return (context) =>
+		toolCall("goal_complete", {
+			goal_id: goalIdIn(context.messages as Message[]),
+			summary,
+		}) as ReturnType<DynamicStep>;
+}
+
+/** A step that calls a goal tool with the visible goal id. */
+export function goalTool(name: string, args: Record<string, unknown>): DynamicStep {
+	return (context) =>
+		toolCall(name, { goal_id: goalIdIn(context.messages as Message[]), ...args }) as ReturnType<DynamicStep>;
+}
+
+/** Custom messages of a type on the current branch. */
+export function customMessages(
+	harness: ScriptedSession,
+	customType: string,
+): { details: unknown; content: unknown }[] {
+	return harness.session.sessionManager
+		.getBranch()
+		.filter((entry) => entry.type === "custom_message" && entry.customType === customType)
+		.map((entry) => entry as unknown as { details: unknown; content: unknown });
+}
+
+/** Continuation prompts (not kickoff/resume) on the branch. */
+export function continuations(harness: ScriptedSession) {
+	return customMessages(harness, CONTINUATION_MESSAGE).filter(
+		(message) =>
+			(message.details as { kind?: string }).kind !== "kickoff" &&
+			(message.details as { kind?: string }).kind !== "resume",
+	);
+}
+
+/** Contract revisions on the branch. */
+export function contracts(harness: ScriptedSession) {
+	return customMessages(harness, CONTRACT_MESSAGE);
+}
+
+/** The last persisted goal state on the branch. */
+export function lastState(
+	harness: ScriptedSession,
+): { goal: Record<string, unknown> | null; revision: number } | undefined {
+	const entries = harness.session.sessionManager
+		.getBranch()
+		.filter((entry) => entry.type === "custom" && entry.customType === STATE_ENTRY);
+	const data = (entries.at(-1) as { data?: { state?: unknown } } | undefined)?.data?.state;
+	return data as { goal: Record<string, unknown> | null; revision: number } | undefined;
+}
+
+/** How many continuation prompts one request carries. */
+export function continuationTexts(request: RecordedRequest): number {
+	return request.messages.filter((message) => messageText(message).includes("Continue working on goal"))
+		.length;
+}
+
+/** Whether a request carries the active contract for some goal. */
+export function hasActiveContract(request: RecordedRequest): boolean {
+	return goalIdIn(request.messages) !== "";
+}
+
+/** Waits until Pi is idle and no goal wake is about to start (flushSoon runs on setImmediate). */
+export async function settle(harness: ScriptedSession): Promise<void> {
+	for (let i = 0; i < 5; i++) {
+		await harness.session.waitForIdle();
+		await new Promise((resolve) => setImmediate(resolve));
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+	await harness.session.waitForIdle();
+}
