@@ -243,7 +243,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				};
 			}
 			const request = state.request;
-			if (!request || request.mode !== "boundary") return { state, effect: NONE };
+			if (request?.mode !== "boundary") return { state, effect: NONE };
 			if (request.generation !== state.generation) {
 				return { state: cleared(state), effect: { type: "cancelled", request, why: "stale" } };
 			}

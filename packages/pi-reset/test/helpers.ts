@@ -44,10 +44,14 @@ export const testTools: ExtensionFactory = (pi: ExtensionAPI) => {
 };
 
 /** Starts a session with pi-reset and the test tools. */
-export function startSession(options: ScriptedSessionOptions = {}): Promise<ScriptedSession> {
+export function startSession(
+	options: ScriptedSessionOptions = {},
+	before: readonly ExtensionFactory[] = [],
+): Promise<ScriptedSession> {
 	return createScriptedSession({
 		...options,
 		extensions: [
+			...before,
 			{ name: "pi-reset", factory: piReset },
 			{ name: "test-tools", factory: testTools },
 			...(options.extensions ?? []),
