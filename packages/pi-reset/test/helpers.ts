@@ -3,6 +3,7 @@ import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-a
 import {
 	createScriptedSession,
 	type Deferred,
+	deferred,
 	type RecordedRequest,
 	requestTexts,
 	type ScriptedSession,
@@ -11,8 +12,21 @@ import {
 import { Type } from "typebox";
 import piReset from "../src/index.js";
 
+/** A gate for the `slow` test tool: `started` resolves when it runs, `release` lets it finish. */
+export interface Gate {
+	readonly started: Deferred<void>;
+	readonly release: Deferred<void>;
+}
+
 /** Gates for the `slow` test tool, keyed by the `gate` argument. */
-export const gates = new Map<string, Deferred<void>>();
+export const gates = new Map<string, Gate>();
+
+/** Creates and registers a gate. */
+export function gate(name: string): Gate {
+	const created = { started: deferred(), release: deferred() };
+	gates.set(name, created);
+	return created;
+}
 
 /** A test extension with `echo` (returns its text) and `slow` (waits for a gate). */
 export const testTools: ExtensionFactory = (pi: ExtensionAPI) => {
@@ -31,10 +45,11 @@ export const testTools: ExtensionFactory = (pi: ExtensionAPI) => {
 		description: "Waits for a test gate",
 		parameters: Type.Object({ gate: Type.String() }),
 		async execute(_id, params, signal) {
-			const gate = gates.get(params.gate);
-			if (gate) {
+			const found = gates.get(params.gate);
+			if (found) {
+				found.started.resolve();
 				await Promise.race([
-					gate.promise,
+					found.release.promise,
 					new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true })),
 				]);
 			}
