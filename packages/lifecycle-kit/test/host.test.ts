@@ -80,13 +80,18 @@ describe("guardHost", () => {
 		await harness.prompt("one");
 		await harness.prompt("two");
 		expect(registeredTool).toBe(false);
-		const lines = errors.mock.calls.map((call) => String(call[0])).filter((line) => line.includes("demo-ext"));
-		expect(lines).toEqual(["demo-ext is inactive: Pi 1.2.0 is older than 1.3.0. It needs Pi 1.3.0 or newer."]);
+		const lines = errors.mock.calls
+			.map((call) => String(call[0]))
+			.filter((line) => line.includes("demo-ext"));
+		expect(lines).toEqual([
+			"demo-ext is inactive: Pi 1.2.0 is older than 1.3.0. It needs Pi 1.3.0 or newer.",
+		]);
 	});
 
 	it("the dormant message is shown once even if session_start fires again in one runtime", async () => {
 		const handlers: ((event: unknown, ctx: unknown) => void)[] = [];
-		const on = (_name: string, handler: (event: unknown, ctx: unknown) => void) => void handlers.push(handler);
+		const on = (_name: string, handler: (event: unknown, ctx: unknown) => void) =>
+			void handlers.push(handler);
 		guardHost({ on } as never, "demo-ext", "1.0.0");
 		const notify = vi.fn();
 		const ctx = { hasUI: true, ui: { notify } };
