@@ -14,18 +14,20 @@ import type {
 	CustomMessageEntryDraft,
 	ExtensionAPI,
 	ExtensionContext,
+	SessionBoundaryDraft,
 } from "@earendil-works/pi-coding-agent";
 import {
 	type BoundaryEvent,
 	type BoundaryParticipant,
 	type BoundaryProposal,
 	createBoundaryParticipant,
+	WINDOW_KEY,
 } from "@pi-lifecycle/lifecycle-kit";
 import type { ResetControl } from "./control.js";
-import type { NextRun, Proposal, ResetRequest } from "./reducer.js";
+import type { NextRun, PendingWarning, Proposal, ResetRequest } from "./reducer.js";
 import { entriesAfter, findCommitted, walkBack } from "./session.js";
-import { bootText, bound, resetSummary } from "./texts.js";
-import { BOOT_MESSAGE, lastUserRequest, resetDetails } from "./window.js";
+import { bootText, bound, resetSummary, warningText } from "./texts.js";
+import { BOOT_MESSAGE, lastUserRequest, resetDetails, WARNING_MESSAGE } from "./window.js";
 
 /** Per-runtime knobs the boundary needs. */
 export interface BoundaryOptions {
@@ -42,6 +44,16 @@ export function nextRunBoot(nextRun: NextRun): string {
 		userRequest: undefined,
 		kept: "prompt",
 	});
+}
+
+/** The hidden checkpoint warning, marked as belonging to the window it warns about. */
+export function warningMessage(warning: PendingWarning): Omit<CustomMessageEntryDraft, "type"> {
+	return {
+		customType: WARNING_MESSAGE,
+		content: warningText(warning.windowId, warning.tokensLeft),
+		display: false,
+		details: { windowId: warning.windowId, [WINDOW_KEY]: "closing" },
+	};
 }
 
 function explicitDrafts(
@@ -81,10 +93,15 @@ function propose(
 	ctx: ExtensionContext,
 	options: BoundaryOptions,
 ): BoundaryProposal | undefined {
+	const taken = control.dispatch({ type: "take-warning" }, ctx);
+	const closing: SessionBoundaryDraft[] =
+		taken.type === "persist-warning" ? [{ type: "custom_message", ...warningMessage(taken.warning) }] : [];
 	const aborted = event.outcome === "aborted" || ctx.signal?.aborted === true;
 	const effect = control.dispatch({ type: "boundary", aborted, newWindowId: control.mintWindowId() }, ctx);
 	if (effect.type === "propose-reset") {
 		return {
+			// A warning for the window being closed is not persisted: it was shown in its request, and
+			// the kit's merge would place an owner's own drafts after its reset (in the new window).
 			drafts: explicitDrafts(effect.request, effect.proposal, ctx, options),
 			// new_context promises one continuation; a user's /reset lets the run go on or end as it would.
 			continue: effect.request.source === "tool",
@@ -98,9 +115,9 @@ function propose(
 			firstKeptEntryId: first?.id ?? null,
 			details: resetDetails(effect.proposal.windowId, effect.proposal.resets, "/reset"),
 		};
-		return { drafts: [draft] };
+		return { drafts: [...closing, draft] };
 	}
-	return undefined;
+	return closing.length > 0 ? { drafts: closing } : undefined;
 }
 
 /** Creates the participant (armed by the control only while a reset is pending). */

@@ -14,12 +14,10 @@ import {
 	type ExtensionContext,
 	estimateTokens,
 } from "@earendil-works/pi-coding-agent";
-import { confirmProposal, nextRunBoot } from "./boundary.js";
+import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
 import type { NextRun } from "./reducer.js";
-import { entriesAfter, projectedMessageCount } from "./session.js";
-import { warningText } from "./texts.js";
-import { WARNING_MESSAGE } from "./window.js";
+import { entriesAfter, projectedMessageCount, walkBack } from "./session.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];
@@ -32,25 +30,42 @@ export interface ContextOptions {
 	readonly marginTokens: () => number;
 }
 
-function usable(message: AgentMessage, windowStart: number): message is AssistantMessage {
+function usable(message: AgentMessage): message is AssistantMessage {
 	if (message.role !== "assistant") return false;
 	const assistant = message as AssistantMessage;
 	if (assistant.stopReason === "aborted" || assistant.stopReason === "error") return false;
-	// Usage reported before the window began measured the old window.
-	return assistant.timestamp > windowStart && calculateContextTokens(assistant.usage) > 0;
+	return calculateContextTokens(assistant.usage) > 0;
 }
 
 /**
- * Tokens in a request: the newest usable assistant usage plus an estimate of what follows it
- * (Pi's own method). Scans back only to that assistant message.
+ * The newest assistant usage that measured the current window: walking back from the leaf, an
+ * assistant entry reached before any compaction (Pi's own rule: usage reported before a compaction
+ * measured the old window). O(entries since that response).
  */
-export function contextTokens(messages: readonly AgentMessage[]): number {
-	const first = messages[0];
-	const windowStart = first?.role === "compactionSummary" ? first.timestamp : Number.NEGATIVE_INFINITY;
+export function windowUsage(
+	sessionManager: ExtensionContext["sessionManager"],
+): AssistantMessage | undefined {
+	for (const entry of walkBack(sessionManager)) {
+		if (entry.type === "compaction") return undefined;
+		if (entry.type === "message" && usable(entry.message)) return entry.message;
+	}
+	return undefined;
+}
+
+/**
+ * Tokens in a request: the window's newest usage plus an estimate of the messages after it, or an
+ * estimate of every message when the window has no usage yet. Scans back only to that response.
+ */
+export function contextTokens(
+	messages: readonly AgentMessage[],
+	usage: AssistantMessage | undefined,
+): number {
 	let trailing = 0;
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i] as AgentMessage;
-		if (usable(message, windowStart)) return calculateContextTokens(message.usage) + trailing;
+		if (usage && message.role === "assistant" && message.timestamp === usage.timestamp) {
+			return calculateContextTokens(usage.usage) + trailing;
+		}
 		trailing += estimateTokens(message);
 	}
 	return trailing;
@@ -73,7 +88,7 @@ function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: Extensi
 
 /** Registers the context hook. */
 export function registerContextHook(
-	pi: Pick<ExtensionAPI, "on" | "sendMessage">,
+	pi: Pick<ExtensionAPI, "on">,
 	control: ResetControl,
 	options: ContextOptions,
 ): void {
@@ -87,22 +102,15 @@ export function registerContextHook(
 		const contextWindow = ctx.model?.contextWindow ?? 0;
 		if (contextWindow <= 0) return undefined;
 		const reserve = options.reserveTokens(ctx);
-		const remaining = contextWindow - contextTokens(event.messages);
+		const remaining = contextWindow - contextTokens(event.messages, windowUsage(ctx.sessionManager));
 		const effect = control.dispatch(
-			{ type: "usage", remaining, threshold: reserve + options.marginTokens() },
+			{ type: "usage", remaining, threshold: reserve + options.marginTokens(), reserve },
 			ctx,
 		);
 		if (effect.type !== "warn") return undefined;
-		const warning = {
-			customType: WARNING_MESSAGE,
-			content: warningText(effect.window.id, remaining - reserve),
-			display: false,
-			details: { windowId: effect.window.id },
-		};
-		// Persisted at the end of this turn (never between a tool call and its result), so later
-		// requests of the window and a reload see it; this request gets it right away.
-		pi.sendMessage(warning, { triggerTurn: false });
-		const now: AgentMessage = { role: "custom", ...warning, timestamp: Date.now() };
+		// This request gets the warning now; the boundary at the end of this turn persists it as part
+		// of the closing window (before any reset), so later requests and a reload see it once.
+		const now: AgentMessage = { role: "custom", ...warningMessage(effect.warning), timestamp: Date.now() };
 		return { messages: [...event.messages, now] };
 	});
 }

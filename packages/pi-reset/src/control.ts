@@ -44,7 +44,8 @@ export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 	let boundary: BoundaryParticipant | undefined;
 
 	const syncArming = () => {
-		const wanted = state.request?.mode === "boundary" || state.nextRun !== undefined;
+		const wanted =
+			state.request?.mode === "boundary" || state.nextRun !== undefined || state.warning !== undefined;
 		if (wanted) boundary?.arm();
 		else boundary?.disarm();
 	};

@@ -67,6 +67,16 @@ export interface ResetState {
 	readonly nextRun: NextRun | undefined;
 	/** Drafts or a compaction handed to Pi and awaiting confirmation. */
 	readonly proposal: Proposal | undefined;
+	/** A checkpoint warning shown to the model and not yet persisted (it is, at the turn's boundary). */
+	readonly warning: PendingWarning | undefined;
+}
+
+/** A checkpoint warning waiting to be written into the session. */
+export interface PendingWarning {
+	/** The window it belongs to. */
+	readonly windowId: string;
+	/** Tokens left before Pi's compaction threshold when it fired. */
+	readonly tokensLeft: number;
 }
 
 /** Facts about a committed window, read from the session. */
@@ -105,7 +115,16 @@ export type ResetEvent =
 	  }
 	| { readonly type: "compacted"; readonly found: CommittedWindow | undefined }
 	| { readonly type: "compaction-failed" }
-	| { readonly type: "usage"; readonly remaining: number; readonly threshold: number }
+	| {
+			readonly type: "usage";
+			/** Tokens left in the window. */
+			readonly remaining: number;
+			/** Remaining tokens at which to warn (reserve + margin). */
+			readonly threshold: number;
+			/** Pi's compaction reserve. */
+			readonly reserve: number;
+	  }
+	| { readonly type: "take-warning" }
 	| { readonly type: "settled"; readonly aborted: boolean };
 
 /** What the adapter must do after an event. */
@@ -130,7 +149,8 @@ export type ResetEffect =
 			readonly request: ResetRequest | undefined;
 			readonly reason: "manual" | "threshold" | "overflow";
 	  }
-	| { readonly type: "warn"; readonly window: WindowState }
+	| { readonly type: "warn"; readonly window: WindowState; readonly warning: PendingWarning }
+	| { readonly type: "persist-warning"; readonly warning: PendingWarning }
 	| { readonly type: "toggled"; readonly enabled: boolean; readonly dropped: ResetRequest | undefined }
 	| { readonly type: "disarm" };
 
@@ -154,13 +174,14 @@ export function initialState(enabled = true): ResetState {
 		request: undefined,
 		nextRun: undefined,
 		proposal: undefined,
+		warning: undefined,
 	};
 }
 
 const NONE: ResetEffect = { type: "none" };
 
 function cleared(state: ResetState): ResetState {
-	return { ...state, request: undefined, nextRun: undefined, proposal: undefined };
+	return { ...state, request: undefined, nextRun: undefined, proposal: undefined, warning: undefined };
 }
 
 function commit(state: ResetState, found: CommittedWindow | undefined): Step {
@@ -286,8 +307,16 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				return { state, effect: NONE };
 			}
 			const window: WindowState = { ...state.window, warned: true };
-			return { state: { ...state, window }, effect: { type: "warn", window } };
+			const warning: PendingWarning = { windowId: window.id, tokensLeft: event.remaining - event.reserve };
+			return { state: { ...state, window, warning }, effect: { type: "warn", window, warning } };
 		}
+		case "take-warning":
+			return state.warning
+				? {
+						state: { ...state, warning: undefined },
+						effect: { type: "persist-warning", warning: state.warning },
+					}
+				: { state, effect: NONE };
 		case "settled": {
 			const request = state.request;
 			if (request?.mode === "boundary") {
