@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import {
+	INITIAL_WINDOW,
+	initialState,
+	type ResetEvent,
+	type ResetState,
+	reduceReset,
+	type Step,
+} from "../src/reducer.js";
+
+function run(state: ResetState, ...events: ResetEvent[]): Step {
+	let step: Step = { state, effect: { type: "none" } };
+	for (const event of events) step = reduceReset(Object.freeze(step.state), Object.freeze(event));
+	return step;
+}
+
+const on = run(initialState(), {
+	type: "restore",
+	enabled: true,
+	window: INITIAL_WINDOW,
+	generation: 1,
+}).state;
+const toolRequest: ResetEvent = { type: "request", source: "tool", handoff: "H", streaming: true };
+
+describe("reduceReset", () => {
+	it("a request while streaming arms the boundary; a second one in the window is already pending", () => {
+		const first = run(on, toolRequest);
+		expect(first.effect.type).toBe("arm-boundary");
+		const second = run(first.state, { ...toolRequest, handoff: "other" });
+		expect(second.effect).toMatchObject({ type: "already-pending", request: { handoff: "H" } });
+		expect(second.state).toBe(first.state);
+	});
+
+	it("a request while idle waits for the next run", () => {
+		const step = run(on, { type: "request", source: "command", handoff: undefined, streaming: false });
+		expect(step.effect).toMatchObject({ type: "queued-next-run", request: { mode: "next-run" } });
+	});
+
+	it("off rejects requests, never warns and hands compaction back to Pi", () => {
+		const off = run(on, { type: "toggle", enabled: false, generation: 2 }).state;
+		expect(run(off, toolRequest).effect.type).toBe("rejected-off");
+		expect(run(off, { type: "usage", remaining: 0, threshold: 10, reserve: 5 }).effect.type).toBe("none");
+		expect(
+			run(off, { type: "compaction", reason: "threshold", aborted: false, newWindowId: "w1" }).effect.type,
+		).toBe("native-compaction");
+	});
+
+	it("toggling off drops the pending request", () => {
+		const step = run(on, toolRequest, { type: "toggle", enabled: false, generation: 2 });
+		expect(step.effect).toMatchObject({ type: "toggled", enabled: false, dropped: { handoff: "H" } });
+		expect(step.state.request).toBeUndefined();
+	});
+
+	it("the boundary proposes the reset once and the confirmation opens the new window", () => {
+		const proposed = run(on, toolRequest, { type: "boundary", aborted: false, newWindowId: "w1-a" });
+		expect(proposed.effect).toMatchObject({
+			type: "propose-reset",
+			proposal: { windowId: "w1-a", resets: 1 },
+		});
+		expect(run(proposed.state, { type: "boundary", aborted: false, newWindowId: "w1-b" }).effect.type).toBe(
+			"none",
+		);
+		const committed = run(proposed.state, { type: "confirm", found: { entryId: "e1", windowId: "w1-a" } });
+		expect(committed.effect).toMatchObject({ type: "announce", committed: { entryId: "e1" } });
+		expect(committed.state.window).toEqual({ id: "w1-a", resets: 1, warned: false });
+	});
+
+	it("a boundary that Pi did not commit is reported and the window stays", () => {
+		const proposed = run(on, toolRequest, { type: "boundary", aborted: false, newWindowId: "w1-a" });
+		const missing = run(proposed.state, { type: "confirm", found: undefined });
+		expect(missing.effect.type).toBe("commit-missing");
+		expect(missing.state.window).toBe(on.window);
+	});
+
+	it("an aborted boundary cancels the pending reset", () => {
+		const step = run(on, toolRequest, { type: "boundary", aborted: true, newWindowId: "w1" });
+		expect(step.effect).toMatchObject({ type: "cancelled", why: "aborted" });
+		expect(step.state.request).toBeUndefined();
+	});
+
+	it("an aborted settle cancels a pending boundary request; a normal settle defers it to the next run", () => {
+		expect(run(on, toolRequest, { type: "settled", aborted: true }).effect).toMatchObject({
+			type: "cancelled",
+		});
+		const deferred = run(on, toolRequest, { type: "settled", aborted: false });
+		expect(deferred.effect).toMatchObject({ type: "queued-next-run", request: { mode: "next-run" } });
+	});
+
+	it("a request from an older generation is stale at the boundary", () => {
+		const requested = run(on, toolRequest).state;
+		const moved = { ...requested, generation: requested.generation + 1 };
+		expect(run(moved, { type: "boundary", aborted: false, newWindowId: "w1" }).effect).toMatchObject({
+			type: "cancelled",
+			why: "stale",
+		});
+	});
+
+	it("invalidation clears every outstanding attempt", () => {
+		const step = run(on, toolRequest, { type: "invalidate", generation: 5 });
+		expect(step.state).toMatchObject({
+			request: undefined,
+			nextRun: undefined,
+			proposal: undefined,
+			generation: 5,
+		});
+	});
+
+	it("an idle request becomes a next run at run start and a kept-prompt compaction at its first boundary", () => {
+		const step = run(
+			on,
+			{ type: "request", source: "command", handoff: "H", streaming: false },
+			{ type: "run-start", baseLeafId: "leaf", newWindowId: "w1-n" },
+		);
+		expect(step.effect).toMatchObject({
+			type: "project-next-run",
+			nextRun: { baseLeafId: "leaf", windowId: "w1-n" },
+		});
+		const boundary = run(step.state, { type: "boundary", aborted: false, newWindowId: "ignored" });
+		expect(boundary.effect).toMatchObject({
+			type: "propose-next-run",
+			proposal: { windowId: "w1-n", kind: "next-run" },
+		});
+	});
+
+	it("a Pi compaction resets instantly, carrying a pending request's handoff; an aborted one is cancelled", () => {
+		const step = run(on, toolRequest, {
+			type: "compaction",
+			reason: "overflow",
+			aborted: false,
+			newWindowId: "w1",
+		});
+		expect(step.effect).toMatchObject({
+			type: "reset-compaction",
+			reason: "overflow",
+			request: { handoff: "H" },
+		});
+		expect(step.state.request).toBeUndefined();
+		expect(
+			run(on, { type: "compaction", reason: "manual", aborted: true, newWindowId: "w1" }).effect.type,
+		).toBe("cancel-compaction");
+		const done = run(step.state, { type: "compacted", found: { entryId: "c", windowId: "w1" } });
+		expect(done.effect.type).toBe("announce");
+	});
+
+	it("the warning fires once per window at the threshold and is taken once for persistence", () => {
+		const usage = (remaining: number): ResetEvent => ({
+			type: "usage",
+			remaining,
+			threshold: 100,
+			reserve: 40,
+		});
+		expect(run(on, usage(101)).effect.type).toBe("none");
+		const warned = run(on, usage(100));
+		expect(warned.effect).toMatchObject({ type: "warn", warning: { tokensLeft: 60 } });
+		expect(run(warned.state, usage(10)).effect.type).toBe("none");
+		const taken = run(warned.state, { type: "take-warning" });
+		expect(taken.effect.type).toBe("persist-warning");
+		expect(run(taken.state, { type: "take-warning" }).effect.type).toBe("none");
+	});
+
+	it("no warning while a reset is pending", () => {
+		expect(
+			run(on, toolRequest, { type: "usage", remaining: 0, threshold: 100, reserve: 40 }).effect.type,
+		).toBe("none");
+	});
+});
