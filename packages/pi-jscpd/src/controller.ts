@@ -55,6 +55,8 @@ export interface StatusView {
 	readonly scheduler: ReturnType<CheckScheduler["snapshot"]>;
 	readonly lastOutcome: CheckOutcome | undefined;
 	readonly lastRecord: CheckRecord | undefined;
+	/** The most recent automatic check records, oldest first (at most 10). */
+	readonly recentChecks: readonly CheckRecord[];
 	readonly externalDetection: "git" | "stat" | "none";
 }
 
@@ -80,7 +82,7 @@ export class JscpdController {
 	readonly #recordedSinceSnapshot = new Set<string>();
 	#probe: AbortController | undefined;
 	#lastOutcome: CheckOutcome | undefined;
-	#lastRecord: CheckRecord | undefined;
+	readonly #records: CheckRecord[] = [];
 	#shutdown = false;
 
 	constructor(
@@ -97,7 +99,8 @@ export class JscpdController {
 			scope: () => `${this.#identity.guard().id}|${this.#root ?? ""}`,
 			blocker: () => this.#blocker(),
 			onSettled: (record) => {
-				this.#lastRecord = record;
+				this.#records.push(record);
+				if (this.#records.length > 10) this.#records.shift();
 				this.#updateFooter();
 			},
 		});
@@ -403,7 +406,8 @@ export class JscpdController {
 			acknowledged: this.#mutations.acknowledgedCount,
 			scheduler: this.#scheduler.snapshot(),
 			lastOutcome: this.#lastOutcome,
-			lastRecord: this.#lastRecord,
+			lastRecord: this.#records.at(-1),
+			recentChecks: [...this.#records],
 			externalDetection: this.#snapshot?.mode ?? "none",
 		};
 	}

@@ -113,15 +113,13 @@ async function scan(controller: JscpdController, args: string[]): Promise<Dispat
 			total: groups.length,
 			sources: outcome.report.sources,
 			omitted: outcome.report.omitted,
-			groups: groups
-				.slice(0, 50)
-				.map((g) => ({
-					identity: g.identity,
-					lines: g.lines,
-					tokens: g.tokens,
-					format: g.format,
-					locations: g.locations,
-				})),
+			groups: groups.slice(0, 50).map((g) => ({
+				identity: g.identity,
+				lines: g.lines,
+				tokens: g.tokens,
+				format: g.format,
+				locations: g.locations,
+			})),
 		},
 	};
 }

@@ -1,5 +1,5 @@
 import { reply, requestTexts, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
 	customMessages,
 	duplicatedFunction,
@@ -9,6 +9,7 @@ import {
 	otherFunction,
 	remove,
 	tempDir,
+	waitFor,
 	writeFiles,
 } from "./helpers.js";
 
@@ -32,27 +33,28 @@ function project(files: Record<string, string>) {
 describe("automatic checkpoint (scripted sessions, real jscpd)", () => {
 	it("after settle exactly one findings message exists, no extra provider request was made, and the next request contains it", async () => {
 		const { root, agentDir } = project({ "src/a.ts": duplicatedFunction("computeTotals") });
-		h = await jscpdSession({ project: root, agentDir });
-		h.script(
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		s.script(
 			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
 			reply("I wrote b.ts"),
 		);
-		await h.prompt("write b.ts");
-		expect(h.providerCalls).toBe(2);
-		await vi.waitFor(() => expect(customMessages(h!, FINDINGS)).toHaveLength(1));
-		const [message] = customMessages(h, FINDINGS);
+		await s.prompt("write b.ts");
+		expect(s.providerCalls).toBe(2);
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const [message] = customMessages(s, FINDINGS);
 		expect(String(message?.content)).toContain("src/b.ts");
 		expect(message?.details?.findings?.[0]?.label).toBe("matches-existing");
-		expect(h.providerCalls).toBe(2);
-		expect(h.errors).toEqual([]);
+		expect(s.providerCalls).toBe(2);
+		expect(s.errors).toEqual([]);
 
-		h.script(reply("noted"));
-		await h.prompt("next");
-		const last = h.requests.at(-1);
+		s.script(reply("noted"));
+		await s.prompt("next");
+		const last = s.requests.at(-1);
 		expect(last && requestTexts(last).join("\n")).toContain("jscpd: 1 new duplicated block");
 		// Settling again without a new mutation does not re-check or re-deliver.
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(customMessages(h, FINDINGS)).toHaveLength(1);
+		expect(customMessages(s, FINDINGS)).toHaveLength(1);
 	});
 
 	it("duplicates that existed before the session are not reported", async () => {
@@ -60,9 +62,10 @@ describe("automatic checkpoint (scripted sessions, real jscpd)", () => {
 			"src/a.ts": duplicatedFunction("computeTotals"),
 			"src/b.ts": duplicatedFunction("computeOrder"),
 		});
-		h = await jscpdSession({ project: root, agentDir });
-		await vi.waitFor(() => expect(hasBaseline(h!)).toBe(true));
-		h.script(
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		s.script(
 			toolCall("edit", {
 				path: "src/a.ts",
 				edits: [
@@ -75,14 +78,14 @@ describe("automatic checkpoint (scripted sessions, real jscpd)", () => {
 			toolCall("write", { path: "src/c.ts", content: otherFunction("countWords") }),
 			reply("done"),
 		);
-		await h.prompt("touch a.ts and add c.ts");
-		await vi.waitFor(() => expect(h!.controller.status().lastOutcome?.kind).toBe("clean"));
-		expect(h.controller.status().changedFiles).toBe(2);
+		await s.prompt("touch a.ts and add c.ts");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(s.controller.status().changedFiles).toBe(2);
 		// Run the explicit changed comparison through the tool to see the verdict deterministically.
-		h.script(toolCall("jscpd_run", { command: "changed" }), reply("ok"));
-		await h.prompt("check");
-		const toolText = JSON.stringify(h.requests.at(-1)?.messages.at(-1));
+		s.script(toolCall("jscpd_run", { command: "changed" }), reply("ok"));
+		await s.prompt("check");
+		const toolText = JSON.stringify(s.requests.at(-1)?.messages.at(-1));
 		expect(toolText).toContain("no new duplicates");
-		expect(customMessages(h, FINDINGS)).toHaveLength(0);
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
 	});
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { vi } from "vitest";
 import type { JscpdController } from "../src/controller.js";
 import { createJscpdExtension, type JscpdOptions } from "../src/index.js";
 import { pinnedCandidate } from "../src/locate.js";
@@ -113,12 +114,12 @@ export async function jscpdSession(options: {
 			...(options.extra ?? []),
 		],
 	});
-	return Object.assign(h, {
-		get controller(): JscpdController {
+	return Object.defineProperty(h, "controller", {
+		get(): JscpdController {
 			if (!controller) throw new Error("pi-jscpd did not load");
 			return controller;
 		},
-	});
+	}) as JscpdSession;
 }
 
 /** Custom messages of a type on the current branch. */
@@ -141,4 +142,9 @@ export function hasBaseline(h: ScriptedSession): boolean {
 /** Removes paths. */
 export function remove(...paths: string[]): void {
 	for (const path of paths) rmSync(path, { recursive: true, force: true });
+}
+
+/** `vi.waitFor` with a timeout that tolerates a loaded machine (background work, real processes). */
+export function waitFor<T>(check: () => T | Promise<T>): Promise<T> {
+	return vi.waitFor(check, { timeout: 20_000, interval: 20 });
 }

@@ -1,0 +1,218 @@
+import { describe, expect, it } from "vitest";
+import { selectFindings } from "../src/compare.js";
+import { DEFAULT_SETTINGS, validateSettings } from "../src/config.js";
+import { MutationState, replayBranch } from "../src/mutations.js";
+import { findingsMessage } from "../src/presentation.js";
+import { COMMAND_NAMES, COMMANDS, commandCompletions, helpText, isCommandName } from "../src/registry.js";
+import { type CloneGroup, parseReport } from "../src/report.js";
+import { diffSnapshots, parsePorcelain } from "../src/worktree.js";
+
+const ROOT = "/p";
+
+function dup(a: string, b: string, tokens = 100, fragment = `code ${a} ${b}`) {
+	return {
+		format: "typescript",
+		lines: 20,
+		tokens,
+		fragment,
+		firstFile: { name: `${ROOT}/${a}`, start: 1, end: 20 },
+		secondFile: { name: `${ROOT}/${b}`, start: 5, end: 24 },
+	};
+}
+
+function groups(...raw: ReturnType<typeof dup>[]): CloneGroup[] {
+	const parsed = parseReport(
+		ROOT,
+		JSON.stringify({ duplicates: raw, statistics: { total: { sources: 3 } } }),
+	);
+	if (!parsed.ok) throw new Error(parsed.error);
+	return [...parsed.report.groups];
+}
+
+describe("report parsing", () => {
+	it("identities ignore line numbers but not paths or code", () => {
+		const [a] = groups(dup("a.ts", "b.ts"));
+		const moved = { ...dup("a.ts", "b.ts"), firstFile: { name: "/p/a.ts", start: 40, end: 59 } };
+		const [b] = groups(moved);
+		const [c] = groups(dup("a.ts", "c.ts"));
+		expect(a?.identity).toBe(b?.identity);
+		expect(a?.identity).not.toBe(c?.identity);
+	});
+
+	it("skips malformed entries and entries outside the project, counting them", () => {
+		const parsed = parseReport(
+			ROOT,
+			JSON.stringify({
+				duplicates: [
+					dup("a.ts", "b.ts"),
+					{ nope: 1 },
+					{ ...dup("a.ts", "b.ts"), firstFile: { name: "/etc/x", start: 1, end: 2 } },
+				],
+			}),
+		);
+		expect(parsed.ok && parsed.report.groups.length).toBe(1);
+		expect(parsed.ok && parsed.report.omitted).toBe(2);
+	});
+
+	it("rejects garbage", () => {
+		expect(parseReport(ROOT, "nope").ok).toBe(false);
+		expect(parseReport(ROOT, "{}").ok).toBe(false);
+	});
+});
+
+describe("changed comparison", () => {
+	const all = groups(
+		dup("old1.ts", "old2.ts", 500),
+		dup("new.ts", "old1.ts", 50),
+		dup("new.ts", "new2.ts", 40),
+		dup("new2.ts", "old2.ts", 300),
+	);
+	const [preexisting] = all;
+	const base = {
+		baseline: new Set([preexisting?.identity ?? ""]),
+		changed: new Set(["new.ts", "new2.ts"]),
+		acknowledged: () => false,
+	};
+
+	it("reports net-new groups touching changed files, both-locations-changed first, then by size", () => {
+		const selection = selectFindings({ ...base, groups: all, max: 5 });
+		expect(selection.findings.map((f) => [f.label, f.group.locations.map((l) => l.path).join("+")])).toEqual([
+			["new", "new.ts+new2.ts"],
+			["matches-existing", "new2.ts+old2.ts"],
+			["matches-existing", "new.ts+old1.ts"],
+		]);
+	});
+
+	it("caps findings; omitted ones stay eligible", () => {
+		const selection = selectFindings({ ...base, groups: all, max: 1 });
+		expect(selection.findings).toHaveLength(1);
+		expect(selection.omitted).toBe(2);
+	});
+
+	it("acknowledged identities are left out until their path changes again", () => {
+		const state = new MutationState();
+		const first = selectFindings({ ...base, groups: all, max: 1 });
+		state.acknowledge(
+			first.findings.map((f) => ({ identity: f.identity, paths: f.group.locations.map((l) => l.path) })),
+		);
+		const second = selectFindings({
+			...base,
+			groups: all,
+			max: 5,
+			acknowledged: (id) => state.isAcknowledged(id),
+		});
+		expect(second.findings).toHaveLength(2);
+		state.record("new2.ts");
+		const third = selectFindings({
+			...base,
+			groups: all,
+			max: 5,
+			acknowledged: (id) => state.isAcknowledged(id),
+		});
+		expect(third.findings).toHaveLength(3);
+	});
+
+	it("the findings message is bounded and names every delivered location", () => {
+		const selection = selectFindings({ ...base, groups: all, max: 5 });
+		const text = findingsMessage(selection.findings, 7);
+		expect(text).toContain("new.ts:1-20");
+		expect(text).toContain("7 more not shown");
+		expect(text.length).toBeLessThan(8_000);
+	});
+});
+
+describe("settings validation", () => {
+	it("accepts valid partial settings", () => {
+		expect(validateSettings({ enabled: false, maxFindings: 3 })).toEqual({
+			ok: true,
+			value: { enabled: false, maxFindings: 3 },
+		});
+	});
+	it("rejects unknown keys, wrong types and out-of-range values as a whole", () => {
+		expect(validateSettings({ enabled: "yes" }).ok).toBe(false);
+		expect(validateSettings({ timeoutMs: 5 }).ok).toBe(false);
+		expect(validateSettings({ maxFindings: 0 }).ok).toBe(false);
+		expect(validateSettings({ enable: true }).ok).toBe(false);
+		expect(validateSettings([]).ok).toBe(false);
+	});
+	it("has frozen defaults", () => {
+		expect(Object.isFrozen(DEFAULT_SETTINGS)).toBe(true);
+	});
+});
+
+describe("command registry", () => {
+	it("derives names, completions and help from one table", () => {
+		expect(COMMAND_NAMES).toEqual(["scan", "changed", "status", "on", "off", "help"]);
+		expect(commandCompletions("s")?.map((c) => c.value)).toEqual(["scan", "status"]);
+		expect(commandCompletions("scan src")).toBeNull();
+		for (const name of COMMAND_NAMES) expect(helpText()).toContain(COMMANDS[name].description);
+		expect(isCommandName("toString")).toBe(false);
+	});
+});
+
+describe("mutation replay", () => {
+	it("rebuilds changed paths and acknowledgements from the branch in order", () => {
+		const state = new MutationState();
+		const entries = [
+			{
+				type: "message",
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", name: "write", id: "c1", arguments: { path: "a.ts" } }],
+				},
+			},
+			{
+				type: "message",
+				message: { role: "toolResult", toolName: "write", toolCallId: "c1", isError: false },
+			},
+			{
+				type: "custom_message",
+				customType: "pi-jscpd/findings",
+				details: { delivered: [{ identity: "x", paths: ["a.ts", "b.ts"] }] },
+			},
+			{
+				type: "message",
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", name: "edit", id: "c2", arguments: { path: "c.ts" } }],
+				},
+			},
+			{ type: "message", message: { role: "toolResult", toolName: "edit", toolCallId: "c2", isError: true } },
+		];
+		const { mutations } = replayBranch(state, entries, {
+			findingsType: "pi-jscpd/findings",
+			canonical: (p) => p,
+		});
+		expect(mutations).toBe(1);
+		expect([...state.changed]).toEqual(["a.ts"]);
+		expect(state.isAcknowledged("x")).toBe(true);
+	});
+});
+
+describe("outside-Pi change detection", () => {
+	it("parses git porcelain -z output", () => {
+		expect(parsePorcelain(" M src/a.ts\0?? new file.ts\0R  to.ts\0from.ts\0")).toEqual([
+			"src/a.ts",
+			"new file.ts",
+			"to.ts",
+		]);
+	});
+	it("reports paths whose signature changed or that became dirty", () => {
+		const before = {
+			mode: "git" as const,
+			entries: new Map([
+				["a.ts", "1:10"],
+				["b.ts", "1:10"],
+			]),
+		};
+		const after = {
+			mode: "git" as const,
+			entries: new Map([
+				["a.ts", "2:12"],
+				["b.ts", "1:10"],
+				["c.ts", "3:1"],
+			]),
+		};
+		expect(diffSnapshots("/nonexistent-root", before, after)).toEqual(["a.ts", "c.ts"]);
+	});
+});

@@ -1,0 +1,268 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+	customMessages,
+	duplicatedFunction,
+	hasBaseline,
+	type JscpdSession,
+	jscpdSession,
+	processesWith,
+	realJscpd,
+	remove,
+	tempDir,
+	waitFor,
+	writeFiles,
+	writeScript,
+} from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+let h: JscpdSession | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await h?.dispose();
+	h = undefined;
+	remove(...dirs.splice(0));
+});
+
+function project(files: Record<string, string> = { "src/a.ts": duplicatedFunction("computeTotals") }) {
+	const root = tempDir("pi-jscpd-project-");
+	const agentDir = tempDir("pi-jscpd-agent-");
+	const gate = tempDir("pi-jscpd-gate-");
+	dirs.push(root, agentDir, gate);
+	writeFiles(root, files);
+	return { root, agentDir, gate };
+}
+
+/** Real jscpd behind a gate: when `<gate>/hold` exists, the next scan blocks until `<gate>/release`. */
+function gatedJscpd(gate: string, marker: string): string {
+	return writeScript(
+		join(gate, "bin", "jscpd"),
+		`REAL='${realJscpd()}'
+if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
+if [ -f '${gate}/hold' ]; then
+	rm -f '${gate}/hold'; touch '${gate}/started'
+	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
+fi
+exec "$REAL" "$@"`,
+	);
+}
+
+function writeDuplicate(session: JscpdSession) {
+	session.script(
+		toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+		reply("wrote b.ts"),
+	);
+}
+
+function captureStderr(): string[] {
+	const lines: string[] = [];
+	vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
+		lines.push(String(chunk));
+		return true;
+	});
+	return lines;
+}
+
+describe("checkpoint lifecycle (scripted sessions)", () => {
+	it("an explicit scan during an automatic check takes priority: it cancels the check, which resumes afterwards", async () => {
+		const { root, agentDir, gate } = project();
+		const marker = `pijscpdgate${process.pid}${Date.now()}`;
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+		});
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		writeFileSync(join(gate, "hold"), "");
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		expect(s.controller.status().scheduler.automaticActive).toBe(true);
+
+		const stderr = captureStderr();
+		await s.prompt("/jscpd scan src");
+		expect(stderr.join("")).toContain("jscpd: 1 duplicated block");
+		// The held automatic process was killed, not left running.
+		await waitFor(() => expect(processesWith(marker)).toEqual([]));
+		// Its generation was left unattempted, so the check resumed and delivered exactly once.
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(s.providerCalls).toBe(2);
+	});
+
+	it("a new prompt cancels the automatic check and leaves its generation unattempted", async () => {
+		const { root, agentDir, gate } = project();
+		const marker = `pijscpdprompt${process.pid}${Date.now()}`;
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+		});
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		writeFileSync(join(gate, "hold"), "");
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+
+		s.script(reply("answer to the next prompt"));
+		await s.prompt("next question");
+		await waitFor(() => expect(processesWith(marker)).toEqual([]));
+		// The cancelled check did not consume generation 1, so the settle of the new prompt checked it
+		// again and delivered once, after the new run.
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(s.controller.status().recentChecks.map((r) => [r.generation, r.disposition])).toEqual([
+			[1, "cancelled"],
+			[1, "recorded"],
+		]);
+		expect(s.controller.status().scheduler.attemptedGeneration).toBe(1);
+		expect(s.providerCalls).toBe(3);
+		// The findings message comes after the new run's answer, not inside it.
+		const branch = s.session.sessionManager.getBranch();
+		expect(branch.at(-1)).toMatchObject({ type: "custom_message", customType: FINDINGS });
+	});
+
+	it("a failed automatic check updates only status: no message, no warning", async () => {
+		const { root, agentDir, gate } = project();
+		const crashing = writeScript(
+			join(gate, "bin", "jscpd"),
+			`if [ "$1" = "--version" ]; then echo "jscpd 5.3.2"; exit 0; fi
+if [ -f '${gate}/crash' ]; then echo boom >&2; exit 101; fi
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: crashing } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		writeFileSync(join(gate, "crash"), "");
+		const stderr = captureStderr();
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("failed"));
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
+		expect(stderr).toEqual([]);
+		expect(s.errors).toEqual([]);
+	});
+
+	it("missing jscpd stays dormant and visible in status, never a warning per settle", async () => {
+		const { root, agentDir } = project();
+		const stderr = captureStderr();
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			jscpd: { executable: join(root, "missing-jscpd") },
+		});
+		h = s;
+		await s.controller.settled();
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		s.script(reply("again"));
+		await s.prompt("again");
+		await s.controller.settled();
+		expect(s.controller.status().capability.status).toBe("unavailable");
+		expect(s.controller.status().baseline.status).toBe("unavailable");
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
+		expect(stderr).toEqual([]);
+		const status = captureStderr();
+		await s.prompt("/jscpd status");
+		expect(status.join("")).toContain("unavailable");
+	});
+
+	it("the jscpd_run tool rejects option injection and path escape with a readable error", async () => {
+		const { root, agentDir } = project();
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		s.script(
+			toolCall("jscpd_run", { command: "scan", args: ["--reporters", "html"] }),
+			toolCall("jscpd_run", { command: "scan", args: "../" }),
+			reply("ok"),
+		);
+		await s.prompt("scan");
+		const results = s.session.sessionManager
+			.getBranch()
+			.filter((e) => e.type === "message" && e.message.role === "toolResult")
+			.map((e) => (e.type === "message" && e.message.role === "toolResult" ? e.message : undefined));
+		expect(results.map((r) => r?.isError)).toEqual([true, true]);
+		expect(JSON.stringify(results[0]?.content)).toContain("looks like an option");
+		expect(JSON.stringify(results[1]?.content)).toContain("outside the project root");
+	});
+
+	it("untrusted project config is ignored; trusted project config applies", async () => {
+		const { root, agentDir } = project({
+			"src/a.ts": duplicatedFunction("computeTotals"),
+			".pi/pi-lifecycle/pi-jscpd.json": JSON.stringify({ enabled: false }),
+		});
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		expect(s.controller.status().settings.enabled).toBe(false);
+		s.session.settingsManager.setProjectTrusted(false);
+		await s.reload();
+		expect(s.controller.status().settings.enabled).toBe(true);
+		expect(s.controller.status().settingsSources.join("\n")).toContain("project: untrusted");
+	});
+
+	it("an invalid settings file is ignored with one warning", async () => {
+		const { root, agentDir } = project();
+		writeFiles(agentDir, { "pi-lifecycle/pi-jscpd.json": JSON.stringify({ maxFindings: 999 }) });
+		const stderr = captureStderr();
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		expect(s.controller.status().settings.maxFindings).toBe(5);
+		expect(stderr.filter((line) => line.includes("pi-jscpd: ignoring"))).toHaveLength(1);
+	});
+
+	it("the baseline survives reload and resume (kept outside model context)", async () => {
+		const { root, agentDir } = project();
+		const s = await jscpdSession({ project: root, agentDir, session: "file" });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		const file = s.controller.status().baseline.file;
+		expect(file && existsSync(file)).toBe(true);
+		// A duplicate created before reload but after the baseline must still count as new afterwards.
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		await s.reload();
+		await s.controller.settled();
+		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", file, groups: 0 });
+		expect(s.controller.status().changedFiles).toBe(1);
+		expect(s.controller.status().acknowledged).toBe(1);
+		const sessionFile = s.sessionFile;
+		await s.dispose({ keepFiles: true });
+		h = undefined;
+
+		const resumed = await jscpdSession({ project: root, agentDir, session: { open: sessionFile ?? "" } });
+		h = resumed;
+		await resumed.controller.settled();
+		expect(resumed.controller.status().baseline).toMatchObject({ status: "accepted", file });
+		expect(
+			resumed.requests.flatMap((r) => r.messages).some((m) => JSON.stringify(m).includes("pi-jscpd/state")),
+		).toBe(false);
+		remove(join(sessionFile ?? "", "..", ".."));
+	});
+
+	it("/tree navigation invalidates automatic work and restores the target branch's changed files", async () => {
+		const { root, agentDir, gate } = project();
+		const marker = `pijscpdtree${process.pid}${Date.now()}`;
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+		});
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		const before = s.session.sessionManager.getLeafId();
+		writeFileSync(join(gate, "hold"), "");
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		await s.session.navigateTree(before ?? "", { summarize: false });
+		await waitFor(() => expect(processesWith(marker)).toEqual([]));
+		expect(s.controller.status().changedFiles).toBe(0);
+		writeFileSync(join(gate, "release"), "");
+		await s.controller.settled();
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
+	});
+});
