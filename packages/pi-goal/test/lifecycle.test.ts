@@ -179,3 +179,24 @@ describe("goal lifecycle rules", () => {
 });
 
 import { vi } from "vitest";
+
+describe("settings", () => {
+	it("an invalid settings file gives one warning and defaults and is never overwritten", async () => {
+		const { agentDirWith } = await import("./helpers.js");
+		const { readFileSync } = await import("node:fs");
+		const { join } = await import("node:path");
+		const agentDir = agentDirWith("{ not json");
+		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ agentDir })],
+			responses: [reply("same"), reply("same"), reply("same"), reply("never")],
+		});
+		await harness.prompt("/goal use defaults");
+		await settle(harness);
+		expect(errors.mock.calls.flat().filter((line) => String(line).includes("ignoring"))).toHaveLength(1);
+		// Default noProgressTurns (3) applies.
+		expect(lastState(harness)?.goal?.pauseReason).toBe("no-progress");
+		expect(readFileSync(join(agentDir, "pi-lifecycle", "pi-goal.json"), "utf8")).toBe("{ not json");
+		errors.mockRestore();
+	});
+});

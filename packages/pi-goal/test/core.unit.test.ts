@@ -1,0 +1,274 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatTokens, goalTokens, messageTokens, parseTokenCount } from "../src/accounting.js";
+import { completeGoalArgs, parseGoalCommand } from "../src/command-parse.js";
+import { admitsUnfinished, contractMessage } from "../src/contract.js";
+import { footerText } from "../src/footer.js";
+import { EMPTY_STATE, type GoalFacts, reduceGoal } from "../src/goal-machine.js";
+import { classifyOutcome } from "../src/outcome.js";
+import { scanBranch, stateEntryData } from "../src/persistence.js";
+import { countTurn, fingerprint, freshSafety } from "../src/safety.js";
+import { validateGoalSettings } from "../src/settings.js";
+import { DEFAULT_SETTINGS, type GoalState } from "../src/types.js";
+
+const facts = (over: Partial<GoalFacts> = {}): GoalFacts =>
+	Object.freeze({ now: 1000, branchTotal: 0, settings: DEFAULT_SETTINGS, ...over });
+
+function started(
+	over: Partial<GoalFacts> = {},
+	tokenBudget: number | null = null,
+	runId?: string,
+): GoalState {
+	return reduceGoal(
+		EMPTY_STATE,
+		{ type: "start", id: "g-1", objective: "o", tokenBudget, runId },
+		facts(over),
+	).state;
+}
+
+describe("accounting", () => {
+	it("prefers a finite non-negative totalTokens, else sums the parts", () => {
+		expect(messageTokens({ totalTokens: 42, input: 1 })).toBe(42);
+		expect(messageTokens({ totalTokens: Number.NaN, input: 1, output: 2, cacheRead: 3, cacheWrite: 4 })).toBe(
+			10,
+		);
+		expect(messageTokens({ totalTokens: -1, input: -5, output: 2 })).toBe(2);
+	});
+	it("goal usage is branch total minus baseline, clamped at zero after rewinds", () => {
+		expect(goalTokens({ spent: 10, baseline: 100 }, 150)).toBe(60);
+		expect(goalTokens({ spent: 10, baseline: 100 }, 40)).toBe(10);
+	});
+	it("parses token budgets 100k, 1.5m, 300000 and rejects junk", () => {
+		expect(parseTokenCount("100k")).toBe(100_000);
+		expect(parseTokenCount("1.5m")).toBe(1_500_000);
+		expect(parseTokenCount("300000")).toBe(300_000);
+		expect(parseTokenCount("0")).toBeUndefined();
+		expect(parseTokenCount("-5k")).toBeUndefined();
+		expect(parseTokenCount("lots")).toBeUndefined();
+		expect(formatTokens(80_000)).toBe("80k");
+	});
+});
+
+describe("goal state machine", () => {
+	it("resume of a stopped goal rotates the id and starts a fresh safety epoch", () => {
+		const paused = reduceGoal(started(), { type: "pause", reason: "user" }, facts()).state;
+		const resumed = reduceGoal(paused, { type: "resume", newId: "g-2" }, facts()).state;
+		expect(resumed.goal?.id).toBe("g-2");
+		expect(resumed.goal?.status).toBe("active");
+		expect(resumed.goal?.safety.epoch).toBe((paused.goal?.safety.epoch ?? 0) + 1);
+	});
+	it("resume of a waiting goal keeps its id", () => {
+		const waiting = reduceGoal(started(), { type: "wait", reason: "ci", resumeAt: 5000 }, facts()).state;
+		const resumed = reduceGoal(waiting, { type: "resume", newId: "g-9" }, facts()).state;
+		expect(resumed.goal?.id).toBe("g-1");
+		expect(resumed.goal?.wait).toBeUndefined();
+	});
+	it("edit gives a new id; a stopped goal stays stopped unless the edit raises an exhausted budget", () => {
+		const limited = reduceGoal(started({}, 100), { type: "budget_check" }, facts({ branchTotal: 150 })).state;
+		expect(limited.goal?.status).toBe("budget_limited");
+		const same = reduceGoal(
+			limited,
+			{ type: "edit", newId: "g-2", objective: "o2" },
+			facts({ branchTotal: 150 }),
+		);
+		expect(same.state.goal?.status).toBe("budget_limited");
+		const raised = reduceGoal(
+			limited,
+			{ type: "edit", newId: "g-3", objective: "o3", tokenBudget: 1000 },
+			facts({ branchTotal: 150 }),
+		);
+		expect(raised.state.goal?.status).toBe("active");
+		const paused = reduceGoal(started(), { type: "pause", reason: "user" }, facts()).state;
+		expect(
+			reduceGoal(paused, { type: "edit", newId: "g-4", objective: "x" }, facts()).state.goal?.status,
+		).toBe("paused");
+	});
+	it("budget exhaustion moves to budget_limited once and aborts", () => {
+		const first = reduceGoal(started({}, 100), { type: "budget_check" }, facts({ branchTotal: 100 }));
+		expect(first.effects).toEqual([{ type: "abort" }]);
+		const second = reduceGoal(first.state, { type: "budget_check" }, facts({ branchTotal: 500 }));
+		expect(second.state).toBe(first.state);
+		expect(second.effects).toEqual([]);
+	});
+	it("a managed run gets exactly one terminal effect", () => {
+		const done = reduceGoal(started({}, null, "r1"), { type: "complete", summary: "s" }, facts());
+		expect(done.effects).toMatchObject([{ type: "terminal", runId: "r1", status: "complete" }]);
+		const resumed = reduceGoal(done.state, { type: "resume", newId: "g-2" }, facts()).state;
+		const again = reduceGoal(resumed, { type: "complete", summary: "s" }, facts());
+		expect(again.effects).toEqual([]);
+	});
+	it("invalid transitions are rejected with the state unchanged", () => {
+		const state = started();
+		const result = reduceGoal(state, { type: "resume", newId: "x" }, facts());
+		expect(result.error).toMatch(/already active/);
+		expect(result.state).toBe(state);
+		expect(reduceGoal(EMPTY_STATE, { type: "pause", reason: "user" }, facts()).error).toBeDefined();
+	});
+	it("elapsed time stops while waiting", () => {
+		const waiting = reduceGoal(
+			started(),
+			{ type: "wait", reason: "x", resumeAt: null },
+			facts({ now: 4000 }),
+		).state;
+		expect(waiting.goal?.clock).toEqual({ activeMs: 3000, since: null });
+	});
+});
+
+describe("safety", () => {
+	it("no-progress counts identical normalised tool-free replies and any tool call resets it", () => {
+		let safety = freshSafety(1);
+		const settings = { automaticTurns: null, noProgressTurns: 3 };
+		safety = countTurn(safety, { automatic: true, toolCalls: 0, text: "Same" }, settings).safety;
+		safety = countTurn(safety, { automatic: true, toolCalls: 1, text: "Same" }, settings).safety;
+		expect(safety.noProgress).toBe(0);
+		safety = countTurn(safety, { automatic: true, toolCalls: 0, text: "same " }, settings).safety;
+		safety = countTurn(safety, { automatic: true, toolCalls: 0, text: "SAME" }, settings).safety;
+		expect(countTurn(safety, { automatic: true, toolCalls: 0, text: "same" }, settings).trip).toBe(
+			"no-progress",
+		);
+	});
+	it("the fingerprint is fixed-size and holds no raw text", () => {
+		const print = fingerprint("secret ".repeat(1000));
+		expect(print.length).toBeLessThanOrEqual(13);
+		expect(print).not.toContain("secret");
+	});
+	it("automaticTurns counts only automatic turns; null is unlimited", () => {
+		const manual = countTurn(
+			freshSafety(1),
+			{ automatic: false, toolCalls: 1, text: "" },
+			{ automaticTurns: 1, noProgressTurns: null },
+		);
+		expect(manual.trip).toBeUndefined();
+		const auto = countTurn(
+			freshSafety(1),
+			{ automatic: true, toolCalls: 1, text: "" },
+			{ automaticTurns: 1, noProgressTurns: null },
+		);
+		expect(auto.trip).toBe("automatic-turns");
+		const unlimited = countTurn(
+			freshSafety(1),
+			{ automatic: true, toolCalls: 1, text: "" },
+			{ automaticTurns: null, noProgressTurns: null },
+		);
+		expect(unlimited.trip).toBeUndefined();
+	});
+});
+
+describe("command parsing", () => {
+	it("parses every form and rejects malformed input with a clear error", () => {
+		expect(parseGoalCommand("")).toEqual({ ok: true, command: { kind: "status" } });
+		expect(parseGoalCommand("--tokens 1.5m do it")).toEqual({
+			ok: true,
+			command: { kind: "start", objective: "do it", tokenBudget: 1_500_000 },
+		});
+		expect(parseGoalCommand("edit --tokens 10k new")).toEqual({
+			ok: true,
+			command: { kind: "edit", objective: "new", tokenBudget: 10_000 },
+		});
+		expect(parseGoalCommand("--tokens abc x")).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/token budget/),
+		});
+		expect(parseGoalCommand("--tokens 5k")).toMatchObject({ ok: false });
+		expect(parseGoalCommand("x".repeat(4001))).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/4000/),
+		});
+		expect(parseGoalCommand("pause now")).toMatchObject({ ok: false });
+		expect(parseGoalCommand("--bogus x")).toMatchObject({ ok: false });
+	});
+	it("completes subcommands", () => {
+		expect(completeGoalArgs("pa")?.map((item) => item.value)).toEqual(["pause"]);
+		expect(completeGoalArgs("zzz")).toBeNull();
+	});
+});
+
+describe("contract, outcome, footer, settings, persistence", () => {
+	it("goal_complete phrase check catches admissions of unfinished work", () => {
+		expect(admitsUnfinished("Not done yet, but close")).toBeDefined();
+		expect(admitsUnfinished("Still need to add docs")).toBeDefined();
+		expect(admitsUnfinished("All 12 tests pass; README updated.")).toBeUndefined();
+	});
+	it("the contract holds no mutable accounting", () => {
+		const goal = started({}, 100_000).goal!;
+		const text = contractMessage(
+			{ ...goal, iteration: 9, safety: { ...goal.safety, automaticTurns: 7 } },
+			3,
+		).content;
+		expect(text).toBe(contractMessage(goal, 3).content);
+	});
+	it("classifies outcomes at settlement (seam for issue 5)", () => {
+		expect(classifyOutcome("completed").kind).toBe("continue");
+		expect(classifyOutcome("error").kind).toBe("stop");
+		expect(classifyOutcome("aborted").kind).toBe("none");
+	});
+	it("footer shows short states", () => {
+		const state = started({}, 100_000);
+		expect(footerText(state.goal, facts({ now: 181_000, branchTotal: 80_000 }))).toBe(
+			"active 3m · auto 0/25 · budget 80k/100k",
+		);
+		const paused = reduceGoal(state, { type: "pause", reason: "automatic-turns" }, facts()).state;
+		expect(footerText(paused.goal, facts())).toMatch(/^paused · limit 0\/25/);
+		const waiting = reduceGoal(state, { type: "wait", reason: "CI", resumeAt: null }, facts()).state;
+		expect(footerText(waiting.goal, facts())).toMatch(/^waiting CI/);
+	});
+	it("settings validation rejects the whole file on any bad key", () => {
+		expect(
+			validateGoalSettings({ automaticTurns: null, noProgressTurns: 5, retryUsageLimits: true }),
+		).toEqual({
+			ok: true,
+			value: { automaticTurns: null, noProgressTurns: 5, retryUsageLimits: true },
+		});
+		expect(validateGoalSettings({ automaticTurns: 0 }).ok).toBe(false);
+		expect(validateGoalSettings({ typo: 1 }).ok).toBe(false);
+		expect(validateGoalSettings({ retryUsageLimits: "yes" }).ok).toBe(false);
+		expect(validateGoalSettings([]).ok).toBe(false);
+	});
+	it("the restore scan keeps running totals and the last state", () => {
+		const state = started();
+		const scanned = scanBranch([
+			{ type: "message", message: { role: "assistant", usage: { totalTokens: 5 } } },
+			{ type: "custom", customType: "pi-goal/state", data: stateEntryData(state) },
+			{
+				type: "custom_message",
+				customType: "pi-goal/contract",
+				details: { revision: 1, goalId: "g-1", active: true },
+			},
+			{ type: "message", message: { role: "assistant", usage: { input: 2, output: 3 } } },
+			{ type: "custom", customType: "pi-goal/state", data: { v: 99 } },
+		]);
+		expect(scanned.branchTotal).toBe(10);
+		expect(scanned.state).toEqual(state);
+		expect(scanned.windowRevision).toBe(1);
+		expect(
+			scanBranch([
+				{
+					type: "custom_message",
+					customType: "pi-goal/contract",
+					details: { revision: 1, goalId: "g", active: true },
+				},
+				{ type: "compaction" },
+			]).windowRevision,
+		).toBe(-1);
+	});
+});
+
+describe("module boundaries", () => {
+	it("pure core modules do not import Pi", () => {
+		for (const file of [
+			"types",
+			"accounting",
+			"safety",
+			"goal-machine",
+			"command-parse",
+			"contract",
+			"footer",
+			"outcome",
+			"persistence",
+		]) {
+			const source = readFileSync(join(import.meta.dirname, "..", "src", `${file}.ts`), "utf8");
+			expect(source, file).not.toMatch(/from "@earendil-works\//);
+		}
+	});
+});
