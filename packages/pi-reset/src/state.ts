@@ -1,0 +1,176 @@
+/**
+ * The reset control's state, events and effects (types only, plus the initial state). The
+ * transitions are in reducer.ts.
+ */
+
+/** The context window the model is working in. */
+export interface WindowState {
+	/** Window id (`w0` before the first reset of a branch). */
+	readonly id: string;
+	/** Resets committed on this branch so far. */
+	readonly resets: number;
+	/** Whether the final checkpoint warning was given in this window. */
+	readonly warned: boolean;
+}
+
+/** Who asked for a reset. */
+export type RequestSource = "tool" | "command";
+
+/** A reset asked for and not committed yet. */
+export interface ResetRequest {
+	/** `new_context` (tool) or `/reset` (command). */
+	readonly source: RequestSource;
+	/** The handoff note for the new window, already bounded. */
+	readonly handoff: string | undefined;
+	/** The window the request was made in. */
+	readonly windowId: string;
+	/** Lifecycle generation at request time; a request from an older generation is stale. */
+	readonly generation: number;
+	/** `boundary`: commit at the next boundary of this run; `next-run`: the next run starts fresh. */
+	readonly mode: "boundary" | "next-run";
+}
+
+/** A run that started while a `next-run` request was pending. */
+export interface NextRun {
+	/** The request being served. */
+	readonly request: ResetRequest;
+	/** Session leaf before the run's first entry (the new window keeps everything after it). */
+	readonly baseLeafId: string | null;
+	/** Id the new window gets. */
+	readonly windowId: string;
+}
+
+/** Entries handed to Pi that are not confirmed in the session yet. */
+export interface Proposal {
+	/** Id of the window the proposal opens. */
+	readonly windowId: string;
+	/** What produced it. */
+	readonly kind: "boundary" | "next-run" | "compaction";
+	/** Window count after the commit. */
+	readonly resets: number;
+}
+
+/** Everything the control knows. Immutable. */
+export interface ResetState {
+	/** Per-session switch (`/reset on|off`). Off means Pi behaves as if pi-reset were not installed. */
+	readonly enabled: boolean;
+	/** Lifecycle generation (moves on session start, shutdown, tree navigation, toggle off). */
+	readonly generation: number;
+	/** The current window. */
+	readonly window: WindowState;
+	/** The pending request, if any. */
+	readonly request: ResetRequest | undefined;
+	/** The run serving a `next-run` request, if one started. */
+	readonly nextRun: NextRun | undefined;
+	/** Drafts or a compaction handed to Pi and awaiting confirmation. */
+	readonly proposal: Proposal | undefined;
+	/** A checkpoint warning shown to the model and not yet persisted (it is, at the turn's boundary). */
+	readonly warning: PendingWarning | undefined;
+}
+
+/** A checkpoint warning waiting to be written into the session. */
+export interface PendingWarning {
+	/** The window it belongs to. */
+	readonly windowId: string;
+	/** Tokens left before Pi's compaction threshold when it fired. */
+	readonly tokensLeft: number;
+}
+
+/** Facts about a committed window, read from the session. */
+export interface CommittedWindow {
+	/** Compaction entry that starts the window. */
+	readonly entryId: string;
+	/** The window id stored in its details. */
+	readonly windowId: string;
+}
+
+/** Everything that can happen to the control. */
+export type ResetEvent =
+	| {
+			readonly type: "restore";
+			readonly enabled: boolean;
+			readonly window: WindowState;
+			readonly generation: number;
+	  }
+	| { readonly type: "invalidate"; readonly generation: number }
+	| { readonly type: "toggle"; readonly enabled: boolean; readonly generation: number }
+	| {
+			readonly type: "request";
+			readonly source: RequestSource;
+			readonly handoff: string | undefined;
+			/** Whether a run is active (commit at its next boundary) or Pi is idle (next run starts fresh). */
+			readonly streaming: boolean;
+	  }
+	| { readonly type: "run-start"; readonly baseLeafId: string | null; readonly newWindowId: string }
+	| { readonly type: "boundary"; readonly aborted: boolean; readonly newWindowId: string }
+	| { readonly type: "confirm"; readonly found: CommittedWindow | undefined }
+	| {
+			readonly type: "compaction";
+			readonly reason: "manual" | "threshold" | "overflow";
+			readonly aborted: boolean;
+			readonly newWindowId: string;
+	  }
+	| { readonly type: "compacted"; readonly found: CommittedWindow | undefined }
+	| { readonly type: "compaction-failed" }
+	| {
+			readonly type: "usage";
+			/** Tokens left in the window. */
+			readonly remaining: number;
+			/** Remaining tokens at which to warn (reserve + margin). */
+			readonly threshold: number;
+			/** Pi's compaction reserve. */
+			readonly reserve: number;
+	  }
+	| { readonly type: "take-warning" }
+	| { readonly type: "settled"; readonly aborted: boolean };
+
+/** What the adapter must do after an event. */
+export type ResetEffect =
+	| { readonly type: "none" }
+	| { readonly type: "rejected-off" }
+	| { readonly type: "already-pending"; readonly request: ResetRequest }
+	| { readonly type: "arm-boundary"; readonly request: ResetRequest }
+	| { readonly type: "queued-next-run"; readonly request: ResetRequest }
+	| { readonly type: "project-next-run"; readonly nextRun: NextRun }
+	| { readonly type: "propose-reset"; readonly request: ResetRequest; readonly proposal: Proposal }
+	| { readonly type: "propose-next-run"; readonly nextRun: NextRun; readonly proposal: Proposal }
+	| { readonly type: "cancelled"; readonly request: ResetRequest; readonly why: "aborted" | "stale" }
+	| { readonly type: "announce"; readonly committed: CommittedWindow; readonly proposal: Proposal }
+	| { readonly type: "commit-missing"; readonly proposal: Proposal }
+	| { readonly type: "native-compaction" }
+	| { readonly type: "cancel-compaction" }
+	| {
+			readonly type: "reset-compaction";
+			readonly proposal: Proposal;
+			/** The pending request folded into this compaction (its handoff goes in the boot text). */
+			readonly request: ResetRequest | undefined;
+			readonly reason: "manual" | "threshold" | "overflow";
+	  }
+	| { readonly type: "warn"; readonly window: WindowState; readonly warning: PendingWarning }
+	| { readonly type: "persist-warning"; readonly warning: PendingWarning }
+	| { readonly type: "toggled"; readonly enabled: boolean; readonly dropped: ResetRequest | undefined }
+	| { readonly type: "disarm" };
+
+/** A transition result. */
+export interface Step {
+	/** The next state. */
+	readonly state: ResetState;
+	/** What the adapter does. */
+	readonly effect: ResetEffect;
+}
+
+/** The first window of a branch. */
+export const INITIAL_WINDOW: WindowState = { id: "w0", resets: 0, warned: false };
+
+/** State for a fresh runtime before session_start. */
+export function initialState(enabled = true): ResetState {
+	return {
+		enabled,
+		generation: 0,
+		window: INITIAL_WINDOW,
+		request: undefined,
+		nextRun: undefined,
+		proposal: undefined,
+		warning: undefined,
+	};
+}
