@@ -176,7 +176,7 @@ export class GoalController {
 	/** Persists a checkpoint (before compaction, at shutdown) when a goal exists. */
 	checkpoint(): void {
 		const goal = this.#state.goal;
-		if (!goal || goal.status !== "active") return;
+		if (goal?.status !== "active") return;
 		const now = this.#deps.now();
 		const clock =
 			goal.clock.since === null

@@ -148,7 +148,7 @@ export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts)
 			return { state: { goal: fresh, revision: state.revision + 1 }, effects };
 		}
 		case "pause": {
-			if (!goal || goal.status !== "active") return unchanged(state, "No active goal to pause.");
+			if (goal?.status !== "active") return unchanged(state, "No active goal to pause.");
 			return stop(state, goal, "paused", facts, { pauseReason: event.reason }, event.reason === "user");
 		}
 		case "resume": {
@@ -198,15 +198,15 @@ export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts)
 			return { state: { goal: null, revision: state.revision + 1 }, effects };
 		}
 		case "complete": {
-			if (!goal || goal.status !== "active") return unchanged(state, "No active goal.");
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
 			return stop(state, goal, "complete", facts, { outcome: event.summary }, false);
 		}
 		case "blocked": {
-			if (!goal || goal.status !== "active") return unchanged(state, "No active goal.");
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
 			return stop(state, goal, "blocked", facts, { outcome: event.reason }, false);
 		}
 		case "wait": {
-			if (!goal || goal.status !== "active") return unchanged(state, "No active goal.");
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
 			const waiting: GoalRecord = {
 				...goal,
 				wait: { reason: event.reason, resumeAt: event.resumeAt },
@@ -215,7 +215,7 @@ export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts)
 			return { state: { ...state, goal: waiting }, effects: [] };
 		}
 		case "wake": {
-			if (!goal || goal.status !== "active" || !goal.wait) return unchanged(state);
+			if (goal?.status !== "active" || !goal.wait) return unchanged(state);
 			const { wait: _wait, ...rest } = goal;
 			return {
 				state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
@@ -223,19 +223,18 @@ export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts)
 			};
 		}
 		case "continued": {
-			if (!goal || goal.status !== "active") return unchanged(state);
+			if (goal?.status !== "active") return unchanged(state);
 			return { state: { ...state, goal: { ...goal, iteration: goal.iteration + 1 } }, effects: [] };
 		}
 		case "turn": {
-			if (!goal || goal.status !== "active") return unchanged(state);
+			if (goal?.status !== "active") return unchanged(state);
 			const counted = countTurn(goal.safety, event.turn, facts.settings);
 			const updated: GoalRecord = { ...goal, safety: counted.safety };
 			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
 			return stop(state, updated, "paused", facts, { pauseReason: counted.trip }, false);
 		}
 		case "budget_check": {
-			if (!goal || goal.status !== "active" || !budgetExhausted(goal, facts.branchTotal))
-				return unchanged(state);
+			if (goal?.status !== "active" || !budgetExhausted(goal, facts.branchTotal)) return unchanged(state);
 			return stop(state, goal, "budget_limited", facts, {}, true);
 		}
 	}

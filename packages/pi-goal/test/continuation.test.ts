@@ -1,9 +1,4 @@
-import {
-	createScriptedSession,
-	reply,
-	type ScriptedSession,
-	toolCall,
-} from "@pi-lifecycle/lifecycle-kit/testing";
+import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
 	completeGoal,

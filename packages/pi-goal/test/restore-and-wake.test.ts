@@ -48,6 +48,11 @@ function fakeTime() {
 	return time;
 }
 
+function waitDeadline(h: ScriptedSession): number | undefined {
+	const goal = lastState(h)?.goal as { wait?: { resumeAt: number } } | null | undefined;
+	return goal?.wait?.resumeAt;
+}
+
 function wakePrompts(h: ScriptedSession) {
 	return customMessages(h, CONTINUATION_MESSAGE).filter(
 		(m) => (m.details as { kind: string }).kind === "wake",
@@ -100,7 +105,7 @@ describe("idle wake-ups and restore", () => {
 		});
 		await harness.prompt("/goal deploy it");
 		await settle(harness);
-		const resumeAt = (lastState(harness)?.goal as { wait: { resumeAt: number } }).wait.resumeAt;
+		const resumeAt = waitDeadline(harness) ?? 0;
 		time.now += 20_000;
 		await harness.reload();
 		await settle(harness);
@@ -108,7 +113,7 @@ describe("idle wake-ups and restore", () => {
 		// Restored deadline: 40 s left, not a fresh 60 s.
 		const live = time.live();
 		expect(live.at(-1)?.ms).toBe(40_000);
-		expect((lastState(harness)?.goal as { wait: { resumeAt: number } }).wait.resumeAt).toBe(resumeAt);
+		expect(waitDeadline(harness)).toBe(resumeAt);
 		harness.script(completeGoal());
 		time.now = resumeAt;
 		live.at(-1)?.fn();
@@ -140,7 +145,7 @@ describe("idle wake-ups and restore", () => {
 		await vi.waitFor(() => expect(harness?.providerCalls).toBe(1));
 		await settle(harness);
 		expect(lastState(harness)?.goal?.status).toBe("complete");
-		expect(goalIdIn(harness.requests[0]!.messages)).toBe(goal.id);
+		expect(goalIdIn(harness.requests[0]?.messages)).toBe(goal.id);
 	});
 
 	it("manual compaction fallback: a goal started during compaction starts once compaction ends", async () => {
@@ -178,7 +183,7 @@ describe("idle wake-ups and restore", () => {
 		await vi.waitFor(() => expect(harness?.providerCalls).toBe(3));
 		await settle(harness);
 		expect(customMessages(harness, CONTINUATION_MESSAGE)).toHaveLength(1);
-		expect(goalIdIn(harness.requests[2]!.messages)).not.toBe("");
+		expect(goalIdIn(harness.requests[2]?.messages)).not.toBe("");
 		expect(lastState(harness)?.goal?.status).toBe("complete");
 	});
 });
