@@ -6,6 +6,9 @@
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Capability } from "./locate.js";
+import type { ProcessRunner } from "./runner.js";
+import { runScan } from "./scan.js";
 
 /** Largest baseline file read. */
 export const MAX_BASELINE_BYTES = 8 * 1024 * 1024;
@@ -107,4 +110,67 @@ export function isStateEntry(data: unknown): data is StateEntry {
 	if (typeof data !== "object" || data === null) return false;
 	const entry = data as Partial<StateEntry>;
 	return entry.version === 1 && typeof entry.baselineFile === "string" && typeof entry.root === "string";
+}
+
+/** Inputs of {@link captureBaseline}. */
+export interface CaptureRequest {
+	readonly runner: ProcessRunner;
+	readonly capability: Capability;
+	/** Canonical project root. */
+	readonly root: string;
+	readonly sessionId: string;
+	/** Where to persist the baseline. */
+	readonly file: string;
+	readonly timeoutMs: number;
+	/** Session mutations that happened before this capture (a restored session without a baseline). */
+	readonly priorMutations: number;
+	/** The session_start reason (for the partial explanation). */
+	readonly reason: string;
+	readonly signal: AbortSignal;
+}
+
+/**
+ * Scans the whole project and persists the identities. The result is `partial` only when it truly
+ * is: some groups could not be identified, or the session had already changed files.
+ */
+export async function captureBaseline(request: CaptureRequest): Promise<BaselineState> {
+	const { root, sessionId } = request;
+	const scan = await runScan(request.runner, request.capability, {
+		root,
+		paths: [],
+		timeoutMs: request.timeoutMs,
+		signal: request.signal,
+	});
+	if (scan.status !== "ok") {
+		return scan.status === "unavailable"
+			? { status: "unavailable", reason: scan.reason }
+			: { status: "failed", reason: scan.reason };
+	}
+	const reasons: string[] = [];
+	if (scan.report.omitted > 0) reasons.push(`${scan.report.omitted} clone group(s) could not be identified`);
+	if (request.priorMutations > 0) {
+		reasons.push(
+			`captured after ${request.priorMutations} earlier change(s) in this session (${request.reason})`,
+		);
+	}
+	const capturedAt = new Date().toISOString();
+	const identities = scan.report.groups.map((g) => g.identity);
+	const complete = reasons.length === 0;
+	const reason = reasons.join("; ") || undefined;
+	const error = writeBaseline(request.file, {
+		version: 1,
+		sessionId,
+		root,
+		capturedAt,
+		complete,
+		reason,
+		identities,
+	});
+	return {
+		status: complete ? "accepted" : "partial",
+		identities: new Set(identities),
+		reason,
+		capturedAt,
+		file: error ? undefined : request.file,
+	};
 }

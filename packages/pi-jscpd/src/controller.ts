@@ -8,23 +8,22 @@ import { type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-ki
 import {
 	type BaselineState,
 	baselinePath,
+	captureBaseline,
 	isStateEntry,
 	readBaseline,
 	STATE_ENTRY,
 	type StateEntry,
 	stateFromFile,
-	writeBaseline,
 } from "./baseline.js";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
 import { DEFAULT_SETTINGS, type JscpdSettings, SETTINGS_SPEC } from "./config.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
-import { FINDINGS_MESSAGE, FOOTER, STATUS_KEY } from "./presentation.js";
+import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
-import { runScan } from "./scan.js";
 import { type CheckRecord, CheckScheduler } from "./scheduler.js";
-import { diffSnapshots, gitTopLevel, snapshotWorktree, type WorktreeSnapshot } from "./worktree.js";
+import { OutsideChangeDetector } from "./worktree.js";
 
 /** Options of the extension factory (tests and embedders). */
 export interface JscpdOptions {
@@ -77,9 +76,7 @@ export class JscpdController {
 	#capabilityPromise: Promise<Capability> = Promise.resolve({ status: "unavailable", reason: "not started" });
 	#baseline: BaselineState = { status: "none" };
 	#baselinePromise: Promise<void> = Promise.resolve();
-	#topLevel: string | undefined;
-	#snapshot: WorktreeSnapshot | undefined;
-	readonly #recordedSinceSnapshot = new Set<string>();
+	#outside: OutsideChangeDetector | undefined;
 	#probe: AbortController | undefined;
 	#lastOutcome: CheckOutcome | undefined;
 	readonly #records: CheckRecord[] = [];
@@ -110,6 +107,7 @@ export class JscpdController {
 	start(ctx: ExtensionContext, reason: string): void {
 		this.#ctx = ctx;
 		this.#root = canonicalPath(ctx.cwd) ?? ctx.cwd;
+		this.#outside = new OutsideChangeDetector(this.#root);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations } = this.#replay(entries);
@@ -178,11 +176,7 @@ export class JscpdController {
 	}
 
 	async #takeSnapshot(signal?: AbortSignal): Promise<void> {
-		const root = this.#root;
-		if (!root) return;
-		this.#topLevel ??= await gitTopLevel(root, signal);
-		this.#snapshot = await snapshotWorktree(root, this.#topLevel, this.#mutations.changed, signal);
-		this.#recordedSinceSnapshot.clear();
+		await this.#outside?.reset(this.#mutations.changed, signal);
 	}
 
 	async #captureBaseline(sessionId: string, priorMutations: number, reason: string): Promise<void> {
@@ -191,48 +185,22 @@ export class JscpdController {
 		try {
 			await this.#scheduler.runExplicit(async (signal) => {
 				await this.#takeSnapshot(signal);
-				const capability = await this.#capabilityPromise;
-				const scan = await runScan(this.#runner, capability, {
+				const state = await captureBaseline({
+					runner: this.#runner,
+					capability: await this.#capabilityPromise,
 					root,
-					paths: [],
+					sessionId,
+					file: baselinePath(this.agentDir(), sessionId),
 					timeoutMs: this.#settings.timeoutMs,
+					priorMutations,
+					reason,
 					signal,
 				});
-				if (scan.status !== "ok") {
-					this.#baseline =
-						scan.status === "unavailable"
-							? { status: "unavailable", reason: scan.reason }
-							: { status: "failed", reason: scan.reason };
-					return;
-				}
-				const reasons: string[] = [];
-				if (scan.report.omitted > 0)
-					reasons.push(`${scan.report.omitted} clone group(s) could not be identified`);
-				if (priorMutations > 0)
-					reasons.push(`captured after ${priorMutations} earlier change(s) in this session (${reason})`);
-				const capturedAt = new Date().toISOString();
-				const identities = scan.report.groups.map((g) => g.identity);
-				const file = baselinePath(this.agentDir(), sessionId);
-				const complete = reasons.length === 0;
-				const error = writeBaseline(file, {
-					version: 1,
-					sessionId,
-					root,
-					capturedAt,
-					complete,
-					reason: reasons.join("; ") || undefined,
-					identities,
-				});
-				const state: BaselineState = {
-					status: complete ? "accepted" : "partial",
-					identities: new Set(identities),
-					reason: reasons.join("; ") || undefined,
-					capturedAt,
-					file: error ? undefined : file,
-				};
 				if (signal.aborted || this.#shutdown) return;
 				this.#baseline = state;
-				if (!error) this.#pi.appendEntry<StateEntry>(STATE_ENTRY, { version: 1, baselineFile: file, root });
+				if ("file" in state && state.file) {
+					this.#pi.appendEntry<StateEntry>(STATE_ENTRY, { version: 1, baselineFile: state.file, root });
+				}
 			});
 		} catch {
 			// Closed while starting: the baseline stays pending until the runtime is replaced.
@@ -261,7 +229,7 @@ export class JscpdController {
 		const projectPath = projectPathOf(this.#root, ctx.cwd, path);
 		if (!projectPath) return;
 		this.#mutations.record(projectPath);
-		this.#recordedSinceSnapshot.add(projectPath);
+		this.#outside?.noteRecorded(projectPath);
 		this.#scheduler.markMutation();
 	}
 
@@ -293,17 +261,9 @@ export class JscpdController {
 	}
 
 	async #detectOutsideChanges(signal: AbortSignal): Promise<void> {
-		const root = this.#root;
-		const before = this.#snapshot;
-		if (!root || !before || this.#baseline.status !== "accepted") return;
-		const after = await snapshotWorktree(root, this.#topLevel, this.#mutations.changed, signal);
-		if (signal.aborted) return;
-		const outside = diffSnapshots(root, before, after).filter(
-			(path) => !this.#recordedSinceSnapshot.has(path),
-		);
-		this.#snapshot = after;
-		this.#recordedSinceSnapshot.clear();
-		if (outside.length === 0) return;
+		if (!this.#outside || this.#baseline.status !== "accepted") return;
+		const outside = await this.#outside.detect(this.#mutations.changed, signal);
+		if (outside.length === 0 || signal.aborted) return;
 		for (const path of outside) this.#mutations.record(path);
 		this.#scheduler.markMutation();
 	}
@@ -408,7 +368,7 @@ export class JscpdController {
 			lastOutcome: this.#lastOutcome,
 			lastRecord: this.#records.at(-1),
 			recentChecks: [...this.#records],
-			externalDetection: this.#snapshot?.mode ?? "none",
+			externalDetection: this.#outside?.mode ?? "none",
 		};
 	}
 
@@ -421,17 +381,13 @@ export class JscpdController {
 	#updateFooter(hint?: "checking"): void {
 		const ctx = this.#ctx;
 		if (!ctx || this.#shutdown) return;
-		let text: string;
-		if (!this.#settings.enabled) text = FOOTER.off;
-		else if (this.#capability?.status === "unavailable") text = FOOTER.unavailable;
-		else if (this.#baseline.status === "pending" || this.#baseline.status === "none") text = FOOTER.baseline;
-		else if (this.#baseline.status === "partial") text = FOOTER.partial;
-		else if (this.#baseline.status !== "accepted") text = FOOTER.failed;
-		else if (hint === "checking" || this.#scheduler.snapshot().automaticActive) text = FOOTER.checking;
-		else if (!this.#lastOutcome) text = FOOTER.ready;
-		else if (this.#lastOutcome.kind === "clean") text = FOOTER.clean;
-		else if (this.#lastOutcome.kind === "findings") text = FOOTER.findings(this.#lastOutcome.delivered ?? 0);
-		else text = FOOTER.failed;
+		const text = footerText({
+			enabled: this.#settings.enabled,
+			capability: this.#capability?.status,
+			baseline: this.#baseline.status,
+			checking: hint === "checking" || this.#scheduler.snapshot().automaticActive,
+			outcome: this.#lastOutcome,
+		});
 		try {
 			ctx.ui.setStatus(STATUS_KEY, text);
 		} catch {

@@ -2,6 +2,7 @@
  * Texts (pure): the findings message, scan results, footer status and `/jscpd status`. Every text is
  * bounded: at most `max` findings, each one line plus locations.
  */
+import type { CheckOutcome } from "./checkpoint.js";
 import type { Finding } from "./compare.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 
@@ -75,3 +76,26 @@ export const FOOTER = {
 	failed: "jscpd: check failed (see /jscpd status)",
 	partial: "jscpd: baseline partial",
 } as const;
+
+/** What the footer depends on. */
+export interface FooterInput {
+	readonly enabled: boolean;
+	readonly capability: "available" | "unavailable" | undefined;
+	readonly baseline: "none" | "pending" | "accepted" | "partial" | "unavailable" | "failed";
+	readonly checking: boolean;
+	readonly outcome: CheckOutcome | undefined;
+}
+
+/** The footer text for a state (pure). */
+export function footerText(input: FooterInput): string {
+	if (!input.enabled) return FOOTER.off;
+	if (input.capability === "unavailable") return FOOTER.unavailable;
+	if (input.baseline === "pending" || input.baseline === "none") return FOOTER.baseline;
+	if (input.baseline === "partial") return FOOTER.partial;
+	if (input.baseline !== "accepted") return FOOTER.failed;
+	if (input.checking) return FOOTER.checking;
+	if (!input.outcome) return FOOTER.ready;
+	if (input.outcome.kind === "clean") return FOOTER.clean;
+	if (input.outcome.kind === "findings") return FOOTER.findings(input.outcome.delivered ?? 0);
+	return FOOTER.failed;
+}

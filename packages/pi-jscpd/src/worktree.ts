@@ -111,3 +111,53 @@ export function diffSnapshots(root: string, before: WorktreeSnapshot, after: Wor
 	}
 	return changed.sort();
 }
+
+/**
+ * Owns the snapshots of one project: a baseline snapshot (taken with the session baseline), then
+ * one comparison per settle. Paths already recorded through built-in write/edit since the last
+ * snapshot are not reported again.
+ */
+export class OutsideChangeDetector {
+	readonly #root: string;
+	#topLevel: string | undefined;
+	#resolvedTopLevel = false;
+	#snapshot: WorktreeSnapshot | undefined;
+	readonly #recorded = new Set<string>();
+
+	/** @param root Canonical project root. */
+	constructor(root: string) {
+		this.#root = root;
+	}
+
+	/** How outside changes are detected (`none` before the first snapshot). */
+	get mode(): WorktreeSnapshot["mode"] | "none" {
+		return this.#snapshot?.mode ?? "none";
+	}
+
+	/** Notes a path recorded through a built-in tool since the last snapshot. */
+	noteRecorded(path: string): void {
+		this.#recorded.add(path);
+	}
+
+	/** Takes the reference snapshot. */
+	async reset(known: Iterable<string>, signal?: AbortSignal): Promise<void> {
+		if (!this.#resolvedTopLevel) {
+			this.#topLevel = await gitTopLevel(this.#root, signal);
+			this.#resolvedTopLevel = true;
+		}
+		this.#snapshot = await snapshotWorktree(this.#root, this.#topLevel, known, signal);
+		this.#recorded.clear();
+	}
+
+	/** Compares with the previous snapshot; returns paths changed outside the built-in tools. */
+	async detect(known: Iterable<string>, signal: AbortSignal): Promise<string[]> {
+		const before = this.#snapshot;
+		if (!before) return [];
+		const after = await snapshotWorktree(this.#root, this.#topLevel, known, signal);
+		if (signal.aborted) return [];
+		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
+		this.#snapshot = after;
+		this.#recorded.clear();
+		return outside;
+	}
+}

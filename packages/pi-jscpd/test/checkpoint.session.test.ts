@@ -45,6 +45,8 @@ describe("automatic checkpoint (scripted sessions, real jscpd)", () => {
 		const [message] = customMessages(s, FINDINGS);
 		expect(String(message?.content)).toContain("src/b.ts");
 		expect(message?.details?.findings?.[0]?.label).toBe("matches-existing");
+		// Print/json mode (no UI): in model context, out of the transcript display.
+		expect(message).toMatchObject({ display: false });
 		expect(s.providerCalls).toBe(2);
 		expect(s.errors).toEqual([]);
 

@@ -128,6 +128,7 @@ export function customMessages(h: ScriptedSession, customType: string) {
 		.getBranch()
 		.filter((e) => e.type === "custom_message" && e.customType === customType) as {
 		content: unknown;
+		display: boolean;
 		details?: { findings?: { label: string; locations: { path: string }[] }[]; omitted?: number };
 	}[];
 }

@@ -93,6 +93,29 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 		expect(s.providerCalls).toBe(2);
 	});
 
+	it("the first write waits for the session baseline, so its duplicate is reported as new", async () => {
+		const { root, agentDir, gate } = project();
+		const marker = `pijscpdfirst${process.pid}${Date.now()}`;
+		writeFileSync(join(gate, "hold"), "");
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+		});
+		h = s;
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		writeDuplicate(s);
+		const prompting = s.prompt("write b.ts");
+		await waitFor(() => expect(s.count("tool_execution_start")).toBe(1));
+		// The write is held at tool_call while the baseline scan is still running.
+		expect(existsSync(join(root, "src/b.ts"))).toBe(false);
+		expect(s.controller.status().baseline.status).toBe("pending");
+		writeFileSync(join(gate, "release"), "");
+		await prompting;
+		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", groups: 0 });
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+	});
+
 	it("a new prompt cancels the automatic check and leaves its generation unattempted", async () => {
 		const { root, agentDir, gate } = project();
 		const marker = `pijscpdprompt${process.pid}${Date.now()}`;
