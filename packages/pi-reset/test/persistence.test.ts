@@ -4,7 +4,7 @@ import {
 	type ScriptedSession,
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import piReset from "../src/index.js";
 import { allText, branchTypes, startSession, testTools } from "./helpers.js";
 
@@ -145,5 +145,22 @@ describe("on/off, reload and reopen", () => {
 		// The restored window count continues: the next reset is the third.
 		await harness.prompt("reset three");
 		expect(resetDetailsOnBranch(harness).map((d) => d.resets)).toEqual([1, 2, 3]);
+	});
+
+	it("/reset status reports the window id, tokens left before the warning and resets so far", async () => {
+		harness = await startSession();
+		harness.script(toolCall("new_context", { handoff: "S" }), reply("fresh"));
+		await harness.prompt("go");
+		const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		try {
+			await harness.prompt("/reset status");
+			const report = log.mock.calls.map((call) => String(call[0])).join("\n");
+			const windowId = resetDetailsOnBranch(harness)[0]?.windowId ?? "missing";
+			expect(report).toContain(`Window: ${windowId}`);
+			expect(report).toMatch(/Tokens left before the checkpoint warning: \d+/);
+			expect(report).toContain("Resets so far: 1");
+		} finally {
+			log.mockRestore();
+		}
 	});
 });
