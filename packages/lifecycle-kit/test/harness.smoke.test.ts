@@ -22,3 +22,34 @@ describe("scripted-session harness", () => {
 		expect(harness.errors).toEqual([]);
 	});
 });
+
+describe("scripted-session harness on every supported host", () => {
+	it("reload re-runs factories: session_shutdown(reload) then session_start(reload)", async () => {
+		let factoryRuns = 0;
+		harness = await createScriptedSession({ extensions: [() => void factoryRuns++] });
+		await harness.reload();
+		expect(factoryRuns).toBe(2);
+		expect(harness.events.map((e) => `${e.type}:${e.info.reason}`)).toEqual([
+			"session_start:startup",
+			"session_shutdown:reload",
+			"session_start:reload",
+		]);
+	});
+
+	it("records each extension error once, before and after a reload", async () => {
+		harness = await createScriptedSession({
+			extensions: [
+				(pi) =>
+					void pi.on("agent_settled", () => {
+						throw new Error("handler failed");
+					}),
+			],
+			responses: [reply("a"), reply("b")],
+		});
+		await harness.prompt("one");
+		expect(harness.errors.map((e) => e.error)).toEqual(["handler failed"]);
+		await harness.reload();
+		await harness.prompt("two");
+		expect(harness.errors.map((e) => e.error)).toEqual(["handler failed", "handler failed"]);
+	});
+});

@@ -185,9 +185,14 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		tools: options.tools,
 	});
 	const errors: ExtensionError[] = [];
-	const attachErrors = () => session.extensionRunner.onError((error) => errors.push(error));
-	let detachErrors = attachErrors();
-	await session.bindExtensions({});
+	// An error listener is a binding: Pi re-attaches it to every new runner after a reload, and Pi
+	// 1.3.0 emits session_start(reload) only when the session has a binding.
+	let recording = true;
+	await session.bindExtensions({
+		onError: (error) => {
+			if (recording) errors.push(error);
+		},
+	});
 
 	let disposed = false;
 	return {
@@ -208,9 +213,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 			sink.usage = usage;
 		},
 		async reload() {
-			detachErrors();
 			await session.reload();
-			detachErrors = attachErrors();
 		},
 		async abort() {
 			await session.abort();
@@ -230,7 +233,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		async dispose(disposeOptions) {
 			if (disposed) return;
 			disposed = true;
-			detachErrors();
+			recording = false;
 			try {
 				await session.abort();
 			} catch {
