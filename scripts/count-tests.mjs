@@ -9,6 +9,9 @@ const dirs = [
 	...readdirSync(join(root, "packages")).map((name) => join(root, "packages", name)),
 	join(root, "test"),
 ];
+// One report per host pass of scripts/test-all.mjs.
+const hosts = process.env.PI_LIFECYCLE_TEST_HOSTS?.split(",") ?? ["latest", "1.3.0"];
+const expectedReports = hosts.map((host) => (host === "latest" ? "vitest.json" : `vitest-pi-${host}.json`));
 let passed = 0;
 let failed = 0;
 let skipped = 0;

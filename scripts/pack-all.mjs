@@ -12,6 +12,9 @@ mkdirSync(out, { recursive: true });
 const pnpm = process.env.npm_execpath;
 if (!pnpm) throw new Error("run through pnpm (pnpm pack:all) so npm_execpath is set");
 for (const name of ["lifecycle-kit", "pi-reset", "pi-goal", "pi-jscpd"]) {
-	execFileSync(pnpm, ["pack", "--pack-destination", out], { cwd: join(root, "packages", name), stdio: "inherit" });
+	execFileSync(pnpm, ["pack", "--pack-destination", out], {
+		cwd: join(root, "packages", name),
+		stdio: "inherit",
+	});
 }
 console.log(readdirSync(out).join("\n"));
