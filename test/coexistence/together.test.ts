@@ -1,0 +1,80 @@
+/**
+ * All three extensions from their packed tarballs, each in its own module root, in every load order.
+ */
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "@earendil-works/pi-ai";
+import {
+	createScriptedSession,
+	type DynamicStep,
+	reply,
+	requestTexts,
+	type ScriptedSession,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { activeGoalId, countContaining, permutations, texts } from "../support/model.js";
+import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
+
+const ALL: ExtensionName[] = ["pi-reset", "pi-goal", "pi-jscpd"];
+let install: PackedInstall;
+let harness: ScriptedSession | undefined;
+
+beforeAll(() => {
+	install = installPacked(ALL);
+});
+afterAll(() => install?.cleanup());
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+function pathsIn(order: readonly ExtensionName[]): string[] {
+	return order.map((name) => install.extensions.find((ext) => ext.name === name)?.packageDir ?? "");
+}
+
+/** A step that calls goal_complete with the goal id the model was given. */
+const completeGoal =
+	(summary: string): DynamicStep =>
+	(context) => {
+		const goalId = activeGoalId(context.messages);
+		return fauxAssistantMessage([fauxToolCall("goal_complete", { goal_id: goalId ?? "missing", summary })], {
+			stopReason: "toolUse",
+		});
+	};
+
+describe.each(permutations(ALL))("load order %s, %s, %s", (...order) => {
+	it("new_context in the middle of a goal continues the goal in the fresh window with its contract, once", async () => {
+		harness = await createScriptedSession({
+			extensionPaths: pathsIn(order),
+			responses: [
+				reply("Step one of the objective is done."),
+				fauxAssistantMessage(
+					[
+						fauxText("Handing off."),
+						fauxToolCall("new_context", { handoff: "Step one done; do step two next." }),
+					],
+					{ stopReason: "toolUse" },
+				),
+				completeGoal("Step two done: verified by reading the file."),
+			],
+		});
+		await harness.prompt("/goal Write the two-step report");
+		await harness.session.waitForIdle();
+
+		expect(harness.errors).toEqual([]);
+		expect(harness.providerCalls).toBe(3);
+		const [first, second, third] = harness.requests;
+		expect(activeGoalId(first?.messages ?? [])).toBeDefined();
+		expect(countContaining(second?.messages ?? [], "Step one of the objective is done.")).toBe(1);
+
+		// The fresh window: handoff and contract present, old conversation gone, one continuation.
+		const fresh = third?.messages ?? [];
+		const freshTexts = texts(fresh).join("\n---\n");
+		expect(freshTexts).toContain("Step one done; do step two next.");
+		expect(activeGoalId(fresh)).toBe(activeGoalId(first?.messages ?? []));
+		expect(freshTexts).not.toContain("Step one of the objective is done.");
+		expect(countContaining(fresh, "Goal id:")).toBe(1);
+		expect(requestTexts(third!).length).toBeGreaterThan(0);
+
+		// The goal completed: no further request, and the footer state is complete.
+		expect(harness.count("agent_settled")).toBeGreaterThanOrEqual(1);
+	});
+});
