@@ -1,6 +1,9 @@
 /**
  * All three extensions from their packed tarballs, each in its own module root, in every load order.
  */
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@earendil-works/pi-ai";
 import {
 	createScriptedSession,
@@ -76,5 +79,44 @@ describe.each(permutations(ALL))("load order %s, %s, %s", (...order) => {
 
 		// The goal completed: no further request, and the footer state is complete.
 		expect(harness.count("agent_settled")).toBeGreaterThanOrEqual(1);
+	});
+
+	it("a threshold reset during goal work takes no model turn and the goal goes on with its contract", async () => {
+		harness = await createScriptedSession({
+			extensionPaths: pathsIn(order),
+			settings: { compaction: { enabled: true, keepRecentTokens: 1 } },
+			responses: [
+				reply("OLD-ANSWER before the goal"),
+				fauxAssistantMessage([fauxToolCall("read", { path: "notes.txt" })], { stopReason: "toolUse" }),
+				reply("Read the notes; the first half is done."),
+				completeGoal("Both halves done; checked the notes file."),
+			],
+		});
+		writeFileSync(join(harness.cwd, "notes.txt"), "NOTES-CONTENT\n");
+		await harness.prompt("an earlier question");
+		// The goal's tool-calling response pushes the window over Pi's threshold between turns.
+		harness.setUsage((message) =>
+			message.stopReason === "toolUse" &&
+			message.content.some((b) => b.type === "toolCall" && b.name === "read")
+				? { input: 120_000, totalTokens: 120_000 }
+				: undefined,
+		);
+		await harness.prompt("/goal Summarise the notes in two halves");
+		await harness.session.waitForIdle();
+
+		expect(harness.errors).toEqual([]);
+		const compactions = harness.events.filter((e) => e.type === "session_before_compact").map((e) => e.info);
+		expect(compactions).toEqual([{ reason: "threshold", willRetry: false }]);
+		// One request per scripted step: the reset cost no summarisation request.
+		expect(harness.providerCalls).toBe(4);
+		const afterReset = harness.requests[2]?.messages ?? [];
+		const afterTexts = texts(afterReset).join("\n");
+		expect(afterTexts).not.toContain("OLD-ANSWER");
+		expect(afterTexts).toContain("NOTES-CONTENT");
+		expect(activeGoalId(afterReset)).toBe(activeGoalId(harness.requests[1]?.messages ?? []));
+		// The continuation after the reset still carries exactly one current contract.
+		const last = harness.requests[3]?.messages ?? [];
+		expect(activeGoalId(last)).toBe(activeGoalId(afterReset));
+		expect(countContaining(last, "(active)")).toBe(1);
 	});
 });

@@ -4,7 +4,16 @@
  * lifecycle-kit, so no two extensions share kit module state.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	realpathSync,
+	rmSync,
+	symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +47,19 @@ export function tarballFiles(tarball: string): string[] {
 function unpack(tarball: string, into: string): void {
 	mkdirSync(into, { recursive: true });
 	execFileSync("tar", ["xzf", tarball, "-C", into, "--strip-components=1"]);
+}
+
+/**
+ * Installs a local fixture package (a third-party extension) in its own module root with its own
+ * copy of lifecycle-kit from the kit tarball. Returns its package directory.
+ */
+export function installFixture(install: PackedInstall, fixtureDir: string, name: string): string {
+	const modules = join(install.root, name, "node_modules");
+	const packageDir = join(modules, name);
+	mkdirSync(modules, { recursive: true });
+	cpSync(fixtureDir, packageDir, { recursive: true });
+	unpack(tarballPath("lifecycle-kit"), join(modules, "@pi-lifecycle", "lifecycle-kit"));
+	return packageDir;
 }
 
 /** One installed extension: its package directory for Pi's loader. */
