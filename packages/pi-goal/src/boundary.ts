@@ -5,8 +5,9 @@
  * - turn_end: counts the turn for the safety breakers and publishes a pending contract revision
  *   after the turn's tool results (so an inactive revision follows the terminal tool result);
  * - agent_before_settle: proposes exactly one hidden continuation with `continue: true` when the
- *   outcome is completed, the goal is active and owned, not waiting, within its limits, and no
- *   user work is queued. Pi runs it inside the same run: no idle-send race.
+ *   outcome is completed (no final error, no failed or cancelled compaction recovery), the goal is
+ *   active and owned, not waiting, within its limits, and no user work is queued. Pi runs it inside
+ *   the same run: no idle-send race. Errors, waits and stops are published at agent_settled.
  */
 import type {
 	CustomMessageEntryDraft,
@@ -16,33 +17,12 @@ import type {
 import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-kit";
 import { continuationMessage, type GoalMessage } from "./contract.js";
 import type { GoalController } from "./controller.js";
-import { classifyOutcome } from "./outcome.js";
+import { mayContinue } from "./outcome.js";
+import type { RunOwnership } from "./run.js";
 import { automaticAllowed } from "./safety.js";
 import type { GoalWaker } from "./wake.js";
 
-/** Which attempt is automatic goal work. */
-export class RunOwnership {
-	/** Whether the current attempt is automatic goal work (a continuation or a wake). */
-	automatic = false;
-	/** Set when this goal proposed the continuation that starts the next attempt. */
-	nextAutomatic = false;
-
-	/** A run starts (before_agent_start). */
-	startRun(automatic: boolean): void {
-		this.automatic = automatic;
-		this.nextAutomatic = false;
-	}
-	/** An attempt starts (agent_start): a boundary continuation we proposed is automatic work. */
-	startAttempt(): void {
-		if (this.nextAutomatic) this.automatic = true;
-		this.nextAutomatic = false;
-	}
-	/** The run settled. */
-	settle(): void {
-		this.automatic = false;
-		this.nextAutomatic = false;
-	}
-}
+export { RunOwnership } from "./run.js";
 
 /** Dependencies of the boundary proposer. */
 export interface BoundaryDeps {
@@ -84,9 +64,14 @@ function onTurnEnd(
 ): BoundaryProposal | undefined {
 	const { controller, run } = deps;
 	const message = event.message as { role?: string };
-	if (controller.goal?.status === "active" && message.role === "assistant" && event.outcome === "completed") {
+	const counted = event.outcome === "completed" || event.outcome === "error";
+	if (controller.goal?.status === "active" && message.role === "assistant" && counted) {
 		const facts = turnFacts(event);
-		controller.apply({ type: "turn", turn: { automatic: run.automatic, ...facts } }, ctx);
+		const error = event.outcome === "error";
+		// The one exemption: a scheduled recovery request rejected directly by the usage limit, work-free.
+		const exempt =
+			error && run.recovery && run.responses === 1 && facts.toolCalls === 0 && run.error?.usageLimit === true;
+		if (!exempt) controller.apply({ type: "turn", turn: { automatic: run.automatic, error, ...facts } }, ctx);
 		// A breaker tripped in a tool loop: stop the loop before its next request.
 		if (controller.goal?.status !== "active" && facts.toolCalls > 0 && !ctx.isIdle()) ctx.abort();
 	}
@@ -106,9 +91,7 @@ function onBeforeSettle(
 	const { controller, waker, run } = deps;
 	const goal = controller.goal;
 	if (goal?.status === "active" && !goal.wait && controller.owned) {
-		const outcome = classifyOutcome(event.outcome);
-		if (outcome.kind === "stop") controller.apply({ type: "pause", reason: outcome.reason }, ctx);
-		else if (outcome.kind === "continue") {
+		if (mayContinue(event.outcome, run.facts())) {
 			controller.apply({ type: "budget_check" }, ctx);
 			const current = controller.goal;
 			if (

@@ -12,6 +12,7 @@ export const SUBCOMMANDS = {
 	resume: "resume a paused or stopped goal (new goal id), or end a wait",
 	edit: "edit the objective: /goal edit [--tokens N] <objective>",
 	clear: "remove the goal",
+	"retry-usage-limits": "on|off: wait for a usage limit to reset instead of stopping (saved globally)",
 	help: "show this help",
 } as const satisfies Record<string, string>;
 
@@ -22,6 +23,7 @@ export type GoalCommand =
 	| { readonly kind: "pause" }
 	| { readonly kind: "resume" }
 	| { readonly kind: "clear" }
+	| { readonly kind: "retry-usage-limits"; readonly enabled: boolean }
 	| { readonly kind: "start"; readonly objective: string; readonly tokenBudget: number | null }
 	| { readonly kind: "edit"; readonly objective: string; readonly tokenBudget?: number };
 
@@ -70,6 +72,12 @@ export function parseGoalCommand(args: string): ParseResult {
 	if (word === "status" || word === "help" || word === "pause" || word === "resume" || word === "clear") {
 		if (restWords.length > 0) return { ok: false, error: `/goal ${word} takes no arguments.` };
 		return { ok: true, command: { kind: word } };
+	}
+	if (word === "retry-usage-limits") {
+		const value = restWords.join(" ").toLowerCase();
+		if (value !== "on" && value !== "off")
+			return { ok: false, error: "/goal retry-usage-limits takes exactly one argument: on or off." };
+		return { ok: true, command: { kind: "retry-usage-limits", enabled: value === "on" } };
 	}
 	if (word === "edit") {
 		const taken = takeTokens(text.slice(head.length).trim());

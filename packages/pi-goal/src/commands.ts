@@ -9,11 +9,14 @@ import type {
 	ExtensionCommandContext,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
+import { loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
 import type { GoalController } from "./controller.js";
+import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
 import { say } from "./output.js";
+import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { isUnfinished } from "./types.js";
 import type { GoalWaker } from "./wake.js";
 
@@ -22,6 +25,8 @@ export interface CommandDeps {
 	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage">;
 	readonly controller: GoalController;
 	readonly waker: GoalWaker;
+	/** Pi's agent directory (settings location); needed by `/goal retry-usage-limits`. */
+	readonly agentDir?: () => string;
 }
 
 /** A fresh goal id. */
@@ -66,6 +71,8 @@ export function statusText(controller: GoalController): string {
 			`Waiting for: ${goal.wait.reason}${goal.wait.resumeAt === null ? "" : ` until ${new Date(goal.wait.resumeAt).toISOString()}`}`,
 		);
 	if (goal.outcome) lines.push(`${goal.status === "complete" ? "Summary" : "Reason"}: ${goal.outcome}`);
+	const step = nextStep(goal);
+	if (step) lines.push(`Next: ${step}`);
 	return lines.join("\n");
 }
 
@@ -134,6 +141,8 @@ export async function handleGoalCommand(
 				`Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`,
 			);
 		}
+		case "retry-usage-limits":
+			return setRetryUsageLimits(deps, ctx, command.enabled);
 		case "clear": {
 			const applied = controller.apply({ type: "clear" }, ctx);
 			if (!applied.error) waker.cancel();
@@ -141,6 +150,34 @@ export async function handleGoalCommand(
 			return report(applied.error, "Goal cleared.");
 		}
 	}
+}
+
+/**
+ * Saves `retryUsageLimits` (global settings file) and applies the new effective policy only after
+ * the save committed: a failed save keeps the previous policy. Disabling stops a pending usage-limit
+ * wait as usage_limited; enabling never restarts a stopped goal.
+ */
+function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, enabled: boolean): void {
+	const { controller } = deps;
+	if (!deps.agentDir) return say(ctx, "Settings cannot be changed here.", "error");
+	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd };
+	const saved = saveSettings(GOAL_SETTINGS_SPEC, location, "global", { retryUsageLimits: enabled });
+	if (!saved.ok)
+		return say(
+			ctx,
+			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${controller.settings.retryUsageLimits ? "on" : "off"}) stays in effect.`,
+			"error",
+		);
+	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: ctx.isProjectTrusted() });
+	controller.setSettings(loaded.value);
+	const effective = loaded.value.retryUsageLimits;
+	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
+	if (!effective && wait?.kind === "usage_limit")
+		controller.apply({ type: "usage_limited", detail: "usage-limit recovery was turned off" }, ctx);
+	controller.refreshFooter();
+	const override =
+		effective === enabled ? "" : " (a trusted project settings file overrides the saved value)";
+	say(ctx, `retryUsageLimits is now ${effective ? "on" : "off"}${override}; saved to ${saved.path}.`);
 }
 
 /** Registers `/goal`. */

@@ -25,7 +25,7 @@ export interface ContinuationDetails {
 	/** Unique per prompt; an idle-sent prompt is accepted only with the outstanding nonce. */
 	readonly nonce: string;
 	/** Why the prompt was sent. */
-	readonly kind: "kickoff" | "continuation" | "resume" | "wake";
+	readonly kind: "kickoff" | "continuation" | "resume" | "wake" | "recovery";
 }
 
 /** A message Pi can append (sendMessage / boundary draft / before_agent_start). */
@@ -82,7 +82,9 @@ export function continuationMessage(details: ContinuationDetails): GoalMessage<C
 	const lead =
 		details.kind === "kickoff"
 			? `Start working on goal ${details.goalId} as described in the pi-goal contract.`
-			: `Continue working on goal ${details.goalId} (continuation ${details.iteration}).`;
+			: details.kind === "recovery"
+				? `The provider usage limit may have reset: continue working on goal ${details.goalId} (continuation ${details.iteration}).`
+				: `Continue working on goal ${details.goalId} (continuation ${details.iteration}).`;
 	return {
 		customType: CONTINUATION_MESSAGE,
 		content: `${lead} Pick the next concrete step toward the objective and do it. Call goal_complete only with evidence that every requirement is met.`,
@@ -106,7 +108,10 @@ export function readContinuationDetails(details: unknown): ContinuationDetails |
 	const d = details as Record<string, unknown>;
 	if (typeof d.goalId !== "string" || typeof d.nonce !== "string" || typeof d.iteration !== "number")
 		return undefined;
-	const kind = d.kind === "kickoff" || d.kind === "resume" || d.kind === "wake" ? d.kind : "continuation";
+	const kind =
+		d.kind === "kickoff" || d.kind === "resume" || d.kind === "wake" || d.kind === "recovery"
+			? d.kind
+			: "continuation";
 	return { goalId: d.goalId, iteration: d.iteration, nonce: d.nonce, kind };
 }
 

@@ -12,6 +12,51 @@ function auto(goal: GoalRecord, settings: GoalSettings): string {
 	return `auto ${goal.safety.automaticTurns}/${cap}`;
 }
 
+function waitText(goal: GoalRecord, now: number): string {
+	const wait = goal.wait;
+	if (!wait) return "";
+	if (wait.kind === "usage_limit") {
+		const left =
+			wait.resumeAt === null ? "" : ` · retry in ${formatDuration(Math.max(0, wait.resumeAt - now))}`;
+		return `waiting usage limit${left}`;
+	}
+	if (wait.kind === "provider_error" || wait.kind === "provider_retry") return "waiting provider error";
+	return `waiting ${wait.reason}`.slice(0, 60);
+}
+
+/** What the user can do next in the goal's state (for /goal status), or undefined. */
+export function nextStep(goal: GoalRecord): string | undefined {
+	if (goal.status === "active") {
+		switch (goal.wait?.kind) {
+			case undefined:
+				return goal.wait ? "wait, send a message, or /goal resume to continue now." : undefined;
+			case "explicit":
+				return goal.wait.resumeAt === null
+					? "send a message or /goal resume when the awaited thing is done."
+					: "it wakes by itself at the deadline; a message or /goal resume wakes it now.";
+			case "provider_error":
+			case "provider_retry":
+				return "fix the cause if needed (key, model, network), then send any message or /goal resume; the goal keeps its id.";
+			case "usage_limit":
+				return "it retries once by itself at the time shown; /goal resume retries now, /goal pause or /goal clear stops it.";
+		}
+	}
+	switch (goal.status) {
+		case "paused":
+			return "/goal resume continues with a new goal id; /goal clear removes it.";
+		case "usage_limited":
+			return "wait for the provider limit to reset (or switch model), then /goal resume; /goal retry-usage-limits on waits automatically next time.";
+		case "blocked":
+			return "remove the blocker, then /goal resume, or /goal edit the objective.";
+		case "budget_limited":
+			return "/goal edit --tokens N <objective> raises the budget; /goal clear removes the goal.";
+		case "complete":
+			return "start a new goal with /goal <objective>.";
+		default:
+			return undefined;
+	}
+}
+
 /** Short footer text, or undefined when there is no goal. */
 export function footerText(
 	goal: GoalRecord | null,
@@ -22,7 +67,7 @@ export function footerText(
 	const parts: string[] = [];
 	switch (goal.status) {
 		case "active":
-			if (goal.wait) parts.push(`waiting ${goal.wait.reason}`.slice(0, 60));
+			if (goal.wait) parts.push(waitText(goal, facts.now));
 			else
 				parts.push(`active ${formatDuration(elapsedMs(goal.clock, facts.now))}`, auto(goal, facts.settings));
 			break;
@@ -34,6 +79,9 @@ export function footerText(
 			break;
 		case "budget_limited":
 			return spend ?? "budget exhausted";
+		case "usage_limited":
+			parts.push("usage limited");
+			break;
 		default:
 			parts.push(goal.status);
 	}

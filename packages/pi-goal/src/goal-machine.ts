@@ -5,7 +5,15 @@
  */
 import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
 import { countTurn, freshSafety, type TurnFacts } from "./safety.js";
-import type { GoalRecord, GoalSettings, GoalState, GoalStatus, PauseReason } from "./types.js";
+import type {
+	GoalRecord,
+	GoalSettings,
+	GoalState,
+	GoalStatus,
+	PauseReason,
+	UsageLimitScope,
+	WaitKind,
+} from "./types.js";
 
 /** Facts every transition may read. */
 export interface GoalFacts {
@@ -37,7 +45,15 @@ export type GoalEvent =
 	| { readonly type: "clear"; readonly reason?: "user" | "cancelled" }
 	| { readonly type: "complete"; readonly summary: string }
 	| { readonly type: "blocked"; readonly reason: string }
-	| { readonly type: "wait"; readonly reason: string; readonly resumeAt: number | null }
+	| {
+			readonly type: "wait";
+			readonly reason: string;
+			readonly resumeAt: number | null;
+			readonly kind?: WaitKind;
+			readonly usageLimit?: UsageLimitScope;
+	  }
+	| { readonly type: "usage_limited"; readonly detail: string }
+	| { readonly type: "reschedule"; readonly from: number; readonly to: number }
 	| { readonly type: "wake" }
 	| { readonly type: "continued" }
 	| { readonly type: "turn"; readonly turn: TurnFacts }
@@ -209,10 +225,26 @@ export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts)
 			if (goal?.status !== "active") return unchanged(state, "No active goal.");
 			const waiting: GoalRecord = {
 				...goal,
-				wait: { reason: event.reason, resumeAt: event.resumeAt },
+				wait: {
+					reason: event.reason,
+					resumeAt: event.resumeAt,
+					kind: event.kind ?? "explicit",
+					...(event.usageLimit ? { usageLimit: event.usageLimit } : {}),
+				},
 				clock: stopClock(goal.clock, facts.now),
 			};
 			return { state: { ...state, goal: waiting }, effects: [] };
+		}
+		case "usage_limited": {
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
+			return stop(state, goal, "usage_limited", facts, { outcome: event.detail }, false);
+		}
+		case "reschedule": {
+			// Only the usage-limit wait whose deadline is still `from` moves (a stale hint changes nothing).
+			const wait = goal?.status === "active" ? goal.wait : undefined;
+			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from || event.to === event.from)
+				return unchanged(state);
+			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: event.to } } }, effects: [] };
 		}
 		case "wake": {
 			if (goal?.status !== "active" || !goal.wait) return unchanged(state);

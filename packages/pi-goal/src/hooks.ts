@@ -6,13 +6,16 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isResetAnnouncement, loadSettings, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "./accounting.js";
-import type { RunOwnership } from "./boundary.js";
 import { readContinuationDetails, readContractDetails } from "./contract.js";
 import type { GoalController } from "./controller.js";
+import { type AssistantLike, errorFacts } from "./errors.js";
 import { say } from "./output.js";
 import { type ScannedEntry, scanBranch } from "./persistence.js";
+import type { RunOwnership } from "./run.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
+import type { UsageRecovery } from "./usage-recovery.js";
 import type { GoalWaker } from "./wake.js";
 
 /** Dependencies of the hooks. */
@@ -24,6 +27,10 @@ export interface HookDeps {
 	readonly agentDir: () => string;
 	/** Disarms the boundary participant at shutdown. */
 	readonly disarm: () => void;
+	/** Usage-limit recovery queries. */
+	readonly usage: UsageRecovery;
+	/** Clock. */
+	readonly now: () => number;
 }
 
 /** Appends a missing contract revision right away when Pi is idle (no run is started). */
@@ -51,7 +58,7 @@ function restore(deps: HookDeps, ctx: ExtensionContext): void {
 
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
 export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
-	const { controller, waker, run } = deps;
+	const { controller, waker, run, usage } = deps;
 
 	pi.on("session_start", (_event, ctx) => {
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
@@ -65,31 +72,39 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		waker.dispose();
+		usage.cancel();
 		restore(deps, ctx);
 	});
 	pi.on("session_shutdown", () => {
 		controller.checkpoint();
 		waker.dispose();
+		usage.cancel();
 		controller.unbind();
 		deps.disarm();
 	});
 
-	pi.on("message_end", (event) => {
+	pi.on("message_end", (event, ctx) => {
 		const message = event.message as {
 			role?: string;
 			usage?: UsageLike;
 			customType?: string;
 			details?: unknown;
 		};
-		if (message.role === "assistant") controller.addTokens(messageTokens(message.usage));
-		else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
+		if (message.role === "assistant") {
+			controller.addTokens(messageTokens(message.usage));
+			const assistant = event.message as AssistantLike;
+			const facts = errorFacts(assistant, ctx.model?.contextWindow);
+			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
+		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
 			if (details) controller.markWindow(details.revision);
 		}
 	});
-	pi.on("tool_execution_end", (_event, ctx) => {
+	pi.on("tool_execution_end", (event, ctx) => {
 		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+		// An accepted goal_wait invalidates an older length-recovery candidate.
+		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 	});
 	pi.on("agent_end", (_event, ctx) => {
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
@@ -109,25 +124,37 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				ctx.abort();
 				return undefined;
 			}
-			run.startRun(details.kind === "continuation" || details.kind === "wake");
+			const recovery = details.kind === "recovery";
+			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery);
 		} else {
 			run.startRun(false);
+			// Any non-goal follow-up wakes quiet provider-error waiting (same goal id).
+			const kind = controller.goal?.status === "active" ? controller.goal.wait?.kind : undefined;
+			if (kind === "provider_error" || kind === "provider_retry") controller.apply({ type: "wake" }, ctx);
 		}
 		const contract = controller.pendingContract();
 		return contract ? { message: contract } : undefined;
 	});
 	pi.on("agent_start", () => run.startAttempt());
 	pi.on("agent_settled", (event, ctx) => {
-		run.settle();
-		if (event.aborted && controller.working) controller.apply({ type: "pause", reason: "interrupted" }, ctx);
+		settleRun({ pi, controller, usage, now: deps.now }, run.settle(event.aborted === true), ctx);
 		publishWhileIdle(pi, controller);
 		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
 		if (!event.aborted && controller.working) waker.request("continuation");
 		waker.flushSoon();
 	});
 
-	pi.on("session_before_compact", () => {
+	pi.on("session_before_compact", (event) => {
 		controller.checkpoint();
+		run.noteCompactStart(event.reason, event.willRetry);
+	});
+	pi.on("session_compact_failed", (event) => {
+		// A failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
+		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted })) waker.cancel();
+	});
+	pi.on("model_select", (event, ctx) => {
+		// An observed model change ends usage-limit recovery for the old model as usage_limited.
+		usage.stopOnModelMismatch(event.model, ctx);
 	});
 	pi.on("session_compact", (event) => {
 		controller.forgetWindow();

@@ -11,12 +11,14 @@ import {
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
-import { proposeAtBoundary, RunOwnership } from "./boundary.js";
+import { proposeAtBoundary } from "./boundary.js";
 import { registerGoalCommand } from "./commands.js";
 import { GoalController } from "./controller.js";
 import { registerHooks } from "./hooks.js";
 import { registerManagedRuns } from "./managed-run.js";
+import { RunOwnership } from "./run.js";
 import { registerTools } from "./tools.js";
+import { UsageRecovery } from "./usage-recovery.js";
 import { GoalWaker, type Timers } from "./wake.js";
 
 /** Options for tests and embedders. */
@@ -46,16 +48,19 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			now,
 			onChange: () => syncDependants(),
 		});
+		const timers: Timers = options.timers ?? {
+			setTimeout: (fn, ms) => setTimeout(fn, ms),
+			clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+		};
+		const usage = new UsageRecovery({ pi, controller, identity, timers, now });
 		const waker = new GoalWaker({
 			pi,
 			controller,
 			dispatcher: new IdleDispatcher(),
 			identity,
 			nonce,
-			timers: options.timers ?? {
-				setTimeout: (fn, ms) => setTimeout(fn, ms),
-				clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-			},
+			timers,
+			checkUsageDue: () => usage.checkDue(),
 		});
 		const participant = createBoundaryParticipant(pi, {
 			events: ["turn_end", "agent_before_settle"],
@@ -66,16 +71,12 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			if (controller.goal?.status === "active" || controller.pendingContract()) participant.arm();
 			else participant.disarm();
 			waker.syncTimer();
+			usage.sync();
 		};
-		registerHooks(pi, {
-			controller,
-			waker,
-			run,
-			agentDir: () => options.agentDir ?? getAgentDir(),
-			disarm: () => participant.disarm(),
-		});
+		const agentDir = () => options.agentDir ?? getAgentDir();
+		registerHooks(pi, { controller, waker, run, agentDir, disarm: () => participant.disarm(), usage, now });
 		registerTools(pi, controller);
-		registerGoalCommand({ pi, controller, waker });
+		registerGoalCommand({ pi, controller, waker, agentDir });
 		registerManagedRuns(pi, { pi, controller, waker });
 	};
 }

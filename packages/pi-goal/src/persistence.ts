@@ -5,7 +5,7 @@
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { readContractDetails } from "./contract.js";
 import { EMPTY_STATE } from "./goal-machine.js";
-import { CONTRACT_MESSAGE, type GoalRecord, type GoalState, STATE_ENTRY } from "./types.js";
+import { CONTRACT_MESSAGE, GOAL_STATUSES, type GoalRecord, type GoalState, STATE_ENTRY } from "./types.js";
 
 /** Version of the persisted state format. */
 export const STATE_VERSION = 1;
@@ -33,7 +33,7 @@ function validGoal(value: unknown): value is GoalRecord {
 		typeof value.id === "string" &&
 		typeof value.objective === "string" &&
 		typeof value.status === "string" &&
-		["active", "paused", "complete", "blocked", "budget_limited"].includes(value.status) &&
+		(GOAL_STATUSES as readonly string[]).includes(value.status) &&
 		isRecord(value.usage) &&
 		isRecord(value.clock) &&
 		isRecord(value.safety) &&

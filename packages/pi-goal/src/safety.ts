@@ -36,6 +36,8 @@ export interface TurnFacts {
 	readonly toolCalls: number;
 	/** The assistant's text in the turn. */
 	readonly text: string;
+	/** The response was a provider error: it counts as a response, but is no reply for no-progress. */
+	readonly error?: boolean;
 }
 
 /** Which breaker tripped, if any. */
@@ -50,7 +52,10 @@ export function countTurn(
 	const automaticTurns = safety.automaticTurns + (turn.automatic ? 1 : 0);
 	let noProgress = 0;
 	let print: string | null = null;
-	if (turn.toolCalls === 0) {
+	if (turn.error && turn.toolCalls === 0) {
+		noProgress = safety.noProgress;
+		print = safety.fingerprint;
+	} else if (turn.toolCalls === 0) {
 		print = fingerprint(turn.text);
 		noProgress = print === safety.fingerprint ? safety.noProgress + 1 : 1;
 	}

@@ -14,7 +14,17 @@ export const STATUS_KEY = "pi-goal";
 export const TOOL_NAMES = ["goal_complete", "goal_blocked", "goal_wait"] as const;
 
 /** Canonical goal status. Waiting is `active` with a {@link GoalWait}. */
-export type GoalStatus = "active" | "paused" | "complete" | "blocked" | "budget_limited";
+export type GoalStatus = "active" | "paused" | "complete" | "blocked" | "budget_limited" | "usage_limited";
+
+/** Every status (persistence validates against it). */
+export const GOAL_STATUSES: readonly GoalStatus[] = [
+	"active",
+	"paused",
+	"complete",
+	"blocked",
+	"budget_limited",
+	"usage_limited",
+];
 
 /** Why a goal is paused. */
 export type PauseReason =
@@ -23,14 +33,36 @@ export type PauseReason =
 	| "automatic-turns" // automaticTurns cap reached
 	| "no-progress" // noProgressTurns identical tool-free replies
 	| "workflow-busy" // another workflow holds workflow:mutex:v1 on restore
-	| "error"; // the run ended with a provider error (issue 5 replaces this with waiting)
+	| "helpers-unavailable"; // goal_complete or goal_blocked is not an active tool
 
-/** An external wait recorded by goal_wait. */
+/**
+ * Why a goal waits. `explicit`: goal_wait. `provider_error`: a native-ineligible assistant error
+ * (no retry was attempted). `provider_retry`: a native-eligible error whose recovery did not
+ * produce a usable response (retries exhausted or disabled). `usage_limit`: a recognised usage
+ * limit with `retryUsageLimits` on (scheduled recovery).
+ */
+export type WaitKind = "explicit" | "provider_error" | "provider_retry" | "usage_limit";
+
+/** The model a usage-limit wait belongs to (from the rejected assistant message). */
+export interface UsageLimitScope {
+	/** Provider id, e.g. `openai`. */
+	readonly provider: string;
+	/** Model id, e.g. `gpt-5`. */
+	readonly model: string;
+	/** API id, e.g. `openai-responses`. */
+	readonly api: string;
+}
+
+/** A wait: goal_wait, quiet provider-error waiting, or usage-limit recovery. */
 export interface GoalWait {
-	/** What the goal waits for (shown in the footer). */
+	/** What the goal waits for (shown in the footer; bounded and sanitised). */
 	readonly reason: string;
 	/** Absolute deadline (epoch ms), or null for "until the user resumes or writes". */
 	readonly resumeAt: number | null;
+	/** Why it waits; absent in records written before issue 5 (= explicit). */
+	readonly kind?: WaitKind;
+	/** Present only on usage-limit recovery waits. */
+	readonly usageLimit?: UsageLimitScope;
 }
 
 /** Token accounting of one goal, in branch-total units. */
@@ -103,7 +135,7 @@ export interface GoalSettings {
 	readonly automaticTurns: number | null;
 	/** Identical tool-free replies that pause the goal; null = off. */
 	readonly noProgressTurns: number | null;
-	/** Issue 5: wait for usage limits instead of stopping. Stored and validated only. */
+	/** Wait for a recognised usage limit (scheduled recovery) instead of stopping as usage_limited. */
 	readonly retryUsageLimits: boolean;
 }
 
@@ -119,6 +151,11 @@ export const MIN_WAIT_MS = 10_000;
 /** Longest objective, in characters. */
 export const MAX_OBJECTIVE = 4000;
 
+/** Fallback delay of usage-limit recovery when no usable reset hint exists (15 minutes). */
+export const USAGE_FALLBACK_MS = 15 * 60 * 1000;
+/** Longest displayed error detail, in characters. */
+export const MAX_DETAIL = 160;
+
 /** Whether a status is stopped (not active). */
 export function isStopped(status: GoalStatus): boolean {
 	return status !== "active";
@@ -126,5 +163,7 @@ export function isStopped(status: GoalStatus): boolean {
 
 /** Whether a goal is unfinished (a new goal must ask before replacing it). */
 export function isUnfinished(goal: GoalRecord | null): boolean {
-	return goal !== null && (goal.status === "active" || goal.status === "paused");
+	return (
+		goal !== null && (goal.status === "active" || goal.status === "paused" || goal.status === "usage_limited")
+	);
 }

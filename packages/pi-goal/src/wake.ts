@@ -32,6 +32,8 @@ export interface WakerDeps {
 	readonly identity: LifecycleIdentity;
 	readonly timers: Timers;
 	readonly nonce: () => string;
+	/** Checks a due usage-limit wait (model scope); false when it stopped the goal instead. */
+	readonly checkUsageDue?: () => boolean;
 }
 
 /** Why a goal prompt is sent from idle. */
@@ -53,7 +55,7 @@ export class GoalWaker {
 		const { controller, dispatcher, identity } = this.#deps;
 		const goalId = controller.goal?.id;
 		if (!goalId) return;
-		const automatic = kind === "continuation" || kind === "wake";
+		const automatic = kind === "continuation" || kind === "wake" || kind === "recovery";
 		dispatcher.request({
 			key: WAKE_KEY,
 			guard: identity.guard("generation"),
@@ -69,7 +71,8 @@ export class GoalWaker {
 
 	#send(ctx: ExtensionContext, kind: WakeKind): boolean {
 		const { controller, pi } = this.#deps;
-		if (kind === "continuation" || kind === "wake") controller.apply({ type: "continued" }, ctx);
+		if (kind === "continuation" || kind === "wake" || kind === "recovery")
+			controller.apply({ type: "continued" }, ctx);
 		const goal = controller.goal;
 		if (!goal) return false;
 		const nonce = this.#deps.nonce();
@@ -140,8 +143,11 @@ export class GoalWaker {
 			const current = controller.goal;
 			if (current?.id !== goal.id || current.wait?.resumeAt !== resumeAt) return;
 			if (controller.facts().now < resumeAt) return this.syncTimer();
+			// A usage-limit deadline requests one recovery request (same goal id, no /goal resume).
+			const recovery = current.wait?.kind === "usage_limit";
+			if (recovery && this.#deps.checkUsageDue && !this.#deps.checkUsageDue()) return;
 			controller.apply({ type: "wake" });
-			this.request("wake");
+			this.request(recovery ? "recovery" : "wake");
 			this.flush();
 		}, delay);
 		this.#timer = { handle, key };

@@ -6,7 +6,7 @@ import { completeGoalArgs, parseGoalCommand } from "../src/command-parse.js";
 import { admitsUnfinished, contractMessage } from "../src/contract.js";
 import { footerText } from "../src/footer.js";
 import { EMPTY_STATE, type GoalFacts, reduceGoal } from "../src/goal-machine.js";
-import { classifyOutcome } from "../src/outcome.js";
+import { classifySettlement, mayContinue } from "../src/outcome.js";
 import { scanBranch, stateEntryData } from "../src/persistence.js";
 import { countTurn, fingerprint, freshSafety } from "../src/safety.js";
 import { validateGoalSettings } from "../src/settings.js";
@@ -198,10 +198,38 @@ describe("contract, outcome, footer, settings, persistence", () => {
 		).content;
 		expect(text).toBe(contractMessage(goal, 3).content);
 	});
-	it("classifies outcomes at settlement (seam for issue 5)", () => {
-		expect(classifyOutcome("completed").kind).toBe("continue");
-		expect(classifyOutcome("error").kind).toBe("stop");
-		expect(classifyOutcome("aborted").kind).toBe("none");
+	it("classifies settled runs: abort wins, failed recovery blocks, errors wait or stop on usage", () => {
+		const clean = { aborted: false, compactionCancelled: false, compactionRecoveryFailed: false };
+		const error = (over: object = {}) => ({
+			detail: "x",
+			nativeRetryable: false,
+			nativeOverflow: false,
+			usageLimit: false,
+			...over,
+		});
+		const off = { retryUsageLimits: false };
+		expect(mayContinue("completed", clean)).toBe(true);
+		expect(mayContinue("error", clean)).toBe(false);
+		expect(mayContinue("completed", { ...clean, compactionRecoveryFailed: true })).toBe(false);
+		expect(classifySettlement(clean, off).kind).toBe("none");
+		expect(
+			classifySettlement({ ...clean, aborted: true, error: error({ usageLimit: true }) }, off).kind,
+		).toBe("pause");
+		expect(classifySettlement({ ...clean, compactionCancelled: true }, off).kind).toBe("pause");
+		expect(classifySettlement({ ...clean, compactionRecoveryFailed: true }, off).kind).toBe("blocked");
+		expect(classifySettlement({ ...clean, error: error({ usageLimit: true }) }, off).kind).toBe(
+			"usage_limited",
+		);
+		expect(
+			classifySettlement({ ...clean, error: error({ usageLimit: true }) }, { retryUsageLimits: true }).kind,
+		).toBe("usage_wait");
+		expect(classifySettlement({ ...clean, error: error() }, off)).toMatchObject({ wait: "provider_error" });
+		expect(classifySettlement({ ...clean, error: error({ nativeRetryable: true }) }, off)).toMatchObject({
+			wait: "provider_retry",
+		});
+		expect(classifySettlement({ ...clean, error: error() }, { ...off, waiting: "explicit" }).kind).toBe(
+			"keep",
+		);
 	});
 	it("footer shows short states", () => {
 		const state = started({}, 100_000);
@@ -266,6 +294,9 @@ describe("module boundaries", () => {
 			"footer",
 			"outcome",
 			"persistence",
+			"run",
+			"usage-limit",
+			"usage-reset",
 		]) {
 			const source = readFileSync(join(import.meta.dirname, "..", "src", `${file}.ts`), "utf8");
 			expect(source, file).not.toMatch(/from "@earendil-works\//);

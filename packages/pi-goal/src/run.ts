@@ -1,0 +1,117 @@
+/**
+ * What the current run is and what it left behind (no Pi imports). Pi has no run id: a run starts
+ * at before_agent_start, native retries and compaction retries are further attempts of the same
+ * run (agent_start without before_agent_start) and keep its manual or automatic origin, and the run
+ * ends at agent_settled. The facts collected here feed the settlement classifier (outcome.ts).
+ */
+import type { ErrorFacts, RunFacts } from "./outcome.js";
+
+/** A `session_compact_failed` as the tracker reads it. */
+export interface CompactFailure {
+	/** Compaction reason. */
+	readonly reason: string;
+	/** The compaction was cancelled (abort or an extension's cancel). */
+	readonly aborted: boolean;
+}
+
+/** Ownership and recovery facts of the current run. */
+export class RunOwnership {
+	/** Whether the current attempt is automatic goal work (a continuation, wake or recovery). */
+	automatic = false;
+	/** Set when this goal proposed the continuation that starts the next attempt. */
+	nextAutomatic = false;
+	/** The run was started by a scheduled usage-limit recovery prompt. */
+	recovery = false;
+	/** Assistant responses so far in this run (a recovery request is work-free only on its first). */
+	responses = 0;
+	/** Whether a run is under way (before_agent_start/agent_start … agent_settled). */
+	running = false;
+	/** The final assistant error so far (cleared by a later non-error response). */
+	error: ErrorFacts | undefined;
+	/** The last response stopped at the output limit (a length-recovery candidate). */
+	lengthCandidate = false;
+	/** Pi confirmed compaction recovery (session_before_compact overflow with willRetry). */
+	recoveryConfirmed = false;
+	/** Pi gave up length/overflow compaction recovery in this run. */
+	compactionRecoveryFailed = false;
+	/** A compaction was cancelled during this run. */
+	compactionCancelled = false;
+
+	/** A run starts (before_agent_start). */
+	startRun(automatic: boolean, recovery = false): void {
+		this.#reset();
+		this.automatic = automatic;
+		this.recovery = recovery;
+		this.running = true;
+	}
+	/** An attempt starts (agent_start): a boundary continuation we proposed is automatic work. */
+	startAttempt(): void {
+		if (!this.running) this.#reset();
+		this.running = true;
+		if (this.nextAutomatic) {
+			this.automatic = true;
+			this.recovery = false;
+		}
+		this.nextAutomatic = false;
+	}
+	/** An assistant response ended (message_end). */
+	noteResponse(stopReason: string | undefined, error: ErrorFacts | undefined): void {
+		this.responses++;
+		this.error = error;
+		this.lengthCandidate = stopReason === "length";
+		// A usable response ends an earlier recovery: a later compaction failure is not about it.
+		if (!error && !this.lengthCandidate) this.recoveryConfirmed = false;
+	}
+	/** Pi started a compaction; an overflow compaction that will retry confirms recovery. */
+	noteCompactStart(reason: string, willRetry: boolean): void {
+		if (reason === "overflow" && willRetry && (this.lengthCandidate || this.error?.nativeOverflow))
+			this.recoveryConfirmed = true;
+	}
+	/** Pi reported a failed compaction. Returns true when it cancels a pending continuation. */
+	noteCompactFailed(failure: CompactFailure): boolean {
+		if (!this.running) return false; // independent manual compaction: no run to pause
+		if (failure.aborted) {
+			this.compactionCancelled = true;
+			return true;
+		}
+		if (
+			failure.reason === "overflow" &&
+			(this.lengthCandidate || this.error?.nativeOverflow || this.recoveryConfirmed)
+		) {
+			this.compactionRecoveryFailed = true;
+			return true;
+		}
+		return false;
+	}
+	/** An accepted goal_wait invalidates an older length candidate. */
+	dropLengthCandidate(): void {
+		this.lengthCandidate = false;
+	}
+	/** The facts the run leaves (without the settled abort flag). */
+	facts(): Omit<RunFacts, "aborted"> {
+		return {
+			compactionCancelled: this.compactionCancelled,
+			compactionRecoveryFailed: this.compactionRecoveryFailed,
+			...(this.error ? { error: this.error } : {}),
+		};
+	}
+	/** The run settled: returns its facts and forgets them. */
+	settle(aborted: boolean): RunFacts {
+		const facts = { aborted, ...this.facts() };
+		this.#reset();
+		return facts;
+	}
+
+	#reset(): void {
+		this.automatic = false;
+		this.nextAutomatic = false;
+		this.recovery = false;
+		this.responses = 0;
+		this.running = false;
+		this.error = undefined;
+		this.lengthCandidate = false;
+		this.recoveryConfirmed = false;
+		this.compactionRecoveryFailed = false;
+		this.compactionCancelled = false;
+	}
+}
