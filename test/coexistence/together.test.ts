@@ -75,7 +75,6 @@ describe.each(permutations(ALL))("load order %s, %s, %s", (...order) => {
 		expect(activeGoalId(fresh)).toBe(activeGoalId(first?.messages ?? []));
 		expect(freshTexts).not.toContain("Step one of the objective is done.");
 		expect(countContaining(fresh, "Goal id:")).toBe(1);
-		expect(requestTexts(third!).length).toBeGreaterThan(0);
 
 		// The goal completed: no further request, and the footer state is complete.
 		expect(harness.count("agent_settled")).toBeGreaterThanOrEqual(1);
