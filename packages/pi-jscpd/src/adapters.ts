@@ -5,11 +5,14 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
+import { RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
 import { Type } from "typebox";
-import { type JscpdController, notify } from "./controller.js";
+import type { JscpdController } from "./controller.js";
+import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
 import { dispatch, parseCommandLine } from "./dispatch.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
+import { notify } from "./ui.js";
 
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */
 export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController): void {
@@ -40,15 +43,22 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
 		}
 	});
+	// Notification only and O(1): a boundary continuation starts a background check, never awaited.
+	pi.on("agent_start", (_event, ctx) => {
+		controller.onAttemptStart(ctx);
+	});
 	pi.on("agent_settled", (_event, ctx) => {
 		controller.startBackgroundCheck(ctx);
+	});
+	pi.events.on(RESET_CHANNEL, (payload) => {
+		controller.onReset(payload);
 	});
 }
 
 /** Registers `jscpd_run`. */
 export function registerTool(pi: ExtensionAPI, controller: JscpdController): void {
 	pi.registerTool({
-		name: "jscpd_run",
+		name: TOOL_NAME,
 		label: "jscpd",
 		description:
 			"Copy/paste detection with jscpd. command: scan (optional args: paths inside the project), changed (new duplicates in files changed this session), status, on, off, help.",
@@ -63,6 +73,8 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 		}),
 		async execute(_id, params, _signal, _onUpdate, ctx) {
 			const result = await dispatch(controller, ctx, params.command, params.args);
+			// The result goes to the model: what `changed` listed counts as delivered.
+			if (result.status === "ok") controller.acknowledgeDelivered(acksOfChangedDetails(result.details));
 			return {
 				content: [{ type: "text", text: result.message }],
 				details: result.details,

@@ -3,14 +3,17 @@
  * (after the scheduler's freshness check) a quiet delivery while Pi is idle.
  *
  * Clean and failed outcomes only update status. Findings become one bounded custom message
- * (`triggerTurn: false`); only the delivered identities are acknowledged, and only after the message
- * is verifiably the new leaf of the session.
+ * (`triggerTurn: false`); only the delivered identities are acknowledged:
+ * - while Pi is idle, after the message is verifiably the new leaf of the session;
+ * - inside a run (a check started at a boundary continuation), when Pi takes the message: it is
+ *   appended at the end of the current turn and the next request of the run includes it.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { BaselineState } from "./baseline.js";
 import { type Finding, selectFindings } from "./compare.js";
+import { ackOf, type DeliveredDetails } from "./deliveries.js";
 import type { Capability } from "./locate.js";
-import { ackOf, type DeliveredDetails, type MutationState } from "./mutations.js";
+import type { MutationState } from "./mutations.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
@@ -59,6 +62,8 @@ export interface CheckpointDeps {
 	readonly context: () => ExtensionContext | undefined;
 	/** Whether the runtime, session and branch captured at the start are still current. */
 	readonly stillCurrent: () => boolean;
+	/** Whether a run is active (between its start and agent_settled). */
+	readonly inRun: () => boolean;
 	/** Records a terminal outcome (status/footer). */
 	readonly record: (outcome: CheckOutcome) => void;
 }
@@ -111,7 +116,10 @@ export async function runCheckpoint(
 	};
 }
 
-/** Appends the findings message while idle; acknowledges only what was verifiably appended. */
+/**
+ * Appends the findings message while idle, or queues it into the running run; acknowledges only
+ * what was verifiably appended (idle) or taken by the run.
+ */
 function deliver(
 	deps: CheckpointDeps,
 	findings: readonly Finding[],
@@ -120,8 +128,12 @@ function deliver(
 ): boolean {
 	const ctx = deps.context();
 	if (!ctx || !deps.stillCurrent()) return false;
+	let idle: boolean;
 	try {
-		if (!ctx.isIdle() || ctx.hasPendingMessages()) return false;
+		idle = ctx.isIdle();
+		// Idle with queued user input: a run is about to start; that run's checks deliver instead.
+		// Busy without a run (a manual compaction): nothing may be appended now.
+		if (idle ? ctx.hasPendingMessages() : !deps.inRun()) return false;
 	} catch {
 		return false;
 	}
@@ -150,6 +162,9 @@ function deliver(
 			},
 			{ triggerTurn: false },
 		);
+		// Streaming: Pi holds the message until the current turn ends (never between a tool call and
+		// its result), then the next request of the run includes it.
+		if (!idle) return acknowledge(deps, details, findings.length);
 		const leaf = ctx.sessionManager.getLeafEntry() as
 			| { type?: string; customType?: string; details?: { deliveryId?: unknown } }
 			| undefined;
@@ -163,11 +178,11 @@ function deliver(
 	} catch {
 		return false;
 	}
+	return acknowledge(deps, details, findings.length);
+}
+
+function acknowledge(deps: CheckpointDeps, details: FindingsDetails, count: number): true {
 	deps.mutations.acknowledge(details.delivered);
-	deps.record({
-		kind: "findings",
-		text: `${findings.length} new duplicate(s) reported`,
-		delivered: findings.length,
-	});
+	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count });
 	return true;
 }

@@ -1,29 +1,26 @@
 /**
- * The per-runtime controller: owns the settings, capability, baseline, mutation state, scheduler,
+ * The per-runtime controller: owns the settings, baseline keeper, mutation state, scheduler,
  * process runner and status of one extension runtime, and exposes the lifecycle operations the Pi
- * adapter calls. Nothing else mutates this state.
+ * adapter calls. Nothing else mutates this state; the modules it owns get narrow callbacks.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
-import {
-	type BaselineState,
-	baselinePath,
-	captureBaseline,
-	isStateEntry,
-	readBaseline,
-	STATE_ENTRY,
-	type StateEntry,
-	stateFromFile,
-} from "./baseline.js";
+import { isResetAnnouncement, type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
 import { DEFAULT_SETTINGS, type JscpdSettings, SETTINGS_SPEC } from "./config.js";
-import { type Capability, candidates, probeCapability } from "./locate.js";
+import { type AckRecord, lostAtReset } from "./deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { type CheckRecord, CheckScheduler } from "./scheduler.js";
+import { BaselineKeeper } from "./session-baseline.js";
+import { baselineView, type StatusView } from "./status.js";
+import { blockReason, isContinuationStart } from "./triggers.js";
+import { notify, safeIdle, safeTrusted } from "./ui.js";
 import { OutsideChangeDetector } from "./worktree.js";
+
+export type { StatusView } from "./status.js";
+export { notify } from "./ui.js";
 
 /** Options of the extension factory (tests and embedders). */
 export interface JscpdOptions {
@@ -37,28 +34,6 @@ export interface JscpdOptions {
 	readonly onController?: (controller: JscpdController) => void;
 }
 
-/** A snapshot for `/jscpd status`. */
-export interface StatusView {
-	readonly root: string | undefined;
-	readonly settings: JscpdSettings;
-	readonly settingsSources: readonly string[];
-	readonly capability: Capability | { readonly status: "probing" };
-	readonly baseline: {
-		readonly status: BaselineState["status"];
-		readonly groups?: number;
-		readonly reason?: string;
-		readonly file?: string;
-	};
-	readonly changedFiles: number;
-	readonly acknowledged: number;
-	readonly scheduler: ReturnType<CheckScheduler["snapshot"]>;
-	readonly lastOutcome: CheckOutcome | undefined;
-	readonly lastRecord: CheckRecord | undefined;
-	/** The most recent automatic check records, oldest first (at most 10). */
-	readonly recentChecks: readonly CheckRecord[];
-	readonly externalDetection: "git" | "stat" | "none";
-}
-
 /** See the module comment. */
 export class JscpdController {
 	readonly #pi: Pick<ExtensionAPI, "sendMessage" | "appendEntry">;
@@ -67,19 +42,18 @@ export class JscpdController {
 	readonly #runner: ProcessRunner;
 	readonly #mutations = new MutationState();
 	readonly #scheduler: CheckScheduler;
+	readonly #baseline: BaselineKeeper;
 	#ctx: ExtensionContext | undefined;
 	#root: string | undefined;
 	#settings: JscpdSettings = DEFAULT_SETTINGS;
 	#sources: string[] = [];
 	#warned = false;
-	#capability: Capability | undefined;
-	#capabilityPromise: Promise<Capability> = Promise.resolve({ status: "unavailable", reason: "not started" });
-	#baseline: BaselineState = { status: "none" };
-	#baselinePromise: Promise<void> = Promise.resolve();
 	#outside: OutsideChangeDetector | undefined;
 	#probe: AbortController | undefined;
 	#lastOutcome: CheckOutcome | undefined;
 	readonly #records: CheckRecord[] = [];
+	#lastRun = 0;
+	#redelivered = 0;
 	#shutdown = false;
 
 	constructor(
@@ -94,43 +68,54 @@ export class JscpdController {
 		this.#scheduler = new CheckScheduler({
 			runAutomatic: (signal, generation) => this.#runAutomatic(signal, generation),
 			scope: () => `${this.#identity.guard().id}|${this.#root ?? ""}`,
-			blocker: () => this.#blocker(),
+			blocker: (atRest) =>
+				blockReason({
+					shutdown: this.#shutdown,
+					enabled: this.#settings.enabled,
+					baseline: this.#baseline.state.status,
+					capability: this.#baseline.capability?.status,
+					active: this.#ctx !== undefined && this.#identity.snapshot.active,
+					idle: () => safeIdle(this.#ctx),
+					atRest,
+				}),
 			onSettled: (record) => {
 				this.#records.push(record);
 				if (this.#records.length > 10) this.#records.shift();
 				this.#updateFooter();
 			},
 		});
+		this.#baseline = new BaselineKeeper({
+			pi,
+			runner: this.#runner,
+			explicit: (work) => this.#scheduler.runExplicit(work),
+			snapshot: async (signal) => {
+				await this.#outside?.reset(this.#mutations.changed, signal);
+			},
+			timeoutMs: () => this.#settings.timeoutMs,
+			closed: () => this.#shutdown,
+			changed: () => this.#updateFooter(),
+		});
 	}
 
 	/** session_start: settings, project identity, restored state, background probe and baseline. */
 	start(ctx: ExtensionContext, reason: string): void {
 		this.#ctx = ctx;
-		this.#root = canonicalPath(ctx.cwd) ?? ctx.cwd;
-		this.#outside = new OutsideChangeDetector(this.#root);
+		const root = canonicalPath(ctx.cwd) ?? ctx.cwd;
+		this.#root = root;
+		this.#outside = new OutsideChangeDetector(root);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations } = this.#replay(entries);
-		const root = this.#root;
-		const trusted = safeTrusted(ctx);
-		this.#capabilityPromise = probeCapability(
-			this.#runner,
-			candidates({
-				root,
-				projectTrusted: trusted,
-				pathEnv: process.env.PATH,
-				override: this.#options.executable,
-			}),
-			{ cwd: root },
-		).then((capability) => {
-			this.#capability = capability;
-			this.#updateFooter();
-			return capability;
+		this.#baseline.start({
+			root,
+			sessionId: ctx.sessionManager.getSessionId(),
+			agentDir: this.agentDir(),
+			entries,
+			priorMutations: mutations,
+			reason,
+			trusted: safeTrusted(ctx),
+			executable: this.#options.executable,
 		});
-		const restored = this.#restoreBaseline(entries, root);
-		this.#baselinePromise = restored
-			? this.#takeSnapshot()
-			: this.#captureBaseline(ctx.sessionManager.getSessionId(), mutations, reason);
 		this.#updateFooter();
 	}
 
@@ -163,64 +148,9 @@ export class JscpdController {
 		});
 	}
 
-	#restoreBaseline(entries: readonly ReplayEntry[], root: string): boolean {
-		for (let i = entries.length - 1; i >= 0; i--) {
-			const entry = entries[i];
-			if (entry?.type !== "custom" || entry.customType !== STATE_ENTRY || !isStateEntry(entry.data)) continue;
-			const file = readBaseline(entry.data.baselineFile, root);
-			if (!file) return false;
-			this.#baseline = stateFromFile(entry.data.baselineFile, file);
-			return true;
-		}
-		return false;
-	}
-
-	async #takeSnapshot(signal?: AbortSignal): Promise<void> {
-		await this.#outside?.reset(this.#mutations.changed, signal);
-	}
-
-	async #captureBaseline(sessionId: string, priorMutations: number, reason: string): Promise<void> {
-		this.#baseline = { status: "pending" };
-		const root = this.#root ?? "";
-		try {
-			await this.#scheduler.runExplicit(async (signal) => {
-				await this.#takeSnapshot(signal);
-				const state = await captureBaseline({
-					runner: this.#runner,
-					capability: await this.#capabilityPromise,
-					root,
-					sessionId,
-					file: baselinePath(this.agentDir(), sessionId),
-					timeoutMs: this.#settings.timeoutMs,
-					priorMutations,
-					reason,
-					signal,
-				});
-				if (signal.aborted || this.#shutdown) return;
-				this.#baseline = state;
-				if ("file" in state && state.file) {
-					this.#pi.appendEntry<StateEntry>(STATE_ENTRY, { version: 1, baselineFile: state.file, root });
-				}
-			});
-		} catch {
-			// Closed while starting: the baseline stays pending until the runtime is replaced.
-		}
-		if (this.#baseline.status === "pending")
-			this.#baseline = { status: "failed", reason: "baseline capture was cancelled" };
-		this.#updateFooter();
-	}
-
 	/** tool_call for write/edit: the first mutation waits for the baseline, bounded by the timeout. */
-	async awaitBaseline(): Promise<void> {
-		if (this.#baseline.status !== "pending") return;
-		let timer: NodeJS.Timeout | undefined;
-		await Promise.race([
-			this.#baselinePromise,
-			new Promise<void>((resolve) => {
-				timer = setTimeout(resolve, this.#settings.timeoutMs);
-			}),
-		]);
-		clearTimeout(timer);
+	awaitBaseline(): Promise<void> {
+		return this.#baseline.awaitPending();
 	}
 
 	/** tool_result of a successful built-in write/edit: records the canonical path and bumps the generation. */
@@ -233,6 +163,11 @@ export class JscpdController {
 		this.#scheduler.markMutation();
 	}
 
+	/** A `jscpd_run` result is delivered to the model: acknowledge the findings it listed. */
+	acknowledgeDelivered(acks: readonly AckRecord[]): void {
+		if (!this.#shutdown) this.#mutations.acknowledge(acks);
+	}
+
 	/** A new prompt or run: cancel automatic work; its generation stays unattempted. */
 	cancelAutomatic(): void {
 		this.#probe?.abort();
@@ -241,46 +176,75 @@ export class JscpdController {
 	}
 
 	/**
-	 * Starts a background check (agent_settled today; reusable for other idle triggers). Returns at
-	 * once: it compares the work tree for outside changes, then asks the scheduler for one check.
+	 * agent_settled: starts a background check. Returns at once: it compares the work tree for
+	 * outside changes, then asks the scheduler for one check (which needs Pi idle).
 	 */
 	startBackgroundCheck(ctx: ExtensionContext): void {
 		this.#ctx = ctx;
 		if (this.#shutdown || !this.#settings.enabled) return;
+		this.#detectOutside(() => {
+			this.#scheduler.requestAutomatic();
+			this.#updateFooter();
+		});
+	}
+
+	/**
+	 * agent_start: at a boundary continuation (not the first agent_start of its run) the tree is at
+	 * rest, so a check of the latest write/edit generation starts now, in the background, without
+	 * delaying the continuation. Outside changes found meanwhile are recorded for the next trigger.
+	 */
+	onAttemptStart(ctx: ExtensionContext): void {
+		const snapshot = this.#identity.snapshot;
+		const continuation = isContinuationStart(this.#lastRun, snapshot);
+		this.#lastRun = snapshot.run;
+		if (!continuation || this.#shutdown || !this.#settings.enabled) return;
+		this.#ctx = ctx;
+		if (this.#scheduler.requestAutomatic({ atRest: true }) === "started") this.#updateFooter();
+		this.#detectOutside(() => undefined);
+	}
+
+	/**
+	 * `pi-lifecycle:reset:v1` for this session: findings delivered since the last model answer and
+	 * dropped by the reset were never seen. Withdraw their acknowledgements and check again now (a
+	 * reset boundary is at rest), so they are delivered into the new window.
+	 */
+	onReset(payload: unknown): void {
+		const ctx = this.#ctx;
+		if (!ctx || this.#shutdown || !isResetAnnouncement(payload)) return;
+		try {
+			if (payload.session !== ctx.sessionManager) return;
+			const lost = lostAtReset(ctx.sessionManager, payload.entryId, FINDINGS_MESSAGE);
+			const withdrawn = this.#mutations.unacknowledge(lost);
+			if (withdrawn === 0) return;
+			this.#redelivered += withdrawn;
+		} catch {
+			return; // A stale ctx after replacement: the new runtime replays its own branch.
+		}
+		this.#scheduler.markMutation();
+		if (this.#settings.enabled) this.#scheduler.requestAutomatic({ atRest: true });
+		this.#updateFooter();
+	}
+
+	/** Compares the work tree for outside changes in the background, then runs `then` if still current. */
+	#detectOutside(then: () => void): void {
 		this.#probe?.abort();
 		const probe = new AbortController();
 		this.#probe = probe;
 		const guard = this.#identity.guard();
 		void (async () => {
-			await this.#detectOutsideChanges(probe.signal).catch(() => undefined);
+			await this.#recordOutside(probe.signal).catch(() => undefined);
 			if (probe.signal.aborted || !guard.isCurrent() || this.#probe !== probe) return;
 			this.#probe = undefined;
-			this.#scheduler.requestAutomatic();
-			this.#updateFooter();
+			then();
 		})();
 	}
 
-	async #detectOutsideChanges(signal: AbortSignal): Promise<void> {
-		if (!this.#outside || this.#baseline.status !== "accepted") return;
+	async #recordOutside(signal: AbortSignal): Promise<void> {
+		if (!this.#outside || this.#baseline.state.status !== "accepted") return;
 		const outside = await this.#outside.detect(this.#mutations.changed, signal);
 		if (outside.length === 0 || signal.aborted) return;
 		for (const path of outside) this.#mutations.record(path);
 		this.#scheduler.markMutation();
-	}
-
-	#blocker(): string | undefined {
-		if (this.#shutdown) return "shut down";
-		if (!this.#settings.enabled) return "disabled";
-		if (this.#baseline.status !== "accepted") return `baseline ${this.#baseline.status}`;
-		if (this.#capability?.status !== "available") return "jscpd unavailable";
-		const ctx = this.#ctx;
-		if (!ctx || !this.#identity.snapshot.active) return "inactive";
-		try {
-			if (!ctx.isIdle()) return "busy";
-		} catch {
-			return "inactive";
-		}
-		return undefined;
 	}
 
 	#runAutomatic(signal: AbortSignal, generation: number) {
@@ -291,13 +255,14 @@ export class JscpdController {
 				pi: this.#pi,
 				runner: this.#runner,
 				root: this.#root ?? "",
-				capability: () => this.#capabilityPromise,
-				baseline: () => this.#baseline,
+				capability: this.#baseline.probed,
+				baseline: () => this.#baseline.state,
 				mutations: this.#mutations,
 				timeoutMs: () => this.#settings.timeoutMs,
 				maxFindings: () => this.#settings.maxFindings,
 				context: () => this.#ctx,
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
+				inRun: () => this.#identity.snapshot.running,
 				record: (outcome) => {
 					this.#lastOutcome = outcome;
 				},
@@ -341,8 +306,8 @@ export class JscpdController {
 		return {
 			root: this.#root,
 			runner: this.#runner,
-			capability: () => this.#capabilityPromise,
-			baseline: this.#baseline,
+			capability: this.#baseline.probed,
+			baseline: this.#baseline.state,
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
 			settings: this.#settings,
 		};
@@ -350,20 +315,15 @@ export class JscpdController {
 
 	/** A status snapshot. */
 	status(): StatusView {
-		const b = this.#baseline;
 		return {
 			root: this.#root,
 			settings: this.#settings,
 			settingsSources: this.#sources,
-			capability: this.#capability ?? { status: "probing" },
-			baseline: {
-				status: b.status,
-				groups: "identities" in b ? b.identities.size : undefined,
-				reason: "reason" in b ? b.reason : undefined,
-				file: "file" in b ? b.file : undefined,
-			},
+			capability: this.#baseline.capability ?? { status: "probing" },
+			baseline: baselineView(this.#baseline.state),
 			changedFiles: this.#mutations.changed.size,
 			acknowledged: this.#mutations.acknowledgedCount,
+			redelivered: this.#redelivered,
 			scheduler: this.#scheduler.snapshot(),
 			lastOutcome: this.#lastOutcome,
 			lastRecord: this.#records.at(-1),
@@ -374,7 +334,7 @@ export class JscpdController {
 
 	/** Resolves when background work (baseline, checks) has finished; for tests and shutdown. */
 	async settled(): Promise<void> {
-		await this.#baselinePromise;
+		await this.#baseline.settled();
 		await this.#scheduler.idle();
 	}
 
@@ -383,8 +343,8 @@ export class JscpdController {
 		if (!ctx || this.#shutdown) return;
 		const text = footerText({
 			enabled: this.#settings.enabled,
-			capability: this.#capability?.status,
-			baseline: this.#baseline.status,
+			capability: this.#baseline.capability?.status,
+			baseline: this.#baseline.state.status,
 			checking: hint === "checking" || this.#scheduler.snapshot().automaticActive,
 			outcome: this.#lastOutcome,
 		});
@@ -394,18 +354,4 @@ export class JscpdController {
 			// A stale ctx after replacement: nothing to update.
 		}
 	}
-}
-
-function safeTrusted(ctx: ExtensionContext): boolean {
-	try {
-		return ctx.isProjectTrusted();
-	} catch {
-		return false;
-	}
-}
-
-/** Tells the user something: a notification with a UI, stderr without one. */
-export function notify(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
-	if (ctx.hasUI) ctx.ui.notify(text, level);
-	else process.stderr.write(`${text}\n`);
 }

@@ -212,7 +212,7 @@ export function statusText(view: StatusView): string {
 		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
 		`project: ${view.root ?? "(none)"}`,
 		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
-		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}; outside-Pi change detection: ${view.externalDetection}`,
+		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
 		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
 	];
 	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);

@@ -3,24 +3,13 @@
  *
  * - A successful built-in write/edit records its canonical project path and invalidates every
  *   acknowledgement touching that path (the scheduler's generation is bumped by the caller).
- * - Acknowledgements are recorded only after a findings message was durably appended.
+ * - Acknowledgements are recorded only for findings delivered to the model (a findings message
+ *   appended or queued into the run, a `jscpd_run changed` result), and withdrawn when a reset
+ *   dropped the delivery before the model saw it.
  * - {@link replayBranch} rebuilds both from the session branch once, at session start or tree
  *   navigation (never on hot events).
  */
-import type { CloneGroup } from "./report.js";
-
-/** One acknowledged identity and the paths it touches. */
-export interface AckRecord {
-	/** Clone-group identity. */
-	readonly identity: string;
-	/** Project paths of its locations. */
-	readonly paths: readonly string[];
-}
-
-/** The acknowledgement record of a group. */
-export function ackOf(group: Pick<CloneGroup, "identity" | "locations">): AckRecord {
-	return { identity: group.identity, paths: group.locations.map((loc) => loc.path) };
-}
+import { type AckRecord, type DeliveryEntry, deliveredBy, isAnswer, isResetEntry } from "./deliveries.js";
 
 /** Mutable per-runtime mutation state (owned by one session controller). */
 export class MutationState {
@@ -36,6 +25,13 @@ export class MutationState {
 	/** Acknowledges delivered findings. */
 	acknowledge(items: readonly AckRecord[]): void {
 		for (const item of items) this.#acks.set(item.identity, [...item.paths]);
+	}
+
+	/** Withdraws acknowledgements (deliveries the model never saw); returns how many were withdrawn. */
+	unacknowledge(items: readonly AckRecord[]): number {
+		let withdrawn = 0;
+		for (const item of items) if (this.#acks.delete(item.identity)) withdrawn++;
+		return withdrawn;
 	}
 
 	/** Whether an identity was delivered and not invalidated since. */
@@ -61,44 +57,18 @@ export class MutationState {
 }
 
 /** The session entries {@link replayBranch} reads (a structural subset of Pi's entries). */
-export interface ReplayEntry {
-	readonly type: string;
-	readonly customType?: string;
-	readonly details?: unknown;
-	readonly message?: {
-		readonly role?: string;
-		readonly toolName?: string;
-		readonly isError?: boolean;
+export interface ReplayEntry extends DeliveryEntry {
+	readonly message?: DeliveryEntry["message"] & {
 		readonly toolCallId?: string;
 		readonly content?: unknown;
 	};
 	readonly data?: unknown;
 }
 
-/** Findings message details carry what was acknowledged. */
-export interface DeliveredDetails {
-	/** Delivered groups (identity and paths). */
-	readonly delivered: readonly AckRecord[];
-}
-
-/** Narrows findings-message details. */
-export function isDeliveredDetails(value: unknown): value is DeliveredDetails {
-	return (
-		typeof value === "object" &&
-		value !== null &&
-		Array.isArray((value as DeliveredDetails).delivered) &&
-		(value as DeliveredDetails).delivered.every(
-			(d) =>
-				typeof d?.identity === "string" &&
-				Array.isArray(d.paths) &&
-				d.paths.every((p) => typeof p === "string"),
-		)
-	);
-}
-
 /**
- * Rebuilds changed paths and acknowledgements from a branch, in order. `pathOf` maps a write/edit
- * tool call id to its canonical project path (from the assistant tool calls seen earlier).
+ * Rebuilds changed paths and acknowledgements from a branch, in order. Write/edit results are
+ * matched to the canonical path of their tool call. Deliveries acknowledge; a reset (retain-none
+ * compaction) withdraws the deliveries made since the last model answer, which it dropped unseen.
  */
 export function replayBranch(
 	state: MutationState,
@@ -107,11 +77,11 @@ export function replayBranch(
 ): { readonly mutations: number } {
 	state.clear();
 	const callPaths = new Map<string, string>();
+	let unseen: AckRecord[] = [];
 	let mutations = 0;
 	for (const entry of entries) {
-		const message = entry.message as
-			| { role?: string; content?: unknown; toolName?: string; toolCallId?: string; isError?: boolean }
-			| undefined;
+		const message = entry.message;
+		if (isAnswer(entry)) unseen = [];
 		if (entry.type === "message" && message?.role === "assistant" && Array.isArray(message.content)) {
 			for (const block of message.content as {
 				type?: string;
@@ -130,12 +100,14 @@ export function replayBranch(
 				state.record(path);
 				mutations++;
 			}
-		} else if (
-			entry.type === "custom_message" &&
-			entry.customType === options.findingsType &&
-			isDeliveredDetails(entry.details)
-		) {
-			state.acknowledge(entry.details.delivered);
+		} else if (isResetEntry(entry)) {
+			state.unacknowledge(unseen);
+			unseen = [];
+		}
+		const delivered = deliveredBy(entry, options.findingsType);
+		if (delivered.length > 0) {
+			state.acknowledge(delivered);
+			unseen.push(...delivered);
 		}
 	}
 	return { mutations };

@@ -26,8 +26,12 @@ export interface SchedulerOptions {
 	readonly runAutomatic: (signal: AbortSignal, generation: number) => Promise<AutomaticResult>;
 	/** Branch scope and project identity; compared before and after a check. */
 	readonly scope: () => string;
-	/** Why an automatic check may not start now (disabled, baseline not accepted, not idle, …), or undefined. */
-	readonly blocker?: () => string | undefined;
+	/**
+	 * Why an automatic check may not start now (disabled, baseline not accepted, not idle, …), or
+	 * undefined. `atRest` is true when the caller knows the tree is at rest inside a run (a boundary
+	 * continuation): then a busy session does not block.
+	 */
+	readonly blocker?: (atRest: boolean) => string | undefined;
 	/** Observes finished automatic checks (for status). */
 	readonly onSettled?: (record: CheckRecord) => void;
 }
@@ -97,8 +101,12 @@ export class CheckScheduler {
 		return this.#mutation > this.#attempted;
 	}
 
-	/** Asks for an automatic check of the latest mutation generation. Never throws, never awaits. */
-	requestAutomatic(): RequestAnswer {
+	/**
+	 * Asks for an automatic check of the latest mutation generation. Never throws, never awaits.
+	 * `atRest`: the caller is at a point where the tree is at rest inside a run (see the blocker).
+	 * A queued request is retried without it when the running check ends.
+	 */
+	requestAutomatic(options: { readonly atRest?: boolean } = {}): RequestAnswer {
 		if (this.#closed) return "closed";
 		if (!this.dirty) return "clean";
 		const generation = this.#mutation;
@@ -107,7 +115,7 @@ export class CheckScheduler {
 			this.#pending = generation;
 			return "queued";
 		}
-		if (this.#options.blocker?.()) return "blocked";
+		if (this.#options.blocker?.(options.atRest === true)) return "blocked";
 		this.#startAutomatic(generation);
 		return "started";
 	}

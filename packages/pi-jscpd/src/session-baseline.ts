@@ -1,0 +1,160 @@
+/**
+ * The jscpd capability and the session baseline of one runtime: the background `--version` probe,
+ * the baseline restored from the `pi-jscpd/state` entry or captured at session start (one
+ * full-project scan through the serialised runner), and the bounded wait of the first write/edit.
+ */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import {
+	type BaselineState,
+	baselinePath,
+	captureBaseline,
+	isStateEntry,
+	readBaseline,
+	STATE_ENTRY,
+	type StateEntry,
+	stateFromFile,
+} from "./baseline.js";
+import { type Capability, candidates, probeCapability } from "./locate.js";
+import type { ReplayEntry } from "./mutations.js";
+import type { ProcessRunner } from "./runner.js";
+
+/** What the keeper needs from its owner. */
+export interface BaselineDeps {
+	readonly pi: Pick<ExtensionAPI, "appendEntry">;
+	readonly runner: ProcessRunner;
+	/** Runs work through the scheduler's explicit (priority) path. */
+	readonly explicit: (work: (signal: AbortSignal) => Promise<void>) => Promise<void>;
+	/** Takes the outside-change reference snapshot. */
+	readonly snapshot: (signal?: AbortSignal) => Promise<void>;
+	/** The current jscpd timeout. */
+	readonly timeoutMs: () => number;
+	/** Whether the runtime is shutting down. */
+	readonly closed: () => boolean;
+	/** Called when the capability or baseline changed (footer). */
+	readonly changed: () => void;
+}
+
+/** How one runtime starts. */
+export interface BaselineStart {
+	/** Canonical project root. */
+	readonly root: string;
+	readonly sessionId: string;
+	/** Pi's agent directory (baseline files). */
+	readonly agentDir: string;
+	/** The branch at session start (for the state entry). */
+	readonly entries: readonly ReplayEntry[];
+	/** Write/edit changes already on the branch (a restored session without a baseline). */
+	readonly priorMutations: number;
+	/** The session_start reason. */
+	readonly reason: string;
+	/** Whether Pi trusts the project (a project-local jscpd is used only then). */
+	readonly trusted: boolean;
+	/** Use exactly this executable (tests and embedders). */
+	readonly executable: string | undefined;
+}
+
+/** See the module comment. */
+export class BaselineKeeper {
+	readonly #deps: BaselineDeps;
+	#capability: Capability | undefined;
+	#capabilityPromise: Promise<Capability> = Promise.resolve({ status: "unavailable", reason: "not started" });
+	#state: BaselineState = { status: "none" };
+	#pending: Promise<void> = Promise.resolve();
+
+	constructor(deps: BaselineDeps) {
+		this.#deps = deps;
+	}
+
+	/** The probed capability, undefined while probing. */
+	get capability(): Capability | undefined {
+		return this.#capability;
+	}
+
+	/** Resolves to the probed capability. */
+	readonly probed = (): Promise<Capability> => this.#capabilityPromise;
+
+	/** The baseline state. */
+	get state(): BaselineState {
+		return this.#state;
+	}
+
+	/** Starts the probe and restores or captures the baseline, in the background. */
+	start(start: BaselineStart): void {
+		this.#capabilityPromise = probeCapability(
+			this.#deps.runner,
+			candidates({
+				root: start.root,
+				projectTrusted: start.trusted,
+				pathEnv: process.env.PATH,
+				override: start.executable,
+			}),
+			{ cwd: start.root },
+		).then((capability) => {
+			this.#capability = capability;
+			this.#deps.changed();
+			return capability;
+		});
+		this.#pending = this.#restore(start.entries, start.root) ? this.#deps.snapshot() : this.#capture(start);
+	}
+
+	#restore(entries: readonly ReplayEntry[], root: string): boolean {
+		for (let i = entries.length - 1; i >= 0; i--) {
+			const entry = entries[i];
+			if (entry?.type !== "custom" || entry.customType !== STATE_ENTRY || !isStateEntry(entry.data)) continue;
+			const file = readBaseline(entry.data.baselineFile, root);
+			if (!file) return false;
+			this.#state = stateFromFile(entry.data.baselineFile, file);
+			return true;
+		}
+		return false;
+	}
+
+	async #capture(start: BaselineStart): Promise<void> {
+		this.#state = { status: "pending" };
+		const { root, sessionId } = start;
+		try {
+			await this.#deps.explicit(async (signal) => {
+				await this.#deps.snapshot(signal);
+				const state = await captureBaseline({
+					runner: this.#deps.runner,
+					capability: await this.#capabilityPromise,
+					root,
+					sessionId,
+					file: baselinePath(start.agentDir, sessionId),
+					timeoutMs: this.#deps.timeoutMs(),
+					priorMutations: start.priorMutations,
+					reason: start.reason,
+					signal,
+				});
+				if (signal.aborted || this.#deps.closed()) return;
+				this.#state = state;
+				if ("file" in state && state.file) {
+					this.#deps.pi.appendEntry<StateEntry>(STATE_ENTRY, { version: 1, baselineFile: state.file, root });
+				}
+			});
+		} catch {
+			// Closed while starting: the baseline stays pending until the runtime is replaced.
+		}
+		if (this.#state.status === "pending")
+			this.#state = { status: "failed", reason: "baseline capture was cancelled" };
+		this.#deps.changed();
+	}
+
+	/** The first write/edit waits for a pending baseline, bounded by the timeout. */
+	async awaitPending(): Promise<void> {
+		if (this.#state.status !== "pending") return;
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([
+			this.#pending,
+			new Promise<void>((resolve) => {
+				timer = setTimeout(resolve, this.#deps.timeoutMs());
+			}),
+		]);
+		clearTimeout(timer);
+	}
+
+	/** Resolves when the restore or capture has finished. */
+	settled(): Promise<void> {
+		return this.#pending;
+	}
+}

@@ -1,0 +1,51 @@
+/** The `/jscpd status` snapshot (a plain read-only view of the controller's parts). */
+import type { BaselineState } from "./baseline.js";
+import type { CheckOutcome } from "./checkpoint.js";
+import type { JscpdSettings } from "./config.js";
+import type { Capability } from "./locate.js";
+import type { CheckRecord, SchedulerSnapshot } from "./scheduler.js";
+
+/** A snapshot for `/jscpd status`. */
+export interface StatusView {
+	/** Canonical project root. */
+	readonly root: string | undefined;
+	/** Effective settings. */
+	readonly settings: JscpdSettings;
+	/** Where each settings layer came from. */
+	readonly settingsSources: readonly string[];
+	/** The jscpd executable found, or why none is usable. */
+	readonly capability: Capability | { readonly status: "probing" };
+	/** The session baseline. */
+	readonly baseline: {
+		readonly status: BaselineState["status"];
+		readonly groups?: number;
+		readonly reason?: string;
+		readonly file?: string;
+	};
+	/** Project files changed in this session. */
+	readonly changedFiles: number;
+	/** Findings delivered to the model and still acknowledged. */
+	readonly acknowledged: number;
+	/** Findings re-delivered because a reset dropped them unseen (this runtime). */
+	readonly redelivered: number;
+	/** Scheduler generations and activity. */
+	readonly scheduler: SchedulerSnapshot;
+	/** The last terminal outcome. */
+	readonly lastOutcome: CheckOutcome | undefined;
+	/** The last automatic check record. */
+	readonly lastRecord: CheckRecord | undefined;
+	/** The most recent automatic check records, oldest first (at most 10). */
+	readonly recentChecks: readonly CheckRecord[];
+	/** How changes outside write/edit are detected. */
+	readonly externalDetection: "git" | "stat" | "none";
+}
+
+/** Summarises a baseline state for status. */
+export function baselineView(b: BaselineState): StatusView["baseline"] {
+	return {
+		status: b.status,
+		groups: "identities" in b ? b.identities.size : undefined,
+		reason: "reason" in b ? b.reason : undefined,
+		file: "file" in b ? b.file : undefined,
+	};
+}
