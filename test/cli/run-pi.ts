@@ -27,8 +27,12 @@ export interface RunPiOptions {
 	extensions: string[];
 	/** Path of the faux script module (see faux-provider-extension.ts). */
 	script: string;
-	/** The prompt (`-p`). Omit for commands-only runs. */
+	/** The prompt (`-p`). */
 	prompt: string;
+	/** Run with Pi's discovered extensions and installed packages (no `-ne`). Default false. */
+	discover?: boolean;
+	/** Reuse these isolated directories (e.g. after `piCommand(["install", …])`). */
+	dirs?: { home: string; agentDir: string };
 	/** Working directory; a fresh temp project by default. */
 	cwd?: string;
 	/** Extra CLI args. */
@@ -56,14 +60,14 @@ export interface PiRun {
 /** Runs `pi --mode json -p <prompt>` and resolves when the process exits. */
 export function runPi(options: RunPiOptions): Promise<PiRun> {
 	const root = mkdtempSync(join(tmpdir(), "pi-lifecycle-cli-"));
-	const home = join(root, "home");
-	const agentDir = join(root, "agent");
+	const home = options.dirs?.home ?? join(root, "home");
+	const agentDir = options.dirs?.agentDir ?? join(root, "agent");
 	const cwd = options.cwd ?? join(root, "project");
 	for (const dir of [home, agentDir, cwd]) mkdirSync(dir, { recursive: true });
 	const log = join(root, "requests.jsonl");
 	const args = [
 		piCliPath(),
-		"-ne",
+		...(options.discover ? [] : ["-ne"]),
 		"-e",
 		join(here, "faux-provider-extension.ts"),
 		...options.extensions.flatMap((ext) => ["-e", ext]),
@@ -122,6 +126,27 @@ export function runPi(options: RunPiOptions): Promise<PiRun> {
 			},
 		);
 		// Print mode reads piped stdin until EOF: give it none.
+		child.stdin?.end();
+	});
+}
+
+/** Runs a non-prompt `pi` subcommand (install, list, remove, …) in isolated directories. */
+export function piCommand(
+	args: string[],
+	dirs: { home: string; agentDir: string; cwd: string },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		const child = execFile(
+			process.execPath,
+			[piCliPath(), ...args],
+			{
+				cwd: dirs.cwd,
+				timeout: 60_000,
+				env: { ...process.env, HOME: dirs.home, PI_CODING_AGENT_DIR: dirs.agentDir, PI_OFFLINE: "1" },
+			},
+			(error, stdout, stderr) =>
+				resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+		);
 		child.stdin?.end();
 	});
 }
