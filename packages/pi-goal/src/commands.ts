@@ -159,15 +159,21 @@ export async function handleGoalCommand(
  */
 function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, enabled: boolean): void {
 	const { controller } = deps;
-	if (!deps.agentDir) return say(ctx, "Settings cannot be changed here.", "error");
+	if (!deps.agentDir) {
+		say(ctx, "Settings cannot be changed here.", "error");
+		return;
+	}
 	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd };
 	const saved = saveSettings(GOAL_SETTINGS_SPEC, location, "global", { retryUsageLimits: enabled });
-	if (!saved.ok)
-		return say(
+	if (!saved.ok) {
+		const previous = controller.settings.retryUsageLimits ? "on" : "off";
+		say(
 			ctx,
-			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${controller.settings.retryUsageLimits ? "on" : "off"}) stays in effect.`,
+			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${previous}) stays in effect.`,
 			"error",
 		);
+		return;
+	}
 	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: ctx.isProjectTrusted() });
 	controller.setSettings(loaded.value);
 	const effective = loaded.value.retryUsageLimits;

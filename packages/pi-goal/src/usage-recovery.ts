@@ -75,6 +75,7 @@ export class UsageRecovery {
 		const sessionId = session.getSessionId();
 		const guard = identity.guard("generation");
 		const from = wait.resumeAt;
+		const limit = wait.usageLimit;
 		const scope = { provider: model.provider, modelId: model.id, modelName: model.name };
 		const requestedAt = now();
 		queryUsage(pi.events, scope, { now, timers, signal: abort.signal }).then((result) => {
@@ -83,11 +84,7 @@ export class UsageRecovery {
 			// Revalidate everything the request was bound to before touching the deadline.
 			const live = controller.ctx;
 			if (!live || live.sessionManager !== session || waitKey(controller.goal) !== key) return;
-			if (
-				live.sessionManager.getSessionId() !== sessionId ||
-				!sameScope(currentModel(live), wait.usageLimit!)
-			)
-				return;
+			if (live.sessionManager.getSessionId() !== sessionId || !sameScope(currentModel(live), limit)) return;
 			const hint = selectResetHint(result.report, scope, requestedAt, now());
 			if (hint.ok) controller.apply({ type: "reschedule", from, to: hint.resumeAt }, live);
 		});

@@ -52,3 +52,66 @@ export function holderExtension(control: { mutex?: WorkflowMutex; holdAtStart?: 
 		},
 	};
 }
+
+/**
+ * Supplies compactions without a model call (retain-all summary), so compaction recovery can be
+ * driven deterministically; `cancel` makes it cancel instead (session_compact_failed aborted).
+ */
+export function compactorExtension(control: { cancel?: boolean; fail?: boolean } = {}): {
+	name: string;
+	factory: ExtensionFactory;
+} {
+	return {
+		name: "compactor",
+		factory: (pi: ExtensionAPI) => {
+			pi.on("session_before_compact", (event) => {
+				if (control.cancel) return { cancel: true };
+				if (control.fail) return undefined; // Pi's default summary: consumes a scripted response
+				return {
+					compaction: {
+						summary: "SUMMARY",
+						firstKeptEntryId: event.preparation.firstKeptEntryId,
+						tokensBefore: event.preparation.tokensBefore,
+					},
+				};
+			});
+		},
+	};
+}
+
+/** A scripted `usage:query:v1` responder: `respond` returns what to offer (or nothing). */
+export function usageResponder(respond: (request: Record<string, unknown>) => unknown): {
+	name: string;
+	factory: ExtensionFactory;
+	requests: Record<string, unknown>[];
+} {
+	const requests: Record<string, unknown>[] = [];
+	return {
+		name: "usage-service",
+		requests,
+		factory: (pi: ExtensionAPI) => {
+			pi.events.on("usage:query:v1", (payload: unknown) => {
+				const request = payload as Record<string, unknown> & { offer(response: unknown): void };
+				requests.push(request);
+				const response = respond(request);
+				if (response !== undefined) request.offer(response);
+			});
+		},
+	};
+}
+
+/** An extension that narrows the active tools (a restrictive allowlist) when `control.hide` is set. */
+export function allowlistExtension(control: { hide?: string[] } = {}): {
+	name: string;
+	factory: ExtensionFactory;
+} {
+	return {
+		name: "allowlist",
+		factory: (pi: ExtensionAPI) => {
+			pi.on("agent_end", () => {
+				if (control.hide)
+					pi.setActiveTools(pi.getActiveTools().filter((name) => !control.hide?.includes(name)));
+			});
+		},
+	};
+}

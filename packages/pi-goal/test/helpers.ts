@@ -117,3 +117,51 @@ export async function settle(harness: ScriptedSession): Promise<void> {
 	}
 	await harness.session.waitForIdle();
 }
+
+/** A fake timer handle (see {@link fakeTime}). */
+export interface FakeTimer {
+	readonly fn: () => void;
+	readonly ms: number;
+	cleared: boolean;
+}
+
+/** Fake clock and timers so deadlines are deterministic (no real 15-minute waits). */
+export function fakeTime(start = 1_700_000_000_000) {
+	const pending: FakeTimer[] = [];
+	const time = {
+		now: start,
+		pending,
+		timers: {
+			setTimeout(fn: () => void, ms: number) {
+				const timer: FakeTimer = { fn, ms, cleared: false };
+				pending.push(timer);
+				return timer;
+			},
+			clearTimeout(handle: unknown) {
+				if (handle) (handle as FakeTimer).cleared = true;
+			},
+		},
+		/** Timers not cleared (fired ones included). */
+		live: () => pending.filter((timer) => !timer.cleared),
+	};
+	return time;
+}
+
+/** The goal record of the last persisted state (typed loosely for assertions). */
+export function lastGoal(harness: ScriptedSession): Record<string, unknown> & {
+	id?: string;
+	status?: string;
+	wait?: { kind?: string; reason: string; resumeAt: number | null; usageLimit?: Record<string, string> };
+	safety?: { automaticTurns: number; noProgress: number };
+	outcome?: string;
+	pauseReason?: string;
+} {
+	return (lastState(harness)?.goal ?? {}) as never;
+}
+
+/** Goal-owned prompts of one kind on the branch. */
+export function goalPrompts(harness: ScriptedSession, kind: string) {
+	return customMessages(harness, CONTINUATION_MESSAGE).filter(
+		(message) => (message.details as { kind?: string }).kind === kind,
+	);
+}
