@@ -94,6 +94,8 @@ export async function jscpdSession(options: {
 	agentDir: string;
 	jscpd?: Omit<JscpdOptions, "agentDir">;
 	extra?: ExtensionFactory[];
+	/** Extensions loaded before pi-jscpd (load-order tests). */
+	before?: ExtensionFactory[];
 	session?: "memory" | "file" | { open: string };
 }): Promise<JscpdSession> {
 	let controller: JscpdController | undefined;
@@ -101,6 +103,7 @@ export async function jscpdSession(options: {
 		cwd: options.project,
 		session: options.session,
 		extensions: [
+			...(options.before ?? []),
 			{
 				name: "pi-jscpd",
 				factory: createJscpdExtension({
