@@ -56,6 +56,12 @@ export interface ScriptedSessionOptions {
 	responses?: readonly FauxResponseStep[];
 	/** Where the recorder goes relative to the extensions under test. Default: last. */
 	recorderPosition?: "first" | "last";
+	/**
+	 * Whether to load the recorder extension (default true). Benchmarks turn it off: its handlers
+	 * (turn_end among them) change what Pi does per turn, so they would be measured too. Without it
+	 * `events` stays empty.
+	 */
+	recorder?: boolean;
 }
 
 /** One provider request as the model received it. */
@@ -143,7 +149,11 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		typeof ext === "function" ? ext : { name: ext.name, factory: ext.factory },
 	);
 	const extensionFactories =
-		options.recorderPosition === "first" ? [recorder, ...inline] : [...inline, recorder];
+		options.recorder === false
+			? inline
+			: options.recorderPosition === "first"
+				? [recorder, ...inline]
+				: [...inline, recorder];
 
 	const modelRuntime = await ModelRuntime.create({
 		authPath: join(agentDir, "auth.json"),

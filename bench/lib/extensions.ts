@@ -1,0 +1,114 @@
+/**
+ * The three extensions as factories from their BUILT packages, a timing proxy for `pi.on`, and a
+ * scripted session without the harness's recorder (its handlers would be measured too).
+ */
+import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import {
+	createScriptedSession,
+	type ScriptedSession,
+	type ScriptedSessionOptions,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import piGoal from "@pi-lifecycle/pi-goal";
+import { createJscpdExtension, type JscpdOptions } from "@pi-lifecycle/pi-jscpd";
+import piReset from "@pi-lifecycle/pi-reset";
+import { nowMs } from "./stats.ts";
+
+/** The jscpd controller type (only what the bench reads). */
+export type JscpdController = Parameters<NonNullable<JscpdOptions["onController"]>>[0];
+
+/** A named extension factory. */
+export interface NamedFactory {
+	name: string;
+	factory: ExtensionFactory;
+}
+
+/** Handler durations per extension and event, recorded only while `enabled`. */
+export class HandlerClock {
+	enabled = false;
+	/** `extension:event` → durations in ms. */
+	readonly samples = new Map<string, number[]>();
+
+	record(key: string, ms: number): void {
+		if (!this.enabled) return;
+		let list = this.samples.get(key);
+		if (!list) {
+			list = [];
+			this.samples.set(key, list);
+		}
+		list.push(ms);
+	}
+
+	/** Total ms over keys matching `filter`. */
+	total(filter: (key: string) => boolean = () => true): number {
+		let sum = 0;
+		for (const [key, list] of this.samples) if (filter(key)) for (const v of list) sum += v;
+		return sum;
+	}
+
+	/** Per key: count and total ms. */
+	summary(): Record<string, { n: number; totalMs: number }> {
+		const out: Record<string, { n: number; totalMs: number }> = {};
+		for (const [key, list] of this.samples) {
+			out[key] = { n: list.length, totalMs: Math.round(list.reduce((a, b) => a + b, 0) * 1000) / 1000 };
+		}
+		return out;
+	}
+
+	reset(): void {
+		this.samples.clear();
+	}
+}
+
+type Handler = (event: unknown, ctx: unknown) => unknown;
+
+/** Wraps `pi.on` so every handler the factory registers (now or later) is timed into `clock`. */
+export function timed(named: NamedFactory, clock: HandlerClock): NamedFactory {
+	return {
+		name: named.name,
+		factory: (pi: ExtensionAPI) => {
+			const proxy = new Proxy(pi, {
+				get(target, prop) {
+					if (prop === "on") {
+						return (event: string, handler: Handler) =>
+							(target.on as unknown as (e: string, h: Handler) => () => void)(event, (e, ctx) => {
+								const key = `${named.name}:${event}`;
+								const start = nowMs();
+								let result: unknown;
+								try {
+									result = handler(e, ctx);
+								} catch (error) {
+									clock.record(key, nowMs() - start);
+									throw error;
+								}
+								if (result && typeof (result as Promise<unknown>).then === "function") {
+									return (result as Promise<unknown>).finally(() => clock.record(key, nowMs() - start));
+								}
+								clock.record(key, nowMs() - start);
+								return result;
+							});
+					}
+					const value = Reflect.get(target, prop, target);
+					return typeof value === "function" ? value.bind(target) : value;
+				},
+			});
+			return named.factory(proxy);
+		},
+	};
+}
+
+/** The three extensions, with a hook receiving pi-jscpd's controller. */
+export function allExtensions(onJscpd?: (controller: JscpdController) => void): NamedFactory[] {
+	return [
+		{ name: "pi-reset", factory: piReset },
+		{ name: "pi-goal", factory: piGoal },
+		{ name: "pi-jscpd", factory: createJscpdExtension({ onController: onJscpd }) },
+	];
+}
+
+/** A scripted session without the recorder (extensions as given). */
+export function session(
+	extensions: readonly NamedFactory[],
+	options: Omit<ScriptedSessionOptions, "extensions" | "recorder"> = {},
+): Promise<ScriptedSession> {
+	return createScriptedSession({ ...options, extensions, recorder: false });
+}
