@@ -134,6 +134,8 @@ export async function handleGoalCommand(
 				{ type: "edit", newId: newGoalId(), objective: command.objective, tokenBudget: command.tokenBudget },
 				ctx,
 			);
+			// A lowered budget that is already used up stops the goal now (terminal limit, no request).
+			if (!applied.error) controller.apply({ type: "budget_check" }, ctx);
 			if (!applied.error) wakeFromCommand(deps, ctx, "kickoff");
 			publishWhileIdle(pi, controller);
 			return report(
