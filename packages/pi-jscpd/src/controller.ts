@@ -53,6 +53,8 @@ export class JscpdController {
 	#lastOutcome: CheckOutcome | undefined;
 	readonly #records: CheckRecord[] = [];
 	#lastRun = 0;
+	/** The last settle's request was blocked (probe or baseline not ready): retried when they are. */
+	#settleBlocked = false;
 	#redelivered = 0;
 	#shutdown = false;
 
@@ -93,7 +95,10 @@ export class JscpdController {
 			},
 			timeoutMs: () => this.#settings.timeoutMs,
 			closed: () => this.#shutdown,
-			changed: () => this.#updateFooter(),
+			changed: () => {
+				if (this.#settleBlocked) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
+				this.#updateFooter();
+			},
 		});
 	}
 
@@ -172,6 +177,7 @@ export class JscpdController {
 	cancelAutomatic(): void {
 		this.#probe?.abort();
 		this.#probe = undefined;
+		this.#settleBlocked = false;
 		if (this.#scheduler.cancelAutomatic()) this.#updateFooter();
 	}
 
@@ -183,7 +189,7 @@ export class JscpdController {
 		this.#ctx = ctx;
 		if (this.#shutdown || !this.#settings.enabled) return;
 		this.#detectOutside(() => {
-			this.#scheduler.requestAutomatic();
+			this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
 			this.#updateFooter();
 		});
 	}

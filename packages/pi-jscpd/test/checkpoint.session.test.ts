@@ -59,6 +59,34 @@ describe("automatic checkpoint (scripted sessions, real jscpd)", () => {
 		expect(customMessages(s, FINDINGS)).toHaveLength(1);
 	});
 
+	it("findings a jscpd_run changed result delivered to the model are acknowledged: the checkpoint does not repeat them", async () => {
+		const { root, agentDir } = project({ "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await jscpdSession({ project: root, agentDir, session: "file" });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			toolCall("jscpd_run", { command: "changed" }),
+			reply("I saw the duplicate"),
+		);
+		await s.prompt("write b.ts and check it");
+		expect(JSON.stringify(s.requests.at(-1)?.messages.at(-1))).toContain("1 new duplicate(s)");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
+		expect(s.controller.status().acknowledged).toBe(1);
+		// The acknowledgement is rebuilt from the tool result on reload.
+		await s.reload();
+		await s.controller.settled();
+		expect(s.controller.status().acknowledged).toBe(1);
+		// `/jscpd changed` shows the user, not the model: it acknowledges nothing.
+		s.script(
+			toolCall("edit", { path: "src/b.ts", edits: [{ oldText: "computeOrder", newText: "computeOrders" }] }),
+		);
+		s.script(reply("renamed"));
+		await s.prompt("rename");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+	});
+
 	it("duplicates that existed before the session are not reported", async () => {
 		const { root, agentDir } = project({
 			"src/a.ts": duplicatedFunction("computeTotals"),

@@ -266,6 +266,41 @@ exec '${realJscpd()}' "$@"`,
 		remove(join(sessionFile ?? "", "..", ".."));
 	});
 
+	it("a settle blocked while jscpd is still being probed (after reload) checks once the probe finishes", async () => {
+		const { root, agentDir, gate } = project();
+		const slowProbe = writeScript(
+			join(gate, "bin", "jscpd"),
+			`if [ "$1" = "--version" ] && [ -f '${gate}/hold-version' ]; then
+	while [ ! -f '${gate}/release-version' ]; do sleep 0.05; done
+fi
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			session: "file",
+			jscpd: { executable: slowProbe },
+		});
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		writeFileSync(join(gate, "hold-version"), "");
+		await s.reload();
+		s.script(
+			toolCall("edit", { path: "src/b.ts", edits: [{ oldText: "computeOrder", newText: "computeOrders" }] }),
+			reply("renamed"),
+		);
+		await s.prompt("rename");
+		await s.controller.settled();
+		expect(s.controller.status().capability.status).toBe("probing");
+		expect(s.controller.status().recentChecks).toEqual([]);
+		writeFileSync(join(gate, "release-version"), "");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(2));
+		expect(s.providerCalls).toBe(4);
+	});
+
 	it("/tree navigation invalidates automatic work and restores the target branch's changed files", async () => {
 		const { root, agentDir, gate } = project();
 		const marker = `pijscpdtree${process.pid}${Date.now()}`;
