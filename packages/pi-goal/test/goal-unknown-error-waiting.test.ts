@@ -133,7 +133,15 @@ describe("unknown provider errors wait quietly", () => {
 	it("supersession: a follow-up from another extension wakes provider-error waiting too", async () => {
 		let api: ExtensionAPI | undefined;
 		const h = await goalThatFails("400 bad request", {
-			extensions: [goalExtension(), { name: "other", factory: (pi: ExtensionAPI) => void (api = pi) }],
+			extensions: [
+				goalExtension(),
+				{
+					name: "other",
+					factory: (pi: ExtensionAPI) => {
+						api = pi;
+					},
+				},
+			],
 		});
 		const id = lastGoal(h).id;
 		h.script(completeGoal());

@@ -35,7 +35,10 @@ const QUOTA =
 	"429 insufficient_quota: You exceeded your current quota, please check your plan and billing details.";
 
 async function limitedGoal(
-	options: { responses?: Parameters<typeof createScriptedSession>[0]["responses"]; agentDir?: string } = {},
+	options: {
+		responses?: NonNullable<Parameters<typeof createScriptedSession>[0]>["responses"];
+		agentDir?: string;
+	} = {},
 ) {
 	const time = fakeTime();
 	const agentDir = options.agentDir ?? agentDirWith({ retryUsageLimits: true });

@@ -67,7 +67,12 @@ describe("external waits", () => {
 
 	it("wake boundaries: a message from another extension does not end an explicit wait; a user message does", async () => {
 		let api: ExtensionAPI | undefined;
-		const other = { name: "other", factory: (pi: ExtensionAPI) => void (api = pi) };
+		const other = {
+			name: "other",
+			factory: (pi: ExtensionAPI) => {
+				api = pi;
+			},
+		};
 		const { h } = await waitingGoal(undefined, { extensions: [other] });
 		h.script(reply("answered the extension"));
 		api?.sendUserMessage("status ping");
@@ -81,7 +86,12 @@ describe("external waits", () => {
 
 	it("an explicit wait accepted before a later non-usage error keeps its reason and deadline", async () => {
 		let api: ExtensionAPI | undefined;
-		const other = { name: "other", factory: (pi: ExtensionAPI) => void (api = pi) };
+		const other = {
+			name: "other",
+			factory: (pi: ExtensionAPI) => {
+				api = pi;
+			},
+		};
 		const { h } = await waitingGoal(60_000, { extensions: [other] });
 		const wait = lastGoal(h).wait;
 		h.script(providerError("400 bad request"));
