@@ -1,0 +1,236 @@
+/**
+ * pi-jscpd on a generated, git-tracked TypeScript tree (2,000 files; 300 in smoke mode):
+ *
+ * - agent_settled handler time while a jscpd scan runs: quick read-only prompts while the session
+ *   baseline (a full scan) runs in the background, plus the settles that start automatic checks;
+ *   the handler is timed through a proxy `pi`; p99 over every settle, and how many saw a scan running;
+ * - the automatic changed-check after the model rewrote 3 files (write tool) vs a plain jscpd 5.3.2
+ *   full scan of the same tree with the same report options: settle → check recorded, vs process
+ *   start → exit; alternating, median ratio. The plain reference is the faster of the package's
+ *   `node_modules/.bin/jscpd` shim and the executable pi-jscpd itself selected;
+ * - the next prompt never waits for it: prompt → first provider request while a check runs, vs idle.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { reply, type ScriptedSession, toolCall, toolCalls } from "@pi-lifecycle/lifecycle-kit/testing";
+import { createJscpdExtension } from "@pi-lifecycle/pi-jscpd";
+import type { JscpdController } from "../lib/extensions.ts";
+import { session } from "../lib/extensions.ts";
+import { moduleSource, treeFile, typescriptTree } from "../lib/project.ts";
+import { type Metric, metric } from "../lib/report.ts";
+import { median, nowMs, quantile, round, waitUntil } from "../lib/stats.ts";
+
+const SHIM = join(import.meta.dirname, "..", "..", "packages", "pi-jscpd", "node_modules", ".bin", "jscpd");
+
+function plainScan(command: string, cwd: string): Promise<number> {
+	const out = mkdtempSync(join(tmpdir(), "pi-lifecycle-bench-jscpd-"));
+	const args = ["--reporters", "json", "--output", out, "--absolute", "--silent", "--", "."];
+	const start = nowMs();
+	return new Promise((resolve, reject) => {
+		execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error) => {
+			const ms = nowMs() - start;
+			rmSync(out, { recursive: true, force: true });
+			if (error) reject(error);
+			else resolve(ms);
+		});
+	});
+}
+
+interface SettleSample {
+	ms: number;
+	scanRunning: boolean;
+}
+
+function busy(controller: JscpdController | undefined): boolean {
+	if (!controller) return false;
+	const status = controller.status();
+	return (
+		status.baseline.status === "pending" ||
+		status.scheduler.automaticActive ||
+		status.scheduler.explicitActive > 0
+	);
+}
+
+/** pi-jscpd with its agent_settled handler timed (scan state read before the clock starts). */
+function timedJscpd(samples: SettleSample[], onController: (c: JscpdController) => void) {
+	let controller: JscpdController | undefined;
+	const factory = createJscpdExtension({
+		onController: (c) => {
+			controller = c;
+			onController(c);
+		},
+	});
+	return {
+		name: "pi-jscpd",
+		factory: (pi: ExtensionAPI) =>
+			factory(
+				new Proxy(pi, {
+					get(target, prop) {
+						if (prop === "on")
+							return (event: string, handler: (e: unknown, ctx: unknown) => unknown) =>
+								(target.on as unknown as (e: string, h: unknown) => () => void)(
+									event,
+									(e: unknown, ctx: unknown) => {
+										if (event !== "agent_settled") return handler(e, ctx);
+										const scanRunning = busy(controller);
+										const start = nowMs();
+										const result = handler(e, ctx);
+										samples.push({ ms: nowMs() - start, scanRunning });
+										return result;
+									},
+								);
+						const value = Reflect.get(target, prop, target);
+						return typeof value === "function" ? value.bind(target) : value;
+					},
+				}),
+			),
+	};
+}
+
+async function quickPrompt(h: ScriptedSession, text: string): Promise<number> {
+	let first = Number.NaN;
+	const start = nowMs();
+	h.faux.appendResponses([
+		() => {
+			first = nowMs() - start;
+			return reply("ok");
+		},
+	]);
+	await h.prompt(text);
+	return first;
+}
+
+/** See the module comment. */
+export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
+	const files = smoke ? 300 : 2_000;
+	const repeats = smoke ? 2 : 5;
+	const tree = typescriptTree(files);
+	const settles: SettleSample[] = [];
+	let controller: JscpdController | undefined;
+	const h = await session([timedJscpd(settles, (c) => (controller = c))], { cwd: tree });
+	const metrics: Metric[] = [];
+	try {
+		// 1. Settles while the baseline scan runs.
+		const baselineStart = nowMs();
+		let during = 0;
+		while (busy(controller) && during < 2_000) {
+			h.faux.appendResponses([toolCall("read", { path: treeFile(during % files) }), reply("read it")]);
+			await h.prompt(`Look at file ${during}.`);
+			during++;
+		}
+		await controller?.settled();
+		const baselineMs = nowMs() - baselineStart;
+		const status = controller?.status();
+		if (status?.baseline.status !== "accepted")
+			throw new Error(`baseline ${status?.baseline.status}: ${status?.baseline.reason}`);
+		const capability = status.capability as { command?: string };
+
+		// 2. Changed-check vs plain scan (alternating), and 3. the next prompt during a check.
+		const checkMs: number[] = [];
+		const plainMs: number[] = [];
+		const shimMs: number[] = [];
+		const duringCheck: number[] = [];
+		const idle: number[] = [];
+		let sawRunning = 0;
+		const round3 = async (variant: number, alsoProbe: boolean) => {
+			const writes = [1, 2, 3].map((k) => ({
+				name: "write",
+				args: { path: treeFile(k * 37), content: moduleSource(k * 37, variant) },
+			}));
+			h.faux.appendResponses([toolCalls(writes), reply("rewrote three files")]);
+			const before = controller?.status().recentChecks.length ?? 0;
+			await h.prompt(`Rewrite three files (${variant}).`);
+			const settled = nowMs();
+			if (alsoProbe) {
+				await waitUntil(() => controller?.status().scheduler.automaticActive === true, 5_000, 1);
+				if (controller?.status().scheduler.automaticActive) sawRunning++;
+				duringCheck.push(await quickPrompt(h, "Quick question while the check runs."));
+				idle.push(await quickPrompt(h, "Quick question at idle."));
+				return;
+			}
+			await waitUntil(() => (controller?.status().recentChecks.length ?? 0) > before, 300_000, 2);
+			const record = controller?.status().lastRecord;
+			if (record?.disposition !== "recorded")
+				throw new Error(`check ended ${record?.disposition}: ${record?.detail}`);
+			checkMs.push(nowMs() - settled);
+		};
+		let variant = 1;
+		await round3(variant++, false);
+		for (let i = 0; i < repeats; i++) {
+			if (capability.command) plainMs.push(await plainScan(capability.command, tree));
+			await round3(variant++, false);
+			shimMs.push(await plainScan(SHIM, tree));
+		}
+		for (let i = 0; i < repeats; i++) await round3(variant++, true);
+		await controller?.settled();
+
+		const plain = Math.min(median(plainMs.length > 0 ? plainMs : shimMs), median(shimMs));
+		const running = settles.filter((s) => s.scanRunning);
+		metrics.push(
+			metric(
+				"jscpd-settled-p99",
+				"pi-jscpd agent_settled handler time while a jscpd scan runs (p99)",
+				round(
+					quantile(
+						running.map((s) => s.ms),
+						0.99,
+					),
+					4,
+				),
+				"ms",
+				"<",
+				1,
+				{
+					settlesWithScanRunning: running.length,
+					p99AllSettlesMs: round(
+						quantile(
+							settles.map((s) => s.ms),
+							0.99,
+						),
+						4,
+					),
+					maxMs: round(Math.max(...settles.map((s) => s.ms)), 4),
+					medianMs: round(median(settles.map((s) => s.ms)), 4),
+					allSettles: settles.length,
+					baselineScanMs: round(baselineMs, 0),
+				},
+			),
+			metric(
+				"jscpd-changed-check",
+				`automatic changed-check (3 changed files, ${files}-file tree) vs plain jscpd full scan (ratio)`,
+				round(median(checkMs) / plain, 3),
+				"×",
+				"<=",
+				1.2,
+				{
+					medianCheckMs: round(median(checkMs), 0),
+					medianPlainSelectedExecutableMs: round(median(plainMs), 0),
+					medianPlainShimMs: round(median(shimMs), 0),
+					selectedExecutable: capability.command,
+					repeats,
+				},
+			),
+			metric(
+				"jscpd-next-prompt",
+				"next prompt while a check runs: prompt → first provider request (max)",
+				round(Math.max(...duringCheck), 2),
+				"ms",
+				"<",
+				100,
+				{
+					checksRunningAtPrompt: `${sawRunning}/${repeats}`,
+					medianDuringCheckMs: round(median(duringCheck), 2),
+					medianIdleMs: round(median(idle), 2),
+					note: "a prompt that waited for the scan would take about the scan time (see jscpd-changed-check)",
+				},
+			),
+		);
+	} finally {
+		await h.dispose();
+		rmSync(tree, { recursive: true, force: true });
+	}
+	return metrics;
+}
