@@ -4,20 +4,20 @@
  * adapter calls. Nothing else mutates this state; the modules it owns get narrow callbacks.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { isResetAnnouncement, type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
+import { isResetAnnouncement, type LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
-import { DEFAULT_SETTINGS, type JscpdSettings, SETTINGS_SPEC } from "./config.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
+import { OutsideProbe } from "./outside.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { type CheckRecord, CheckScheduler } from "./scheduler.js";
 import { BaselineKeeper } from "./session-baseline.js";
+import { SettingsHolder } from "./settings-holder.js";
 import { baselineView, type StatusView } from "./status.js";
 import { blockReason, isContinuationStart } from "./triggers.js";
-import { notify, safeIdle, safeTrusted } from "./ui.js";
-import { OutsideChangeDetector } from "./worktree.js";
+import { safeIdle, safeTrusted } from "./ui.js";
 
 export type { StatusView } from "./status.js";
 export { notify } from "./ui.js";
@@ -45,11 +45,8 @@ export class JscpdController {
 	readonly #baseline: BaselineKeeper;
 	#ctx: ExtensionContext | undefined;
 	#root: string | undefined;
-	#settings: JscpdSettings = DEFAULT_SETTINGS;
-	#sources: string[] = [];
-	#warned = false;
-	#outside: OutsideChangeDetector | undefined;
-	#probe: AbortController | undefined;
+	readonly #settings = new SettingsHolder();
+	readonly #outside: OutsideProbe;
 	#lastOutcome: CheckOutcome | undefined;
 	readonly #records: CheckRecord[] = [];
 	#lastRun = 0;
@@ -73,7 +70,7 @@ export class JscpdController {
 			blocker: (atRest) =>
 				blockReason({
 					shutdown: this.#shutdown,
-					enabled: this.#settings.enabled,
+					enabled: this.#settings.value.enabled,
 					baseline: this.#baseline.state.status,
 					capability: this.#baseline.capability?.status,
 					active: this.#ctx !== undefined && this.#identity.snapshot.active,
@@ -86,14 +83,21 @@ export class JscpdController {
 				this.#updateFooter();
 			},
 		});
+		this.#outside = new OutsideProbe({
+			known: () => this.#mutations.changed,
+			ready: () => this.#baseline.state.status === "accepted",
+			record: (paths) => {
+				for (const path of paths) this.#mutations.record(path);
+				this.#scheduler.markMutation();
+			},
+			guard: () => this.#identity.guard(),
+		});
 		this.#baseline = new BaselineKeeper({
 			pi,
 			runner: this.#runner,
 			explicit: (work) => this.#scheduler.runExplicit(work),
-			snapshot: async (signal) => {
-				await this.#outside?.reset(this.#mutations.changed, signal);
-			},
-			timeoutMs: () => this.#settings.timeoutMs,
+			snapshot: (signal) => this.#outside.snapshot(signal),
+			timeoutMs: () => this.#settings.value.timeoutMs,
 			closed: () => this.#shutdown,
 			changed: () => {
 				if (this.#settleBlocked) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
@@ -107,7 +111,7 @@ export class JscpdController {
 		this.#ctx = ctx;
 		const root = canonicalPath(ctx.cwd) ?? ctx.cwd;
 		this.#root = root;
-		this.#outside = new OutsideChangeDetector(root);
+		this.#outside.bind(root);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations } = this.#replay(entries);
@@ -126,17 +130,7 @@ export class JscpdController {
 
 	/** Reloads settings (session start, on/off); warns once per runtime about rejected files. */
 	reloadSettings(ctx: ExtensionContext): void {
-		const loaded = loadSettings(SETTINGS_SPEC, {
-			agentDir: this.agentDir(),
-			cwd: ctx.cwd,
-			projectTrusted: safeTrusted(ctx),
-		});
-		this.#settings = loaded.value;
-		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${s.path})`);
-		if (loaded.warnings.length > 0 && !this.#warned) {
-			this.#warned = true;
-			notify(ctx, loaded.warnings.join("\n"), "warning");
-		}
+		this.#settings.reload(ctx, this.agentDir());
 	}
 
 	/** Pi's agent directory. */
@@ -164,7 +158,7 @@ export class JscpdController {
 		const projectPath = projectPathOf(this.#root, ctx.cwd, path);
 		if (!projectPath) return;
 		this.#mutations.record(projectPath);
-		this.#outside?.noteRecorded(projectPath);
+		this.#outside.noteRecorded(projectPath);
 		this.#scheduler.markMutation();
 	}
 
@@ -175,8 +169,7 @@ export class JscpdController {
 
 	/** A new prompt or run: cancel automatic work; its generation stays unattempted. */
 	cancelAutomatic(): void {
-		this.#probe?.abort();
-		this.#probe = undefined;
+		this.#outside.abort();
 		this.#settleBlocked = false;
 		if (this.#scheduler.cancelAutomatic()) this.#updateFooter();
 	}
@@ -187,8 +180,8 @@ export class JscpdController {
 	 */
 	startBackgroundCheck(ctx: ExtensionContext): void {
 		this.#ctx = ctx;
-		if (this.#shutdown || !this.#settings.enabled) return;
-		this.#detectOutside(() => {
+		if (this.#shutdown || !this.#settings.value.enabled) return;
+		this.#outside.start(() => {
 			this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
 			this.#updateFooter();
 		});
@@ -203,10 +196,10 @@ export class JscpdController {
 		const snapshot = this.#identity.snapshot;
 		const continuation = isContinuationStart(this.#lastRun, snapshot);
 		this.#lastRun = snapshot.run;
-		if (!continuation || this.#shutdown || !this.#settings.enabled) return;
+		if (!continuation || this.#shutdown || !this.#settings.value.enabled) return;
 		this.#ctx = ctx;
 		if (this.#scheduler.requestAutomatic({ atRest: true }) === "started") this.#updateFooter();
-		this.#detectOutside(() => undefined);
+		this.#outside.start(() => undefined);
 	}
 
 	/**
@@ -227,30 +220,8 @@ export class JscpdController {
 			return; // A stale ctx after replacement: the new runtime replays its own branch.
 		}
 		this.#scheduler.markMutation();
-		if (this.#settings.enabled) this.#scheduler.requestAutomatic({ atRest: true });
+		if (this.#settings.value.enabled) this.#scheduler.requestAutomatic({ atRest: true });
 		this.#updateFooter();
-	}
-
-	/** Compares the work tree for outside changes in the background, then runs `then` if still current. */
-	#detectOutside(then: () => void): void {
-		this.#probe?.abort();
-		const probe = new AbortController();
-		this.#probe = probe;
-		const guard = this.#identity.guard();
-		void (async () => {
-			await this.#recordOutside(probe.signal).catch(() => undefined);
-			if (probe.signal.aborted || !guard.isCurrent() || this.#probe !== probe) return;
-			this.#probe = undefined;
-			then();
-		})();
-	}
-
-	async #recordOutside(signal: AbortSignal): Promise<void> {
-		if (!this.#outside || this.#baseline.state.status !== "accepted") return;
-		const outside = await this.#outside.detect(this.#mutations.changed, signal);
-		if (outside.length === 0 || signal.aborted) return;
-		for (const path of outside) this.#mutations.record(path);
-		this.#scheduler.markMutation();
 	}
 
 	#runAutomatic(signal: AbortSignal, generation: number) {
@@ -264,8 +235,8 @@ export class JscpdController {
 				capability: this.#baseline.probed,
 				baseline: () => this.#baseline.state,
 				mutations: this.#mutations,
-				timeoutMs: () => this.#settings.timeoutMs,
-				maxFindings: () => this.#settings.maxFindings,
+				timeoutMs: () => this.#settings.value.timeoutMs,
+				maxFindings: () => this.#settings.value.maxFindings,
 				context: () => this.#ctx,
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
@@ -280,8 +251,7 @@ export class JscpdController {
 
 	/** session_before_tree: invalidate automatic work before the target branch is restored. */
 	invalidate(): void {
-		this.#probe?.abort();
-		this.#probe = undefined;
+		this.#outside.abort();
 		this.#scheduler.invalidate();
 	}
 
@@ -296,8 +266,7 @@ export class JscpdController {
 	/** session_shutdown: close the scheduler first, abort owned work, await cleanup. Never scans. */
 	async shutdown(): Promise<void> {
 		this.#shutdown = true;
-		this.#probe?.abort();
-		this.#probe = undefined;
+		this.#outside.abort();
 		await this.#scheduler.close();
 		await this.#runner.close();
 	}
@@ -315,7 +284,7 @@ export class JscpdController {
 			capability: this.#baseline.probed,
 			baseline: this.#baseline.state,
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
-			settings: this.#settings,
+			settings: this.#settings.value,
 		};
 	}
 
@@ -323,8 +292,8 @@ export class JscpdController {
 	status(): StatusView {
 		return {
 			root: this.#root,
-			settings: this.#settings,
-			settingsSources: this.#sources,
+			settings: this.#settings.value,
+			settingsSources: this.#settings.sources,
 			capability: this.#baseline.capability ?? { status: "probing" },
 			baseline: baselineView(this.#baseline.state),
 			changedFiles: this.#mutations.changed.size,
@@ -334,7 +303,7 @@ export class JscpdController {
 			lastOutcome: this.#lastOutcome,
 			lastRecord: this.#records.at(-1),
 			recentChecks: [...this.#records],
-			externalDetection: this.#outside?.mode ?? "none",
+			externalDetection: this.#outside.mode,
 		};
 	}
 
@@ -348,7 +317,7 @@ export class JscpdController {
 		const ctx = this.#ctx;
 		if (!ctx || this.#shutdown) return;
 		const text = footerText({
-			enabled: this.#settings.enabled,
+			enabled: this.#settings.value.enabled,
 			capability: this.#baseline.capability?.status,
 			baseline: this.#baseline.state.status,
 			checking: hint === "checking" || this.#scheduler.snapshot().automaticActive,
