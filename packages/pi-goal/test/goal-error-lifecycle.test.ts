@@ -106,8 +106,14 @@ describe("provider errors and recovery at settlement", () => {
 		harness = await createScriptedSession({
 			extensions: [compactorExtension(), goalExtension()],
 			settings: { compaction: { enabled: true, keepRecentTokens: 1 } },
-			// Dynamic steps: a faux message is stamped when built, and Pi ignores responses older than a compaction.
-			responses: [reply("earlier"), () => lengthStop("cut"), () => lengthStop("cut again"), reply("never")],
+			// Pi ignores a response stamped at or before the latest compaction (ms resolution): the
+			// retried response is stamped just after it, as a real provider's response would be.
+			responses: [
+				reply("earlier"),
+				() => lengthStop("cut"),
+				() => ({ ...lengthStop("cut again"), timestamp: Date.now() + 1_000 }),
+				reply("never"),
+			],
 		});
 		await harness.prompt("warm up");
 		await harness.prompt("/goal ship it");
