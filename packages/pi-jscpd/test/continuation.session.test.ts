@@ -9,6 +9,7 @@ import {
 	hasBaseline,
 	type JscpdSession,
 	jscpdSession,
+	otherFunction,
 	processesWith,
 	realJscpd,
 	remove,
@@ -36,6 +37,20 @@ function project() {
 	dirs.push(root, agentDir, gate);
 	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
 	return { root, agentDir, gate };
+}
+
+/** Real jscpd behind a gate: when `<gate>/hold` exists, the next scan blocks until `<gate>/release`. */
+function gatedJscpd(gate: string, marker: string): string {
+	return writeScript(
+		join(gate, "bin", "jscpd"),
+		`REAL='${realJscpd()}'
+if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
+if [ -f '${gate}/hold' ]; then
+	rm -f '${gate}/hold'; touch '${gate}/started'
+	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
+fi
+exec "$REAL" "$@"`,
+	);
 }
 
 const sees = (request: RecordedRequest | undefined) =>
@@ -92,16 +107,7 @@ describe("checks at boundary continuations (one long run)", () => {
 	it("no check ever delays a continuation: a hanging jscpd leaves every continuation and the settle on time", async () => {
 		const { root, agentDir, gate } = project();
 		const marker = `pijscpdcont${process.pid}${Date.now()}`;
-		const gated = writeScript(
-			join(gate, "bin", "jscpd"),
-			`REAL='${realJscpd()}'
-if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
-if [ -f '${gate}/hold' ]; then
-	rm -f '${gate}/hold'; touch '${gate}/started'
-	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
-fi
-exec "$REAL" "$@"`,
-		);
+		const gated = gatedJscpd(gate, marker);
 		const s = await jscpdSession({
 			project: root,
 			agentDir,
@@ -146,6 +152,49 @@ exec "$REAL" "$@"`,
 			customType: FINDINGS,
 		});
 		expect(s.providerCalls).toBe(5);
+	});
+});
+
+describe("stale in-run checks", () => {
+	it("a write during a check started at a continuation makes it stale; the next continuation checks the newer generation", async () => {
+		const { root, agentDir, gate } = project();
+		const marker = `pijscpdstale${process.pid}${Date.now()}`;
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+			extra: [goalLoop({ continuations: 3 })],
+		});
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		writeFileSync(join(gate, "hold"), "");
+		writeDuplicate(s);
+		s.script(
+			// Iteration 2: its check is held; the model writes another file meanwhile.
+			async () => {
+				await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+				return toolCall("write", { path: "src/c.ts", content: otherFunction("countWords") });
+			},
+			async () => {
+				writeFileSync(join(gate, "release"), "");
+				await waitFor(() => expect(s.controller.status().recentChecks).toHaveLength(1));
+				return reply("iteration 2");
+			},
+			// Iteration 3: the continuation checks generation 2.
+			async () => {
+				await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("findings"));
+				return reply("iteration 3");
+			},
+			reply("iteration 4"),
+		);
+		await s.prompt("work on the goal");
+		expect(s.controller.status().recentChecks.map((r) => [r.generation, r.disposition])).toEqual([
+			[1, "stale"],
+			[2, "recorded"],
+		]);
+		expect(sees(s.requests[4])).toBe(false);
+		expect(sees(s.requests[5])).toBe(true);
+		expect(customMessages(s, FINDINGS)).toHaveLength(1);
 	});
 });
 
