@@ -22,7 +22,7 @@ function child(variant: "all" | "none", turns: number): { start: number; end: nu
 
 /** See the module comment. */
 export async function heap(smoke: boolean): Promise<Metric[]> {
-	const turns = smoke ? 200 : 1_000;
+	const turns = smoke ? 100 : 1_000;
 	const repeats = smoke ? 1 : 3;
 	const diffs: number[] = [];
 	const growth: { none: number[]; all: number[] } = { none: [], all: [] };

@@ -11,7 +11,7 @@
  * - the next prompt never waits for it: prompt → first provider request while a check runs, vs idle.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -105,8 +105,8 @@ async function quickPrompt(h: ScriptedSession, text: string): Promise<number> {
 
 /** See the module comment. */
 export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
-	const files = smoke ? 300 : 2_000;
-	const repeats = smoke ? 2 : 5;
+	const files = smoke ? 200 : 2_000;
+	const repeats = smoke ? 1 : 5;
 	const tree = typescriptTree(files);
 	const settles: SettleSample[] = [];
 	let controller: JscpdController | undefined;

@@ -88,7 +88,7 @@ async function prompt(side: Side, p: number, record: boolean): Promise<void> {
 /** See the module comment. */
 export async function scaling(smoke: boolean): Promise<Metric[]> {
 	const cwd = smallProject();
-	const sizes = [100, smoke ? 2_000 : 10_000];
+	const sizes = [100, smoke ? 1_000 : 10_000];
 	const prompts = smoke ? 3 : 12;
 	const sides: Side[] = [];
 	for (const size of sizes) {

@@ -98,7 +98,7 @@ export async function compareWall(repeats: number, pick: (all: NamedFactory[]) =
 
 /** See the module comment. */
 export async function wallTime(smoke: boolean): Promise<Metric[]> {
-	const all = await compareWall(smoke ? 2 : 8, (x) => x);
+	const all = await compareWall(smoke ? 1 : 8, (x) => x);
 	const context: Record<string, unknown> = { ...all.context };
 	if (!smoke) {
 		// Each extension alone, for locating a miss (fewer repeats; context only).
