@@ -188,6 +188,23 @@ function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, en
 	say(ctx, `retryUsageLimits is now ${effective ? "on" : "off"}${override}; saved to ${saved.path}.`);
 }
 
+/** Subcommands that can start goal work from idle. */
+const STARTS_WORK = new Set(["start", "resume", "edit"]);
+
+/**
+ * Print and json modes (`pi -p "/goal …"`, SDK hosts) end as soon as the command returns, so
+ * there a command that started goal work stays until that work settles, as a plain prompt would.
+ * The interactive TUI and RPC keep running and return at once. An idle wake queued by a settle
+ * (`flushSoon`) runs on the next macrotask, hence the setImmediate before re-checking.
+ */
+export async function followStartedWork(ctx: ExtensionCommandContext): Promise<void> {
+	if (ctx.mode !== "print" && ctx.mode !== "json") return;
+	do {
+		await ctx.waitForIdle();
+		await new Promise<void>((resolve) => setImmediate(resolve));
+	} while (!ctx.isIdle());
+}
+
 /** Registers `/goal`. */
 export function registerGoalCommand(deps: CommandDeps): void {
 	deps.pi.registerCommand("goal", {
@@ -197,6 +214,8 @@ export function registerGoalCommand(deps: CommandDeps): void {
 		handler: async (args, ctx) => {
 			try {
 				await handleGoalCommand(deps, args, ctx);
+				const parsed = parseGoalCommand(args);
+				if (parsed.ok && STARTS_WORK.has(parsed.command.kind)) await followStartedWork(ctx);
 			} catch (error) {
 				say(ctx, `/goal failed: ${(error as Error).message}`, "error");
 			}

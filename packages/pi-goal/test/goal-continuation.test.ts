@@ -36,4 +36,16 @@ describe("boundary continuation", () => {
 		await settle(harness);
 		expect(harness.providerCalls).toBe(2);
 	});
+
+	it("in print and json mode /goal stays until the goal's work settles, so pi -p runs the goal", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			responses: [reply("Part one done."), completeGoal()],
+		});
+		// The harness is a print-mode host: the command itself must not return before the work.
+		await harness.prompt("/goal write both parts");
+		expect(harness.providerCalls).toBe(2);
+		expect(lastState(harness)?.goal?.status).toBe("complete");
+		expect(harness.session.isStreaming).toBe(false);
+	});
 });

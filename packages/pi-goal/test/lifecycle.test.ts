@@ -106,10 +106,12 @@ describe("goal lifecycle rules", () => {
 			extensions: [goalExtension(), toolsExtension(gates)],
 			responses: [toolCall("slow"), goalTool("goal_complete", { summary: "All done." }), reply("ok")],
 		});
-		await harness.prompt("/goal long task");
+		// In print mode /goal stays until the goal's work settles, so it is not awaited here.
+		const started = harness.prompt("/goal long task");
 		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
 		await harness.prompt("/goal pause");
 		gates.current?.resolve();
+		await started;
 		await settle(harness);
 		expect(harness.providerCalls).toBe(1);
 		expect(harness.events.some((e) => e.type === "agent_settled" && e.info.aborted === true)).toBe(true);
@@ -136,10 +138,11 @@ describe("goal lifecycle rules", () => {
 				completeGoal("New objective done; verified."),
 			],
 		});
-		await harness.prompt("/goal first objective");
+		const started = harness.prompt("/goal first objective");
 		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
-		await harness.prompt("/goal edit second objective");
+		const edited = harness.prompt("/goal edit second objective");
 		gates.current?.resolve();
+		await Promise.all([started, edited]);
 		await settle(harness);
 		expect(toolErrors(harness, "goal_complete")).toEqual([true, false]);
 		const goal = lastState(harness)?.goal;

@@ -176,9 +176,11 @@ describe("idle wake-ups and restore", () => {
 		await harness.prompt("again");
 		const compaction = harness.session.compact().catch((error: Error) => error);
 		await entered.promise;
-		await harness.prompt("/goal tidy up");
+		const started = harness.prompt("/goal tidy up");
+		await vi.waitFor(() => expect(lastState(harness as ScriptedSession)?.goal?.status).toBe("active"));
 		expect(harness.providerCalls).toBe(2);
 		gate.resolve();
+		await started;
 		await compaction;
 		await vi.waitFor(() => expect(harness?.providerCalls).toBe(3));
 		await settle(harness);
