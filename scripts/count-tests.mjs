@@ -20,20 +20,22 @@ for (const dir of dirs) {
 	if (!existsSync(join(dir, "package.json"))) continue;
 	const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 	if (!pkg.scripts?.test) continue;
-	const report = join(dir, ".artifacts", "vitest.json");
-	if (!existsSync(report)) {
-		console.log(`no test report from ${pkg.name} (${report})`);
-		missing++;
-		continue;
+	for (const reportName of expectedReports) {
+		const report = join(dir, ".artifacts", reportName);
+		if (!existsSync(report)) {
+			console.log(`no test report from ${pkg.name} (${report})`);
+			missing++;
+			continue;
+		}
+		const data = JSON.parse(readFileSync(report, "utf8"));
+		passed += data.numPassedTests ?? 0;
+		failed += data.numFailedTests ?? 0;
+		skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
+		// A suite that failed to load has no failed tests but is a failure.
+		failed += (data.testResults ?? []).filter(
+			(file) => file.status === "failed" && file.assertionResults?.length === 0,
+		).length;
 	}
-	const data = JSON.parse(readFileSync(report, "utf8"));
-	passed += data.numPassedTests ?? 0;
-	failed += data.numFailedTests ?? 0;
-	skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
-	// A suite that failed to load has no failed tests but is a failure.
-	failed += (data.testResults ?? []).filter(
-		(file) => file.status === "failed" && file.assertionResults?.length === 0,
-	).length;
 }
 failed += missing;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);

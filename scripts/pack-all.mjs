@@ -9,6 +9,7 @@ const root = new URL("..", import.meta.url).pathname;
 const out = join(root, ".artifacts", "packs");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by pnpm for every script it runs.
 const pnpm = process.env.npm_execpath;
 if (!pnpm) throw new Error("run through pnpm (pnpm pack:all) so npm_execpath is set");
 for (const name of ["lifecycle-kit", "pi-reset", "pi-goal", "pi-jscpd"]) {

@@ -9,7 +9,6 @@ import {
 	createScriptedSession,
 	type DynamicStep,
 	reply,
-	requestTexts,
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
