@@ -8,7 +8,8 @@
  *   full scan of the same tree with the same report options: settle → check recorded, vs process
  *   start → exit; alternating, median ratio. The plain reference is the faster of the package's
  *   `node_modules/.bin/jscpd` shim and the executable pi-jscpd itself selected;
- * - the next prompt never waits for it: prompt → first provider request while a check runs, vs idle.
+ * - the next prompt never waits for it: prompt → first provider request while a check runs, minus the
+ *   median of the same measured right after at idle (waiting would add about a scan, seconds).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -199,6 +200,26 @@ export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
 				},
 			),
 			metric(
+				"jscpd-settled-p99-all",
+				"pi-jscpd agent_settled handler time, every settle of the run (p99)",
+				round(
+					quantile(
+						settles.map((s) => s.ms),
+						0.99,
+					),
+					4,
+				),
+				"ms",
+				"<",
+				1,
+				{
+					settles: settles.length,
+					maxMs: round(Math.max(...settles.map((s) => s.ms)), 2),
+					cause:
+						"settles with an accepted baseline start the outside-change probe synchronously: execFile('git', status) is spawned before the handler's first await (pi-jscpd controller.ts startBackgroundCheck -> worktree.ts run)",
+				},
+			),
+			metric(
 				"jscpd-changed-check",
 				`automatic changed-check (3 changed files, ${files}-file tree) vs plain jscpd full scan (ratio)`,
 				round(median(checkMs) / plain, 3),
@@ -215,13 +236,15 @@ export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
 			),
 			metric(
 				"jscpd-next-prompt",
-				"next prompt while a check runs: prompt → first provider request (max)",
-				round(Math.max(...duringCheck), 2),
+				"next prompt while a check runs: prompt → first request, minus the same at idle (max)",
+				round(Math.max(...duringCheck) - median(idle), 2),
 				"ms",
 				"<",
 				100,
 				{
 					checksRunningAtPrompt: `${sawRunning}/${repeats}`,
+					maxDuringCheckMs: round(Math.max(...duringCheck), 2),
+					maxIdleMs: round(Math.max(...idle), 2),
 					medianDuringCheckMs: round(median(duringCheck), 2),
 					medianIdleMs: round(median(idle), 2),
 					note: "a prompt that waited for the scan would take about the scan time (see jscpd-changed-check)",
