@@ -19,6 +19,7 @@ import type {
 	SessionBoundaryDraft,
 	TurnEndEvent,
 } from "@earendil-works/pi-coding-agent";
+import { type ArmedSubscription, createArmedSubscription } from "./subscription.js";
 
 /** The boundary events an owner can take part in. */
 export type BoundaryEventName = "turn_end" | "agent_before_settle";
@@ -120,15 +121,8 @@ export interface BoundaryParticipantOptions {
 	) => BoundaryProposal | undefined | Promise<BoundaryProposal | undefined>;
 }
 
-/** A subscription to boundary events that exists only while armed. */
-export interface BoundaryParticipant {
-	/** Subscribes (idempotent). Takes effect from the next boundary dispatch Pi starts. */
-	arm(): void;
-	/** Unsubscribes (idempotent). A dispatch already under way still calls the handler once. */
-	disarm(): void;
-	/** Whether the participant is subscribed. */
-	readonly armed: boolean;
-}
+/** A subscription to boundary events that exists only while armed (see subscription.ts). */
+export type BoundaryParticipant = ArmedSubscription;
 
 /** Applies a proposal to the boundary state a handler received. */
 export function applyProposal(
@@ -150,24 +144,13 @@ export function createBoundaryParticipant(
 	pi: Pick<ExtensionAPI, "on">,
 	options: BoundaryParticipantOptions,
 ): BoundaryParticipant {
-	let unsubscribers: (() => void)[] = [];
 	const handler = async (event: BoundaryEvent, ctx: ExtensionContext) =>
 		applyProposal(event, await options.propose(event, ctx));
-	return {
-		arm() {
-			if (unsubscribers.length > 0) return;
-			unsubscribers = options.events.map((name) =>
-				name === "turn_end"
-					? pi.on("turn_end", (event, ctx) => handler(event, ctx))
-					: pi.on("agent_before_settle", (event, ctx) => handler(event, ctx)),
-			);
-		},
-		disarm() {
-			for (const unsubscribe of unsubscribers) unsubscribe();
-			unsubscribers = [];
-		},
-		get armed() {
-			return unsubscribers.length > 0;
-		},
-	};
+	return createArmedSubscription(
+		...options.events.map((name) =>
+			name === "turn_end"
+				? () => pi.on("turn_end", (event, ctx) => handler(event, ctx))
+				: () => pi.on("agent_before_settle", (event, ctx) => handler(event, ctx)),
+		),
+	);
 }

@@ -65,3 +65,4 @@ export {
 	saveSettings,
 	settingsPaths,
 } from "./settings.js";
+export { type ArmedSubscription, createArmedSubscription } from "./subscription.js";
