@@ -45,7 +45,21 @@ function textOf(content: unknown): string {
 }
 
 const footer = new Map<string, string>();
-const story = { findings: 0, resets: 0, complete: false, dedupWrite: false, settled: 0 };
+const footerLine = () =>
+	[...footer]
+		.filter(([, text]) => text)
+		.map(([key, text]) => `${key}: ${text}`)
+		.join("  ·  ");
+const story = {
+	findings: 0,
+	resets: 0,
+	complete: false,
+	dedupWrite: false,
+	settled: 0,
+	finalCheckStarted: false,
+};
+const FINAL_CHECK_WAIT_MS = 20_000;
+let finalCheckTimer: NodeJS.Timeout | undefined;
 
 function show(record: Record): void {
 	switch (record.type) {
@@ -54,7 +68,7 @@ function show(record: Record): void {
 				const text = typeof record.statusText === "string" ? record.statusText : "";
 				if (footer.get(record.statusKey) === text) return;
 				footer.set(record.statusKey, text);
-				out(dim(`    footer │ ${[...footer].map(([k, v]) => `${k}: ${v || "—"}`).join("  ·  ")}`));
+				if (text) out(dim(`    footer │ ${footerLine()}`));
 			} else if (record.method === "notify") {
 				out(`  notice  │ ${oneLine(String(record.message ?? ""))}`);
 			}
@@ -189,7 +203,14 @@ async function main(): Promise<number> {
 				} catch {
 					// Not a protocol record.
 				}
-				if (story.complete && story.settled > 0) resolve();
+				// After the goal completed and Pi settled, pi-jscpd checks the fixed code in the
+				// background; wait for that check's verdict so the final footer shows it.
+				if (story.complete && story.settled > 0) {
+					const jscpd = footer.get("pi-jscpd") ?? "";
+					if (jscpd.includes("checking")) story.finalCheckStarted = true;
+					else if (story.finalCheckStarted) resolve();
+					finalCheckTimer ??= setTimeout(resolve, FINAL_CHECK_WAIT_MS);
+				}
 			}
 		});
 		void exited.then(resolve);
@@ -199,6 +220,7 @@ async function main(): Promise<number> {
 	const timer = setTimeout(() => child.kill("SIGTERM"), TIMEOUT_MS);
 	await done;
 	clearTimeout(timer);
+	clearTimeout(finalCheckTimer);
 	child.stdin?.end();
 	const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
 	await exited;
@@ -214,8 +236,10 @@ async function main(): Promise<number> {
 	out(`  context resets: ${story.resets}`);
 	out(`  duplicate removed after the finding: ${story.dedupWrite ? "yes" : "no"}`);
 	out(`  goal complete: ${story.complete ? "yes" : "no"}`);
-	out(`  footer: ${[...footer].map(([k, v]) => `${k}: ${v || "—"}`).join("  ·  ")}`);
-	const ok = story.complete && story.findings >= 1 && story.resets === 1 && story.dedupWrite;
+	const cleanAtEnd = footer.get("pi-jscpd")?.startsWith("jscpd ✓") ?? false;
+	out(`  duplicate gone at the end (last jscpd check clean): ${cleanAtEnd ? "yes" : "no"}`);
+	out(`  footer: ${footerLine()}`);
+	const ok = story.complete && story.findings >= 1 && story.resets === 1 && story.dedupWrite && cleanAtEnd;
 	out();
 	if (ok) out("demo OK: goal → duplicate → quiet finding → fix → reset → complete.");
 	else {

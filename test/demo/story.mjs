@@ -6,6 +6,8 @@
 //   3. end the window with new_context and a handoff
 //   4. in the fresh window, complete the goal with evidence
 
+const THINK_MS = Number(process.env.PI_LIFECYCLE_DEMO_THINK_MS ?? 600);
+
 const SUM = (name) => `export function ${name}(values: number[]): number {
 	let total = 0;
 	for (const value of values) {
@@ -99,7 +101,14 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 			);
 		}
 		checks++;
-		return fauxAssistantMessage(fauxText(`Reviewing the new modules (check ${checks}).`));
+		// A real model takes a while to answer; give pi-jscpd's background check (started when this
+		// continuation began) the time it needs, as a model's think time would.
+		return new Promise((resolve) =>
+			setTimeout(
+				() => resolve(fauxAssistantMessage(fauxText(`Reviewing the new modules (check ${checks}).`))),
+				THINK_MS,
+			),
+		);
 	};
-	return Array.from({ length: 12 }, () => policy);
+	return Array.from({ length: 16 }, () => policy);
 };
