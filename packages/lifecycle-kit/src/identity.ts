@@ -25,6 +25,12 @@ export interface IdentitySnapshot {
 	readonly run: number;
 	/** Low-level attempts started (agent_start) in this runtime. */
 	readonly attempt: number;
+	/**
+	 * Attempts of the current run so far: 0 between before_agent_start and its first agent_start,
+	 * 1 during the first attempt, 2+ during a retry, compaction retry or settle continuation. Keeps
+	 * the last run's count after agent_settled; 0 again after session_start or session_shutdown.
+	 */
+	readonly attemptOfRun: number;
 	/** Runs settled (agent_settled) in this runtime. */
 	readonly settle: number;
 	/** Whether a run is between before_agent_start/agent_start and agent_settled. */
@@ -66,10 +72,19 @@ export function initialIdentity(nonce: string): IdentitySnapshot {
 		generation: 0,
 		run: 0,
 		attempt: 0,
+		attemptOfRun: 0,
 		settle: 0,
 		running: false,
 		active: false,
 	};
+}
+
+/**
+ * Whether the snapshot is inside an attempt that is not the first of its run (a retry, a
+ * compaction retry, a continuation Pi started after agent_end). False between runs.
+ */
+export function isContinuation(snapshot: IdentitySnapshot): boolean {
+	return snapshot.running && snapshot.attemptOfRun > 1;
 }
 
 /** Pure transition: the snapshot after one lifecycle event. */
@@ -80,22 +95,23 @@ export function nextIdentity(state: IdentitySnapshot, event: IdentityEvent): Ide
 				...state,
 				sessionId: event.sessionId,
 				generation: state.generation + 1,
+				attemptOfRun: 0,
 				running: false,
 				active: true,
 			};
 		case "session_shutdown":
-			return { ...state, generation: state.generation + 1, running: false, active: false };
+			return { ...state, generation: state.generation + 1, attemptOfRun: 0, running: false, active: false };
 		case "session_tree":
 		case "invalidate":
 			return { ...state, generation: state.generation + 1 };
 		case "before_agent_start":
-			return { ...state, run: state.run + 1, running: true };
+			return { ...state, run: state.run + 1, attemptOfRun: 0, running: true };
 		case "agent_start":
 			// A retry or boundary continuation is a new attempt of the same run; a run started without
 			// before_agent_start (not expected on Pi >= 1.3) still gets a run number.
 			return state.running
-				? { ...state, attempt: state.attempt + 1 }
-				: { ...state, run: state.run + 1, attempt: state.attempt + 1, running: true };
+				? { ...state, attempt: state.attempt + 1, attemptOfRun: state.attemptOfRun + 1 }
+				: { ...state, run: state.run + 1, attempt: state.attempt + 1, attemptOfRun: 1, running: true };
 		case "agent_settled":
 			return { ...state, settle: state.settle + 1, running: false };
 	}
@@ -151,6 +167,11 @@ export class LifecycleIdentity {
 	/** Id of the current low-level attempt. */
 	get attemptId(): string {
 		return formatId("attempt", this.#state);
+	}
+
+	/** Whether the current attempt is not the first of its run (see {@link isContinuation}). */
+	get isContinuation(): boolean {
+		return isContinuation(this.#state);
 	}
 
 	/** Id of the most recent settle. */

@@ -32,6 +32,7 @@ export {
 	type IdentityEvent,
 	type IdentitySnapshot,
 	initialIdentity,
+	isContinuation,
 	isSameScope,
 	type LifecycleEventSource,
 	LifecycleIdentity,
@@ -66,3 +67,10 @@ export {
 	settingsPaths,
 } from "./settings.js";
 export { type ArmedSubscription, createArmedSubscription } from "./subscription.js";
+export {
+	type EntryLookup,
+	entriesSince,
+	type WalkableEntry,
+	type WalkOptions,
+	walkBackFromLeaf,
+} from "./walk.js";

@@ -1,9 +1,10 @@
 /**
  * Subscriptions that exist only while armed.
  *
- * Pi pays for some events per registered handler, whatever the handler does: with any `context`
- * handler it structured-clones the whole message list before every provider request, and with any
- * `turn_end` / `agent_before_settle` handler it builds a context preview of the session at every
+ * Pi pays for some events per registered handler, whatever the handler does: for each `context`
+ * handler it copies the request's message list twice and compares the copies before every provider
+ * request (the one `structuredClone` of the list happens for every request either way), and with
+ * any `turn_end` / `agent_before_settle` handler it builds a context preview of the session at every
  * boundary. Both grow with session length. An extension that needs such an event only sometimes
  * (a pending reset, a contract to restore, a warning near the end of the window) subscribes while
  * it needs it and unsubscribes after. Pi checks for handlers when it dispatches, so an unsubscribed

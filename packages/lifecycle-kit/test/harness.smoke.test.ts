@@ -23,6 +23,33 @@ describe("scripted-session harness", () => {
 	});
 });
 
+describe("scripted-session harness without the recorder", () => {
+	it("recorder: false loads only the extensions under test: no events, no context or turn_end handler", async () => {
+		let settled = 0;
+		harness = await createScriptedSession({
+			recorder: false,
+			extensions: [(pi) => void pi.on("agent_settled", () => void settled++)],
+			responses: [reply("hello back")],
+		});
+		await harness.prompt("hello");
+		expect(harness.providerCalls).toBe(1);
+		expect(settled).toBe(1);
+		expect(harness.events).toEqual([]);
+		for (const type of ["context", "turn_end", "agent_before_settle", "message_end"]) {
+			expect(harness.session.hasExtensionHandlers(type)).toBe(false);
+		}
+		expect(harness.session.hasExtensionHandlers("agent_settled")).toBe(true);
+	});
+
+	it("the default recorder subscribes context and turn_end (what recorder: false avoids)", async () => {
+		harness = await createScriptedSession({ responses: [reply("hello back")] });
+		await harness.prompt("hello");
+		expect(harness.session.hasExtensionHandlers("context")).toBe(true);
+		expect(harness.session.hasExtensionHandlers("turn_end")).toBe(true);
+		expect(harness.count("agent_settled")).toBe(1);
+	});
+});
+
 describe("scripted-session harness on every supported host", () => {
 	it("reload re-runs factories: session_shutdown(reload) then session_start(reload)", async () => {
 		let factoryRuns = 0;

@@ -3,6 +3,7 @@ import {
 	type IdentityEvent,
 	type IdentitySnapshot,
 	initialIdentity,
+	isContinuation,
 	isSameScope,
 	LifecycleIdentity,
 	nextIdentity,
@@ -25,6 +26,7 @@ describe("identity reducer", () => {
 			generation: 0,
 			run: 0,
 			attempt: 0,
+			attemptOfRun: 0,
 			settle: 0,
 			running: false,
 			active: false,
@@ -61,6 +63,34 @@ describe("identity reducer", () => {
 
 	it("agent_start without before_agent_start still counts a run", () => {
 		expect(run([start, { type: "agent_start" }])).toMatchObject({ run: 1, attempt: 1, running: true });
+	});
+
+	it("attemptOfRun counts the attempts of the current run and restarts with the next run", () => {
+		const events: IdentityEvent[] = [
+			start,
+			{ type: "before_agent_start" },
+			{ type: "agent_start" },
+			{ type: "agent_start" },
+			{ type: "agent_settled" },
+			{ type: "before_agent_start" },
+			{ type: "agent_start" },
+		];
+		const states: IdentitySnapshot[] = [];
+		for (const event of events) states.push(nextIdentity(states.at(-1) ?? initialIdentity("n"), event));
+		expect(states.map((s) => s.attemptOfRun)).toEqual([0, 0, 1, 2, 2, 0, 1]);
+		expect(states.map(isContinuation)).toEqual([false, false, false, true, false, false, false]);
+	});
+
+	it("attemptOfRun is 1 for an agent_start without before_agent_start and 0 after session changes", () => {
+		expect(run([start, { type: "agent_start" }]).attemptOfRun).toBe(1);
+		const running = run([
+			start,
+			{ type: "before_agent_start" },
+			{ type: "agent_start" },
+			{ type: "agent_start" },
+		]);
+		expect(nextIdentity(running, { type: "session_shutdown" }).attemptOfRun).toBe(0);
+		expect(nextIdentity(running, start).attemptOfRun).toBe(0);
 	});
 
 	it("the reducer is pure: it never mutates its input", () => {
@@ -227,11 +257,35 @@ describe("trackLifecycle on Pi's real agent loop", () => {
 		expect(identities[0]?.snapshot).toMatchObject({
 			run: 1,
 			attempt: 2,
+			attemptOfRun: 2,
 			settle: 1,
 			running: false,
 			active: true,
 		});
 		expect(identities[0]?.snapshot.sessionId).toBe(harness.session.sessionManager.getSessionId());
+	});
+
+	it("isContinuation is false in a run's first attempt and true in its retry, seen at agent_start", async () => {
+		const seen: [number, boolean][] = [];
+		harness = await createScriptedSession({
+			extensions: [
+				(pi) => {
+					const identity = trackLifecycle(pi);
+					pi.on(
+						"agent_start",
+						() => void seen.push([identity.snapshot.attemptOfRun, identity.isContinuation]),
+					);
+				},
+			],
+			responses: [retryableError(), reply("recovered"), reply("second run")],
+		});
+		await harness.prompt("hi");
+		await harness.prompt("again");
+		expect(seen).toEqual([
+			[1, false],
+			[2, true],
+			[1, false],
+		]);
 	});
 
 	it("guards go stale on reload: the old runtime shuts down and the new one has a new nonce", async () => {
