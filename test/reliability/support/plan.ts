@@ -1,0 +1,79 @@
+/**
+ * The reliability suite's plan: the fixed seed (overridable with `PI_LIFECYCLE_SEED`), how many
+ * schedules, fuzz cases and fault cases each file runs, and a per-file tally that checks the run
+ * really executed what the plan says ("nothing lost"). summary.test.ts prints the totals.
+ */
+import { expect } from "vitest";
+
+/** Base seed of every property; a failure prints the seed and the shrunk schedule. */
+export const SEED: number = (() => {
+	const raw = process.env.PI_LIFECYCLE_SEED;
+	const parsed = raw === undefined ? Number.NaN : Number.parseInt(raw, 10);
+	return Number.isSafeInteger(parsed) ? parsed : 20_260_812;
+})();
+
+/** fast-check parameters for one property: a derived seed and its planned runs. */
+export function runs(offset: number, numRuns: number) {
+	return { seed: SEED + offset, numRuns, endOnFailure: false } as const;
+}
+
+/** Schedules per property (pure reducers: most of the volume; scripted sessions: few). */
+export const SCHEDULES = {
+	kitDispatcher: 2_500,
+	kitBoundaryMerge: 1_500,
+	kitMutex: 1_500,
+	resetReducer: 2_000,
+	goalReducer: 2_000,
+	jscpdScheduler: 1_500,
+	jscpdDeliveries: 1_000,
+	scriptedSessions: 40,
+} as const;
+
+/** Fuzz cases per persisted-data reader (pure volume) and through the real restore path. */
+export const FUZZ = {
+	goalState: 1_200,
+	goalContract: 1_200,
+	goalContinuation: 1_000,
+	resetState: 1_200,
+	resetMarkers: 1_200,
+	jscpdState: 1_200,
+	jscpdBaselineFiles: 1_000,
+	jscpdDeliveries: 1_000,
+	settingsGoal: 1_000,
+	settingsReset: 1_000,
+	settingsJscpd: 1_000,
+	restoreSessions: 12,
+} as const;
+
+/** Named process-fault and durability cases. */
+export const FAULTS = {
+	jscpdProcess: 8,
+	durabilityKills: 5,
+} as const;
+
+/** Sum of a plan table. */
+export function total(table: Readonly<Record<string, number>>): number {
+	return Object.values(table).reduce((sum, n) => sum + n, 0);
+}
+
+/** Counts executions of one planned item in this test file. */
+export class Tally {
+	readonly #counts = new Map<string, number>();
+	/** Adds one execution. */
+	hit(name: string, n = 1): void {
+		this.#counts.set(name, (this.#counts.get(name) ?? 0) + n);
+	}
+	/** Executions so far. */
+	count(name: string): number {
+		return this.#counts.get(name) ?? 0;
+	}
+	/** Asserts every planned item ran exactly its planned count and prints one line. */
+	verify(file: string, planned: Readonly<Record<string, number>>): void {
+		const lines: string[] = [];
+		for (const [name, n] of Object.entries(planned)) {
+			expect(this.count(name), `${file}: ${name} ran ${this.count(name)} of ${n}`).toBe(n);
+			lines.push(`${name} ${n}`);
+		}
+		console.log(`[reliability] ${file} (seed ${SEED}): ${lines.join(", ")}`);
+	}
+}
