@@ -66,6 +66,11 @@ export interface CheckpointDeps {
 	readonly inRun: () => boolean;
 	/** Records a terminal outcome (status/footer). */
 	readonly record: (outcome: CheckOutcome) => void;
+	/**
+	 * The outside-change probe started with this check (same tree): its paths are recorded as
+	 * changed when it resolves; the selection waits for it. Undefined when none was started.
+	 */
+	readonly outside?: Promise<void>;
 }
 
 let deliveryCounter = 0;
@@ -99,6 +104,8 @@ export async function runCheckpoint(
 	if (scan.status === "unavailable") return terminal({ kind: "unavailable", text: scan.reason });
 	if (scan.status === "timeout") return terminal({ kind: "timeout", text: scan.reason });
 	if (scan.status === "failed") return terminal({ kind: "failed", text: scan.reason });
+	await deps.outside;
+	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
 	const selection = selectFindings({
 		groups: scan.report.groups,
 		baseline: baseline.identities,

@@ -6,13 +6,14 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isResetAnnouncement, type LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
+import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { OutsideProbe } from "./outside.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
-import { type CheckRecord, CheckScheduler } from "./scheduler.js";
+import { type AutomaticResult, type CheckRecord, CheckScheduler } from "./scheduler.js";
 import { BaselineKeeper } from "./session-baseline.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { baselineView, type StatusView } from "./status.js";
@@ -54,6 +55,8 @@ export class JscpdController {
 	#settleBlocked = false;
 	#redelivered = 0;
 	#shutdown = false;
+	/** The outside-change probe of the trigger being handled, handed to the check it starts. */
+	#triggerProbe: Promise<readonly string[] | undefined> | undefined;
 
 	constructor(
 		pi: Pick<ExtensionAPI, "sendMessage" | "appendEntry">,
@@ -86,10 +89,6 @@ export class JscpdController {
 		this.#outside = new OutsideProbe({
 			known: () => this.#mutations.changed,
 			ready: () => this.#baseline.state.status === "accepted",
-			record: (paths) => {
-				for (const path of paths) this.#mutations.record(path);
-				this.#scheduler.markMutation();
-			},
 			guard: () => this.#identity.guard(),
 		});
 		this.#baseline = new BaselineKeeper({
@@ -175,22 +174,20 @@ export class JscpdController {
 	}
 
 	/**
-	 * agent_settled: starts a background check. Returns at once: it compares the work tree for
-	 * outside changes, then asks the scheduler for one check (which needs Pi idle).
+	 * agent_settled: only schedules (O(1), nothing spawned or read here). A check of a write/edit
+	 * generation is claimed at once and starts on a later macrotask, alongside the outside-change
+	 * comparison; without one, the comparison runs first and a check follows if it found changes.
 	 */
 	startBackgroundCheck(ctx: ExtensionContext): void {
 		this.#ctx = ctx;
 		if (this.#shutdown || !this.#settings.value.enabled) return;
-		this.#outside.start(() => {
-			this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
-			this.#updateFooter();
-		});
+		this.#trigger(false);
 	}
 
 	/**
 	 * agent_start: at a boundary continuation (not the first agent_start of its run) the tree is at
-	 * rest, so a check of the latest write/edit generation starts now, in the background, without
-	 * delaying the continuation. Outside changes found meanwhile are recorded for the next trigger.
+	 * rest, so a check of the latest write/edit generation is claimed now and runs in the background,
+	 * never delaying the continuation. Like the settle, this only schedules.
 	 */
 	onAttemptStart(ctx: ExtensionContext): void {
 		const snapshot = this.#identity.snapshot;
@@ -198,8 +195,37 @@ export class JscpdController {
 		this.#lastRun = snapshot.run;
 		if (!continuation || this.#shutdown || !this.#settings.value.enabled) return;
 		this.#ctx = ctx;
-		if (this.#scheduler.requestAutomatic({ atRest: true }) === "started") this.#updateFooter();
-		this.#outside.start(() => undefined);
+		this.#trigger(true);
+	}
+
+	/**
+	 * One trigger (settle or continuation). The outside-change probe is scheduled first. When a check
+	 * starts now, it scans the same tree, so it takes the probe's paths as changed files of its own
+	 * generation (no new generation, which would make it stale). Otherwise the paths are a new
+	 * generation; after a settle a check is then requested (a continuation leaves it to the next
+	 * trigger: by the time the probe answers, the run has moved on).
+	 */
+	#trigger(atRest: boolean): void {
+		const probe = this.#outside.start();
+		this.#triggerProbe = probe;
+		const answer = this.#scheduler.requestAutomatic({ atRest });
+		this.#triggerProbe = undefined;
+		if (answer === "started") {
+			this.#settleBlocked = false;
+			return;
+		}
+		void probe.then((paths) => {
+			if (paths === undefined || this.#shutdown) return;
+			if (paths.length > 0) this.#recordOutside(paths, true);
+			if (!atRest) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
+			this.#updateFooter();
+		});
+	}
+
+	/** Records paths changed outside the built-in tools; `newGeneration` unless a running check covers them. */
+	#recordOutside(paths: readonly string[], newGeneration: boolean): void {
+		for (const path of paths) this.#mutations.record(path);
+		if (newGeneration) this.#scheduler.markMutation();
 	}
 
 	/**
@@ -224,11 +250,32 @@ export class JscpdController {
 		this.#updateFooter();
 	}
 
-	#runAutomatic(signal: AbortSignal, generation: number) {
+	/**
+	 * One automatic check. Claimed synchronously by the scheduler (possibly inside a Pi handler), it
+	 * starts on a later macrotask. A probe started by the same trigger is recorded before the
+	 * check's selection and before its completion counts: as the check's own changes while it still
+	 * owns its generation, as a new generation once it was cancelled or superseded.
+	 */
+	async #runAutomatic(signal: AbortSignal, generation: number): Promise<AutomaticResult> {
+		const probe = this.#triggerProbe;
+		const outside = probe?.then((paths) => {
+			if (paths && paths.length > 0 && !this.#shutdown) this.#recordOutside(paths, signal.aborted);
+		});
+		try {
+			await nextMacrotask();
+			if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
+			return await this.#check(signal, generation, outside);
+		} finally {
+			await outside;
+		}
+	}
+
+	#check(signal: AbortSignal, generation: number, outside: Promise<void> | undefined) {
 		this.#updateFooter("checking");
 		const guard = this.#identity.guard();
 		return runCheckpoint(
 			{
+				outside,
 				pi: this.#pi,
 				runner: this.#runner,
 				root: this.#root ?? "",

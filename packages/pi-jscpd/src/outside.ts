@@ -1,9 +1,11 @@
 /**
  * Runs the outside-change comparison ({@link OutsideChangeDetector}) in the background for one
  * runtime: one probe at a time (a newer one or a new run aborts it), results dropped when the
- * lifecycle moved on meanwhile.
+ * lifecycle moved on meanwhile. A probe starts on a later macrotask: the caller (a Pi handler) has
+ * returned before git is spawned or a file is stat-ed. The caller decides how found paths count.
  */
 import type { StaleGuard } from "@pi-lifecycle/lifecycle-kit";
+import { nextMacrotask } from "./defer.js";
 import { OutsideChangeDetector } from "./worktree.js";
 
 /** What a probe needs from its owner. */
@@ -12,8 +14,6 @@ export interface OutsideProbeDeps {
 	readonly known: () => Iterable<string>;
 	/** Whether comparisons are meaningful now (the baseline is accepted). */
 	readonly ready: () => boolean;
-	/** Records paths changed outside the built-in tools (a new mutation generation). */
-	readonly record: (paths: readonly string[]) => void;
 	/** Captures the lifecycle guard a probe must still match when it completes. */
 	readonly guard: () => StaleGuard;
 }
@@ -49,24 +49,31 @@ export class OutsideProbe {
 		await this.#detector?.reset(this.#deps.known(), signal);
 	}
 
-	/** Compares in the background, records what changed, then runs `then` if still current. */
-	start(then: () => void): void {
+	/**
+	 * Schedules a comparison (it starts on a later macrotask) and aborts the previous one. Resolves to
+	 * the project paths changed outside the built-in tools since the last comparison (empty before
+	 * the baseline is accepted), or undefined when the probe was aborted or the lifecycle moved on.
+	 * Never rejects.
+	 */
+	start(): Promise<readonly string[] | undefined> {
 		this.abort();
 		const probe = new AbortController();
 		this.#probe = probe;
 		const guard = this.#deps.guard();
-		void (async () => {
-			await this.#compare(probe.signal).catch(() => undefined);
-			if (probe.signal.aborted || !guard.isCurrent() || this.#probe !== probe) return;
+		return (async () => {
+			await nextMacrotask();
+			const outside = await this.#compare(probe.signal).catch(() => undefined);
+			if (probe.signal.aborted || !guard.isCurrent() || this.#probe !== probe) return undefined;
 			this.#probe = undefined;
-			then();
+			return outside;
 		})();
 	}
 
-	async #compare(signal: AbortSignal): Promise<void> {
-		if (!this.#detector || !this.#deps.ready()) return;
+	async #compare(signal: AbortSignal): Promise<readonly string[] | undefined> {
+		if (signal.aborted) return undefined;
+		if (!this.#detector || !this.#deps.ready()) return [];
 		const outside = await this.#detector.detect(this.#deps.known(), signal);
-		if (outside.length > 0 && !signal.aborted) this.#deps.record(outside);
+		return signal.aborted ? undefined : outside;
 	}
 
 	/** Aborts the running probe (new run, tree navigation, shutdown). */

@@ -3,6 +3,8 @@
  * only. A small Promise owner with generations (no timers, no Pi imports).
  *
  * - Attributable mutations advance the mutation generation ({@link CheckScheduler.markMutation}).
+ *   A running automatic check of an older generation is cancelled at once: its result would be
+ *   stale, and the next trigger should not find the runner busy with it.
  * - {@link CheckScheduler.requestAutomatic} starts at most one automatic check; while one runs, later
  *   requests coalesce into one latest pending generation.
  * - Explicit work ({@link CheckScheduler.runExplicit}) takes priority: it cancels automatic work.
@@ -53,6 +55,8 @@ interface ActiveCheck {
 	readonly kind: "automatic" | "explicit";
 	readonly generation: number;
 	readonly controller: AbortController;
+	/** Cancelled because a newer mutation superseded it (recorded as stale, not cancelled). */
+	superseded: boolean;
 	done: Promise<void>;
 }
 
@@ -90,9 +94,19 @@ export class CheckScheduler {
 		this.#options = options;
 	}
 
-	/** Records an attributable mutation; returns the new generation. */
+	/**
+	 * Records an attributable mutation; returns the new generation. A running automatic check (of an
+	 * older generation by definition) is cancelled now and leaves its generation eligible; a pending
+	 * request stays pending.
+	 */
 	markMutation(): number {
 		this.#mutation++;
+		const check = this.#automatic;
+		if (check) {
+			check.superseded = true;
+			check.controller.abort();
+			this.#automatic = undefined;
+		}
 		return this.#mutation;
 	}
 
@@ -124,14 +138,22 @@ export class CheckScheduler {
 		const controller = new AbortController();
 		const epoch = this.#epoch;
 		const scope = this.#options.scope();
-		const check: ActiveCheck = { kind: "automatic", generation, controller, done: Promise.resolve() };
+		const check: ActiveCheck = {
+			kind: "automatic",
+			generation,
+			controller,
+			superseded: false,
+			done: Promise.resolve(),
+		};
 		this.#automatic = check;
 		this.#pending = undefined;
 		check.done = (async () => {
 			let record: CheckRecord;
 			try {
 				const result = await this.#options.runAutomatic(controller.signal, generation);
-				record = this.#accept(result, { generation, epoch, scope, controller });
+				record = check.superseded
+					? { generation, disposition: "stale", detail: "superseded by a newer mutation" }
+					: this.#accept(result, { generation, epoch, scope, controller });
 			} catch (error) {
 				record = { generation, disposition: "error", detail: (error as Error)?.message ?? String(error) };
 			}
@@ -206,6 +228,7 @@ export class CheckScheduler {
 			kind: "explicit",
 			generation: this.#mutation,
 			controller,
+			superseded: false,
 			done: Promise.resolve(),
 		};
 		this.#explicit.add(owner);

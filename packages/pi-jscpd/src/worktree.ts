@@ -11,6 +11,7 @@
 import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { nextMacrotask } from "./defer.js";
 import { isInside, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
@@ -34,7 +35,10 @@ export function signature(absolute: string): string {
 	}
 }
 
-function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
+/** Runs git on a later macrotask (never inside the caller's handler); undefined on any failure or abort. */
+async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
+	await nextMacrotask();
+	if (signal?.aborted) return undefined;
 	return new Promise((resolve) => {
 		execFile(
 			"git",

@@ -70,22 +70,45 @@ describe("CheckScheduler", () => {
 		expect(h.runs).toHaveLength(1);
 	});
 
-	it("keeps one active plus only the latest pending generation", async () => {
+	it("a newer mutation cancels the running check at once: its late result is stale and the next request starts the newer generation", async () => {
 		const h = harness();
 		h.scheduler.markMutation();
 		h.scheduler.requestAutomatic();
-		// Mutations while a check runs supersede it; several requests collapse into the latest.
+		h.scheduler.markMutation();
+		expect(h.runs[0]?.signal.aborted).toBe(true);
+		expect(h.scheduler.snapshot().automaticActive).toBe(false);
+		// The next trigger does not wait for the superseded check to finish.
+		expect(h.scheduler.requestAutomatic()).toBe("started");
+		expect(h.runs.map((r) => r.generation)).toEqual([1, 2]);
+		h.runs[0]?.result.resolve(h.terminal(1));
+		await flushMicrotasks();
+		expect(h.records[0]).toMatchObject({
+			generation: 1,
+			disposition: "stale",
+			detail: "superseded by a newer mutation",
+		});
+		expect(h.commits).toEqual([]);
+		h.runs[1]?.result.resolve(h.terminal(2));
+		await h.scheduler.idle();
+		expect(h.commits).toEqual([2]);
+		expect(h.scheduler.snapshot().attemptedGeneration).toBe(2);
+	});
+
+	it("keeps only the latest pending generation while explicit work runs", async () => {
+		const h = harness();
+		const explicit = deferred<void>();
+		const done = h.scheduler.runExplicit(() => explicit.promise);
 		h.scheduler.markMutation();
 		expect(h.scheduler.requestAutomatic()).toBe("queued");
+		h.scheduler.markMutation();
 		h.scheduler.markMutation();
 		expect(h.scheduler.requestAutomatic()).toBe("queued");
 		expect(h.scheduler.snapshot().pending).toBe(3);
-		h.runs[0]?.result.resolve(h.terminal(1));
-		await flushMicrotasks();
-		expect(h.records[0]).toMatchObject({ generation: 1, disposition: "stale" });
-		expect(h.commits).toEqual([]);
-		expect(h.runs.map((r) => r.generation)).toEqual([1, 3]);
-		h.runs[1]?.result.resolve(h.terminal(3));
+		expect(h.runs).toHaveLength(0);
+		explicit.resolve();
+		await done;
+		expect(h.runs.map((r) => r.generation)).toEqual([3]);
+		h.runs[0]?.result.resolve(h.terminal(3));
 		await h.scheduler.idle();
 		expect(h.scheduler.snapshot().attemptedGeneration).toBe(3);
 	});
