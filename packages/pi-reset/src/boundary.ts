@@ -21,11 +21,13 @@ import {
 	type BoundaryParticipant,
 	type BoundaryProposal,
 	createBoundaryParticipant,
+	entriesSince,
 	WINDOW_KEY,
+	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
 import type { ResetControl } from "./control.js";
 import type { NextRun, PendingWarning, Proposal, ResetRequest } from "./reducer.js";
-import { entriesAfter, findCommitted, walkBack } from "./session.js";
+import { findCommitted } from "./session.js";
 import { bootText, bound, resetSummary, warningText } from "./texts.js";
 import { BOOT_MESSAGE, lastUserRequest, resetDetails, WARNING_MESSAGE } from "./window.js";
 
@@ -62,7 +64,7 @@ function explicitDrafts(
 	ctx: ExtensionContext,
 	options: BoundaryOptions,
 ): [CompactionEntryDraft, CustomMessageEntryDraft] {
-	const request_ = lastUserRequest(walkBack(ctx.sessionManager));
+	const request_ = lastUserRequest(walkBackFromLeaf(ctx.sessionManager));
 	const cause = request.source === "tool" ? "new_context" : "/reset";
 	return [
 		{
@@ -108,7 +110,7 @@ function propose(
 		};
 	}
 	if (effect.type === "propose-next-run") {
-		const first = entriesAfter(ctx.sessionManager, effect.nextRun.baseLeafId)[0];
+		const first = entriesSince(ctx.sessionManager, effect.nextRun.baseLeafId)[0];
 		const draft: CompactionEntryDraft = {
 			type: "compaction",
 			summary: nextRunBoot(effect.nextRun),

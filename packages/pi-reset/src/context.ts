@@ -1,23 +1,35 @@
 /**
- * The `context` hook (before every provider request), three jobs, each O(new messages):
- * - confirm a boundary Pi committed since the last request (and announce it);
- * - the first request of a run started after `/reset` while idle sees only the new window: the boot
- *   text (as the compaction summary Pi will project later) and the run's own messages;
- * - the final checkpoint warning, once per window, when the tokens left reach
- *   `reserveTokens + margin`.
+ * The `context` hook (before every provider request), subscribed only while needed: Pi pays for a
+ * `context` handler on every request (it copies and compares the message list per handler), so
+ * the hook is armed
+ * - while a run started after `/reset` while idle has not committed its window yet: its requests
+ *   see only the new window (the boot text, as the compaction summary Pi will project later, and
+ *   the run's own messages);
+ * - while the window is unmeasured (new session, new window) or its running token estimate
+ *   (meter.ts, kept at `message_end` and `turn_start`) is near the final checkpoint warning, which
+ *   fires once per window when the tokens left reach `reserveTokens + margin`.
+ * Boundary confirmation happens at `turn_start` and `agent_settled` (lifecycle.ts), not here.
  */
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import {
 	type ContextEvent,
+	type CustomMessageEntry,
 	calculateContextTokens,
 	type ExtensionAPI,
 	type ExtensionContext,
 	estimateTokens,
 } from "@earendil-works/pi-coding-agent";
+import {
+	type ArmedSubscription,
+	createArmedSubscription,
+	entriesSince,
+	walkBackFromLeaf,
+} from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
+import { createWindowMeter, type WindowMeter, warningHookWanted } from "./meter.js";
 import type { NextRun } from "./reducer.js";
-import { entriesAfter, projectedMessageCount, walkBack } from "./session.js";
+import { projectedMessageCount } from "./session.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];
@@ -45,7 +57,7 @@ function usable(message: AgentMessage): message is AssistantMessage {
 export function windowUsage(
 	sessionManager: ExtensionContext["sessionManager"],
 ): AssistantMessage | undefined {
-	for (const entry of walkBack(sessionManager)) {
+	for (const entry of walkBackFromLeaf(sessionManager)) {
 		if (entry.type === "compaction") return undefined;
 		if (entry.type === "message" && usable(entry.message)) return entry.message;
 	}
@@ -72,7 +84,7 @@ export function contextTokens(
 }
 
 function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: ExtensionContext): AgentMessage[] {
-	const count = entriesAfter(ctx.sessionManager, nextRun.baseLeafId).reduce(
+	const count = entriesSince(ctx.sessionManager, nextRun.baseLeafId).reduce(
 		(sum, entry) => sum + projectedMessageCount(entry),
 		0,
 	);
@@ -86,31 +98,131 @@ function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: Extensi
 	return [boot, ...own];
 }
 
-/** Registers the context hook. */
+function warn(
+	event: ContextEvent,
+	ctx: ExtensionContext,
+	control: ResetControl,
+	options: ContextOptions,
+): { messages: AgentMessage[] } | undefined {
+	const state = control.state;
+	if (state.window.warned || state.request || state.proposal) return undefined;
+	const contextWindow = ctx.model?.contextWindow ?? 0;
+	if (contextWindow <= 0) return undefined;
+	const reserve = options.reserveTokens(ctx);
+	const remaining = contextWindow - contextTokens(event.messages, windowUsage(ctx.sessionManager));
+	const effect = control.dispatch(
+		{ type: "usage", remaining, threshold: reserve + options.marginTokens(), reserve },
+		ctx,
+	);
+	if (effect.type !== "warn") return undefined;
+	// This request gets the warning now; the boundary at the end of this turn persists it as part
+	// of the closing window (before any reset), so later requests and a reload see it once.
+	const now: AgentMessage = { role: "custom", ...warningMessage(effect.warning), timestamp: Date.now() };
+	return { messages: [...event.messages, now] };
+}
+
+/** Most entries a `turn_start` sync walks back over (boundary drafts of one turn). */
+const DRAFT_SYNC_LIMIT = 64;
+
+/**
+ * Counts what Pi appended at a boundary without a `message_end` (other owners' custom-message
+ * drafts): the entries after the newest message, back to where the last sync stopped. A foreign
+ * compaction there leaves the window unmeasured. O(new entries).
+ */
+function syncDrafts(meter: WindowMeter, ctx: ExtensionContext): void {
+	const leaf = ctx.sessionManager.getLeafId();
+	for (const entry of walkBackFromLeaf(ctx.sessionManager, { limit: DRAFT_SYNC_LIMIT })) {
+		if (entry.id === meter.syncedLeaf || entry.type === "message") break;
+		if (entry.type === "compaction") {
+			meter.reset(meter.key);
+			break;
+		}
+		if (entry.type === "custom_message") meter.added(estimateTokens(customMessage(entry)));
+	}
+	meter.syncedLeaf = leaf;
+}
+
+function customMessage(entry: CustomMessageEntry): AgentMessage {
+	return {
+		role: "custom",
+		customType: entry.customType,
+		content: entry.content,
+		display: entry.display,
+		details: entry.details,
+		timestamp: 0,
+	} as AgentMessage;
+}
+
+/** The context hook and the meter that arms it. */
+export interface ContextHook {
+	/** The armed subscription of the `context` handler (for tests and diagnostics). */
+	readonly subscription: ArmedSubscription;
+}
+
+/** Registers the meter's handlers and the context hook, armed only while needed. */
 export function registerContextHook(
 	pi: Pick<ExtensionAPI, "on">,
 	control: ResetControl,
 	options: ContextOptions,
-): void {
-	pi.on("context", (event, ctx) => {
-		if (!control.state.enabled) return undefined;
-		if (control.state.proposal && control.state.proposal.kind !== "compaction") confirmProposal(control, ctx);
+): ContextHook {
+	const meter = createWindowMeter(calculateContextTokens);
+	const subscription = createArmedSubscription(() =>
+		pi.on("context", (event, ctx) => {
+			if (!control.state.enabled) return undefined;
+			if (control.state.proposal && control.state.proposal.kind !== "compaction")
+				confirmProposal(control, ctx);
+			const state = control.state;
+			if (state.nextRun && !state.proposal)
+				return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
+			return warn(event, ctx, control, options);
+		}),
+	);
+
+	/** Keeps the meter on the current window and arms or disarms the hook. */
+	const evaluate = (ctx: ExtensionContext) => {
+		followWindow(meter, control);
 		const state = control.state;
-		if (state.nextRun && !state.proposal)
-			return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
-		if (state.window.warned || state.request || state.proposal) return undefined;
-		const contextWindow = ctx.model?.contextWindow ?? 0;
-		if (contextWindow <= 0) return undefined;
-		const reserve = options.reserveTokens(ctx);
-		const remaining = contextWindow - contextTokens(event.messages, windowUsage(ctx.sessionManager));
-		const effect = control.dispatch(
-			{ type: "usage", remaining, threshold: reserve + options.marginTokens(), reserve },
-			ctx,
-		);
-		if (effect.type !== "warn") return undefined;
-		// This request gets the warning now; the boundary at the end of this turn persists it as part
-		// of the closing window (before any reset), so later requests and a reload see it once.
-		const now: AgentMessage = { role: "custom", ...warningMessage(effect.warning), timestamp: Date.now() };
-		return { messages: [...event.messages, now] };
+		const warnable = !state.window.warned && !state.request && !state.proposal && !state.nextRun;
+		const wanted =
+			state.enabled &&
+			(state.nextRun !== undefined ||
+				(warnable &&
+					warningHookWanted({
+						tokens: meter.tokens(),
+						contextWindow: ctx.model?.contextWindow ?? 0,
+						threshold: options.reserveTokens(ctx) + options.marginTokens(),
+					})));
+		if (wanted) subscription.arm();
+		else subscription.disarm();
+	};
+
+	pi.on("message_end", (event, ctx) => {
+		followWindow(meter, control);
+		const message = event.message;
+		if (message.role === "assistant" && message.stopReason !== "aborted" && message.stopReason !== "error") {
+			meter.answered(message, estimateTokens(message));
+		} else if (message.role !== "system") {
+			meter.added(estimateTokens(message));
+		}
+		evaluate(ctx);
 	});
+	// Registered after lifecycle.ts's turn_start (which confirms a committed boundary first).
+	pi.on("turn_start", (_event, ctx) => {
+		followWindow(meter, control);
+		syncDrafts(meter, ctx);
+		evaluate(ctx);
+	});
+	pi.on("session_start", (_event, ctx) => evaluate(ctx));
+	pi.on("session_tree", (_event, ctx) => evaluate(ctx));
+	pi.on("session_compact", (_event, ctx) => evaluate(ctx));
+	pi.on("before_agent_start", (_event, ctx) => {
+		evaluate(ctx);
+	});
+	return { subscription };
+}
+
+/** Starts an unmeasured estimate when the window or the lifecycle generation moved. */
+function followWindow(meter: WindowMeter, control: ResetControl): void {
+	const key = `${control.state.generation}:${control.state.window.id}`;
+	if (meter.key !== key) meter.reset(key);
 }

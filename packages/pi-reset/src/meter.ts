@@ -1,0 +1,107 @@
+/**
+ * The window meter: a running estimate of the tokens in the current window, kept from events Pi
+ * does not pay for per handler (`message_end`, `turn_start`), so that the `context` hook (which Pi
+ * pays for on every provider request) is subscribed only when the window is close to the
+ * checkpoint warning. The warning itself is still decided by the exact computation in the hook.
+ *
+ * Only Pi's types are imported; token counts arrive as numbers.
+ */
+import type { Usage } from "@earendil-works/pi-ai";
+
+/**
+ * Tokens below the warning point at which the `context` hook is armed. Every message the model
+ * will see is counted at its `message_end` (a tool result of any size included), and boundary
+ * drafts at the next `turn_start`, both before the next request's `context` hook. This margin
+ * covers only what the meter cannot observe: messages other extensions add in their own `context`
+ * hooks (pi-goal's contract fallback is under 300 tokens) and a usage rewritten at `message_end`
+ * by an extension that replaced the message object. 8192 tokens is 6% of a 128k window.
+ */
+export const ARMING_SAFETY_TOKENS = 8192;
+
+/** An assistant message whose usage measured its request (read lazily: Pi may patch it in place). */
+export interface Anchor {
+	/** The usage Pi reports (possibly rewritten by a later `message_end` handler, in place). */
+	readonly usage: Usage;
+}
+
+/** What the meter needs to measure a usage (Pi's `calculateContextTokens`). */
+export type UsageTokens = (usage: Usage) => number;
+
+/** The running estimate of one window. */
+export interface WindowMeter {
+	/** The window (and lifecycle generation) the estimate belongs to. */
+	readonly key: string;
+	/** Forgets everything: a new window or session starts unmeasured. */
+	reset(key: string): void;
+	/** An assistant answer: its usage measures the window up to and including it. */
+	answered(anchor: Anchor, ownEstimate: number): void;
+	/** Any other message the next request will carry. */
+	added(tokens: number): void;
+	/** The estimate, or undefined while the window has not been measured yet. */
+	tokens(): number | undefined;
+	/** The leaf the last boundary-draft sync stopped at. */
+	syncedLeaf: string | null;
+}
+
+/** Creates an unmeasured meter. */
+export function createWindowMeter(usageTokens: UsageTokens): WindowMeter {
+	let key = "";
+	let anchor: Anchor | undefined;
+	// Tokens before the anchor, used only when its usage reads 0 (then it is estimated like the rest).
+	let beforeAnchor: number | undefined;
+	let anchorEstimate = 0;
+	let trailing = 0;
+	let known = false;
+	return {
+		get key() {
+			return key;
+		},
+		syncedLeaf: null,
+		reset(next) {
+			key = next;
+			anchor = undefined;
+			beforeAnchor = undefined;
+			anchorEstimate = 0;
+			trailing = 0;
+			known = false;
+			this.syncedLeaf = null;
+		},
+		answered(next, ownEstimate) {
+			beforeAnchor = this.tokens();
+			anchor = next;
+			anchorEstimate = ownEstimate;
+			trailing = 0;
+			known = true;
+		},
+		added(tokens) {
+			trailing += tokens;
+		},
+		tokens() {
+			if (!known) return undefined;
+			const measured = anchor ? usageTokens(anchor.usage) : 0;
+			if (measured > 0) return measured + trailing;
+			return beforeAnchor === undefined ? undefined : beforeAnchor + anchorEstimate + trailing;
+		},
+	};
+}
+
+/** Inputs of {@link warningHookWanted}. */
+export interface ArmingInputs {
+	/** The meter's estimate; undefined when the window is unmeasured. */
+	readonly tokens: number | undefined;
+	/** The model's context window (0 or less: unknown, no warning). */
+	readonly contextWindow: number;
+	/** Tokens left at which the warning fires (reserve + margin). */
+	readonly threshold: number;
+}
+
+/**
+ * Whether the warning check must run on the next request: the window is unmeasured (a new
+ * session or window: the exact check runs until the first answer measures it), or the estimate is
+ * within {@link ARMING_SAFETY_TOKENS} of the warning point.
+ */
+export function warningHookWanted(inputs: ArmingInputs): boolean {
+	if (inputs.contextWindow <= 0) return false;
+	if (inputs.tokens === undefined) return true;
+	return inputs.contextWindow - inputs.tokens <= inputs.threshold + ARMING_SAFETY_TOKENS;
+}
