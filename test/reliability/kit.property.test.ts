@@ -236,7 +236,7 @@ async function runDispatchSchedule(commands: readonly DispatchCommand[]): Promis
 describe("kit: idle dispatch under random lifecycle interleavings", () => {
 	it("never sends for a stale, replaced or reloaded owner, never twice at once, never loses an eligible intent", async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.array(dispatchCommand, { minLength: 1, maxLength: 40 }), async (commands) => {
+			fc.asyncProperty(fc.array(dispatchCommand, { minLength: 1, maxLength: 40, size: "max" }), async (commands) => {
 				await runDispatchSchedule(commands);
 				tally.hit("kitDispatcher");
 			}),
@@ -391,7 +391,7 @@ const mutexCommand: fc.Arbitrary<MutexCommand> = fc.oneof(
 describe("kit: workflow mutex under contention", () => {
 	it("never two holders of agent-workflow in one session, stale releases never free a newer owner", () => {
 		fc.assert(
-			fc.property(fc.array(mutexCommand, { minLength: 1, maxLength: 50 }), (commands) => {
+			fc.property(fc.array(mutexCommand, { minLength: 1, maxLength: 50, size: "max" }), (commands) => {
 				const bus = createEventBus();
 				const sessions = [{ name: "s0" }, { name: "s1" }];
 				const participants = Array.from({ length: P }, () => new WorkflowMutex(bus));

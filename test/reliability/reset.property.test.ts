@@ -245,7 +245,7 @@ function runSchedule(commands: readonly Command[]): void {
 describe("pi-reset: control reducer under random interleavings", () => {
 	it("one proposal per boundary, never stale/aborted/off, boot for every window, no silently lost request", () => {
 		fc.assert(
-			fc.property(fc.array(command, { minLength: 1, maxLength: 40 }), (commands) => {
+			fc.property(fc.array(command, { minLength: 1, maxLength: 40, size: "max" }), (commands) => {
 				runSchedule(commands);
 				tally.hit("resetReducer");
 			}),
