@@ -21,6 +21,7 @@ import { mayContinue } from "./outcome.js";
 import type { RunOwnership } from "./run.js";
 import { automaticAllowed } from "./safety.js";
 import type { GoalWaker } from "./wake.js";
+import { resetAhead } from "./window.js";
 
 export { RunOwnership } from "./run.js";
 
@@ -36,8 +37,13 @@ function draft(message: GoalMessage<unknown>): CustomMessageEntryDraft {
 	return { type: "custom_message", ...message };
 }
 
-/** The pending contract as a draft; the window counts it as published once proposed. */
-function contractDrafts(controller: GoalController): CustomMessageEntryDraft[] {
+/**
+ * The pending contract as a draft; the window counts it as published once proposed. When this
+ * boundary opens a new window (a reset), the current revision of an active goal goes into the new
+ * window here, so it is persisted before the window's first request and keeps its position after.
+ */
+function contractDrafts(controller: GoalController, event: BoundaryEvent): CustomMessageEntryDraft[] {
+	if (resetAhead(event)) controller.forgetWindow();
 	const contract = controller.pendingContract();
 	if (!contract) return [];
 	controller.markWindow(contract.details.revision);
@@ -75,7 +81,7 @@ function onTurnEnd(
 		// A breaker tripped in a tool loop: stop the loop before its next request.
 		if (controller.goal?.status !== "active" && facts.toolCalls > 0 && !ctx.isIdle()) ctx.abort();
 	}
-	const drafts = contractDrafts(controller);
+	const drafts = contractDrafts(controller, event);
 	return drafts.length > 0 ? { drafts } : undefined;
 }
 
@@ -103,7 +109,7 @@ function onBeforeSettle(
 			) {
 				controller.apply({ type: "continued" }, ctx);
 				const next = controller.goal ?? current;
-				const drafts = contractDrafts(controller);
+				const drafts = contractDrafts(controller, event);
 				drafts.push(
 					draft(
 						continuationMessage({
@@ -120,7 +126,7 @@ function onBeforeSettle(
 			}
 		}
 	}
-	const drafts = contractDrafts(controller);
+	const drafts = contractDrafts(controller, event);
 	return drafts.length > 0 ? { drafts } : undefined;
 }
 

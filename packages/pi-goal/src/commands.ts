@@ -17,12 +17,13 @@ import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
 import { say } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { helpersAvailable } from "./settle.js";
 import { isUnfinished } from "./types.js";
 import type { GoalWaker } from "./wake.js";
 
 /** Dependencies of the command and of managed runs. */
 export interface CommandDeps {
-	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage">;
+	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage" | "getActiveTools">;
 	readonly controller: GoalController;
 	readonly waker: GoalWaker;
 	/** Pi's agent directory (settings location); needed by `/goal retry-usage-limits`. */
@@ -40,11 +41,16 @@ export function startGoal(
 	ctx: ExtensionContext,
 	request: { objective: string; tokenBudget: number | null; runId?: string },
 ): string | undefined {
+	if (!helpersAvailable(deps.pi)) return HELPERS_MISSING;
 	const applied = deps.controller.apply({ type: "start", id: newGoalId(), ...request }, ctx);
 	if (applied.error) return applied.error;
 	wakeFromCommand(deps, ctx, "kickoff");
 	return undefined;
 }
+
+/** Why a goal cannot start or resume while a tool allowlist hides its completion tools. */
+export const HELPERS_MISSING =
+	"goal_complete and goal_blocked are not active tools (a tool allowlist hides them), so a goal could never finish. Enable both tools, then start or resume the goal.";
 
 /** Queues an idle start and sends it now if Pi is idle; a busy run continues at its boundary. */
 function wakeFromCommand(deps: CommandDeps, ctx: ExtensionContext, kind: "kickoff" | "resume"): void {
@@ -125,6 +131,7 @@ export async function handleGoalCommand(
 			return report(applied.error, `Goal ${controller.goal?.id} paused. /goal resume continues it.`);
 		}
 		case "resume": {
+			if (!helpersAvailable(pi)) return report(HELPERS_MISSING, "");
 			const applied = controller.apply({ type: "resume", newId: newGoalId() }, ctx);
 			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
 			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);

@@ -33,6 +33,8 @@ export interface ControllerDeps {
 	readonly now: () => number;
 	/** Called after every change so dependants (boundary arming, wake timers) follow the state. */
 	readonly onChange?: () => void;
+	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
+	readonly onWindowChange?: () => void;
 }
 
 /** The result of {@link GoalController.apply}. */
@@ -219,14 +221,16 @@ export class GoalController {
 		return this.#windowRevision;
 	}
 
-	/** Records that a contract revision entered the window. */
+	/** Records that a contract revision entered the window (-1: the window holds none). */
 	markWindow(revision: number): void {
+		if (this.#windowRevision === revision) return;
 		this.#windowRevision = revision;
+		this.#deps.onWindowChange?.();
 	}
 
 	/** The context window lost its messages (compaction, reset, tree navigation). */
 	forgetWindow(): void {
-		this.#windowRevision = -1;
+		this.markWindow(-1);
 	}
 
 	/**

@@ -1,7 +1,8 @@
 /**
  * Event adapters: restore, accounting, budget checks, run ownership, the settled fallback,
- * compaction and reset handling, and the context hook that supplies a missing contract revision.
- * Every handler here is O(1) or O(new entries) except the one branch scan on restore.
+ * compaction and reset handling (which contract revision the new window holds). Every handler here
+ * is O(1) or O(new entries) except the one branch scan on restore and the walk over the kept
+ * window after a compaction or reset. The `context` fallback is armed only while needed (window.ts).
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isResetAnnouncement, loadSettings, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
@@ -13,10 +14,11 @@ import { say } from "./output.js";
 import { type ScannedEntry, scanBranch } from "./persistence.js";
 import type { RunOwnership } from "./run.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
-import { settleRun } from "./settle.js";
+import { helpersAvailable, settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 import type { GoalWaker } from "./wake.js";
+import { contractRevisionSince } from "./window.js";
 
 /** Dependencies of the hooks. */
 export interface HookDeps {
@@ -25,7 +27,7 @@ export interface HookDeps {
 	readonly run: RunOwnership;
 	/** Pi's agent directory (settings location). */
 	readonly agentDir: () => string;
-	/** Disarms the boundary participant at shutdown. */
+	/** Disarms the boundary participant and the context fallback at shutdown. */
 	readonly disarm: () => void;
 	/** Usage-limit recovery queries. */
 	readonly usage: UsageRecovery;
@@ -46,10 +48,38 @@ export function publishWhileIdle(pi: Pick<ExtensionAPI, "sendMessage">, controll
 	if (contract) pi.sendMessage(contract, { triggerTurn: false });
 }
 
-function restore(deps: HookDeps, ctx: ExtensionContext): void {
+/**
+ * After a compaction inside a run, queues a missing revision of a working goal as a steering
+ * message: Pi delivers it before the next request (a threshold compaction between turns is
+ * followed by a steering poll; an overflow retry polls at its start), so it is persisted there and
+ * keeps its position in every later request. After Pi's post-run threshold check nothing is queued:
+ * a steering message would start an extra request; the goal's next boundary or run start carries
+ * the revision, and the armed context fallback covers anything else.
+ */
+function restoreBeforeNextRequest(
+	pi: Pick<ExtensionAPI, "sendMessage">,
+	controller: GoalController,
+	afterRun: boolean,
+	willRetry: boolean,
+): void {
+	const ctx = controller.ctx;
+	if (!ctx || !controller.working || (afterRun && !willRetry)) return;
+	try {
+		if (ctx.isIdle()) return; // publishWhileIdle appended it
+	} catch {
+		return;
+	}
+	const contract = controller.pendingContract();
+	if (contract) pi.sendMessage(contract, { deliverAs: "steer" });
+}
+
+function restore(deps: HookDeps, pi: Pick<ExtensionAPI, "getActiveTools">, ctx: ExtensionContext): void {
 	const restored = scanBranch(ctx.sessionManager.getBranch() as unknown as ScannedEntry[]);
 	deps.controller.bind(ctx, restored);
 	deps.controller.apply({ type: "budget_check" }, ctx);
+	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
+	if (deps.controller.goal?.status === "active" && !helpersAvailable(pi))
+		deps.controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
 	if (deps.controller.working) {
 		deps.waker.request("wake");
 		deps.waker.flushSoon();
@@ -59,6 +89,8 @@ function restore(deps: HookDeps, ctx: ExtensionContext): void {
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
 export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	const { controller, waker, run, usage } = deps;
+	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
+	let afterRun = false;
 
 	pi.on("session_start", (_event, ctx) => {
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
@@ -68,12 +100,12 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		});
 		for (const warning of loaded.warnings) say(ctx, warning, "warning");
 		controller.setSettings(loaded.value);
-		restore(deps, ctx);
+		restore(deps, pi, ctx);
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		waker.dispose();
 		usage.cancel();
-		restore(deps, ctx);
+		restore(deps, pi, ctx);
 	});
 	pi.on("session_shutdown", () => {
 		controller.checkpoint();
@@ -107,6 +139,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 	});
 	pi.on("agent_end", (_event, ctx) => {
+		afterRun = true;
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
 	});
 
@@ -135,7 +168,10 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		const contract = controller.pendingContract();
 		return contract ? { message: contract } : undefined;
 	});
-	pi.on("agent_start", () => run.startAttempt());
+	pi.on("agent_start", () => {
+		afterRun = false;
+		run.startAttempt();
+	});
 	pi.on("agent_settled", (event, ctx) => {
 		settleRun({ pi, controller, usage, now: deps.now }, run.settle(event.aborted === true), ctx);
 		publishWhileIdle(pi, controller);
@@ -156,9 +192,12 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		// An observed model change ends usage-limit recovery for the old model as usage_limited.
 		usage.stopOnModelMismatch(event.model, ctx);
 	});
-	pi.on("session_compact", (event) => {
-		controller.forgetWindow();
+	pi.on("session_compact", (event, ctx) => {
+		const entry = event.compactionEntry;
+		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
+		controller.markWindow(contractRevisionSince(ctx.sessionManager, since));
 		publishWhileIdle(pi, controller);
+		restoreBeforeNextRequest(pi, controller, afterRun, event.willRetry);
 		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
 		if (event.reason === "manual" && !event.willRetry && controller.working) {
 			waker.request("continuation");
@@ -166,15 +205,10 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		}
 	});
 	pi.events.on(RESET_CHANNEL, (payload: unknown) => {
-		if (!isResetAnnouncement(payload) || payload.session !== controller.ctx?.sessionManager) return;
-		controller.forgetWindow();
+		const ctx = controller.ctx;
+		if (!isResetAnnouncement(payload) || !ctx || payload.session !== ctx.sessionManager) return;
+		// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
+		controller.markWindow(contractRevisionSince(ctx.sessionManager, payload.entryId));
 		controller.sync();
-	});
-
-	pi.on("context", (event) => {
-		const contract = controller.pendingContract();
-		if (!contract) return undefined;
-		// Correctness fallback: the current revision is missing from this window (compaction, reset).
-		return { messages: [...event.messages, { role: "custom", ...contract, timestamp: Date.now() }] };
 	});
 }

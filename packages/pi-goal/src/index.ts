@@ -20,6 +20,7 @@ import { RunOwnership } from "./run.js";
 import { registerTools } from "./tools.js";
 import { UsageRecovery } from "./usage-recovery.js";
 import { GoalWaker, type Timers } from "./wake.js";
+import { createContractRestorer } from "./window.js";
 
 /** Options for tests and embedders. */
 export interface PiGoalOptions {
@@ -41,13 +42,17 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		const nonce = () => randomUUID();
 		const run = new RunOwnership();
 		let syncDependants = () => {};
+		let syncWindow = () => {};
 		const controller = new GoalController({
 			pi,
 			mutex,
 			guard: () => identity.guard("generation"),
 			now,
 			onChange: () => syncDependants(),
+			onWindowChange: () => syncWindow(),
 		});
+		const restorer = createContractRestorer(pi, controller);
+		syncWindow = () => restorer.sync();
 		const timers: Timers = options.timers ?? {
 			setTimeout: (fn, ms) => setTimeout(fn, ms),
 			clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -70,11 +75,16 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			// Boundary handlers exist only while a goal is active or a contract revision is pending.
 			if (controller.goal?.status === "active" || controller.pendingContract()) participant.arm();
 			else participant.disarm();
+			restorer.sync();
 			waker.syncTimer();
 			usage.sync();
 		};
 		const agentDir = () => options.agentDir ?? getAgentDir();
-		registerHooks(pi, { controller, waker, run, agentDir, disarm: () => participant.disarm(), usage, now });
+		const disarm = () => {
+			participant.disarm();
+			restorer.hook.disarm();
+		};
+		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now });
 		registerTools(pi, controller);
 		registerGoalCommand({ pi, controller, waker, agentDir });
 		registerManagedRuns(pi, { pi, controller, waker });

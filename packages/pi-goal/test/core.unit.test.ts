@@ -11,6 +11,7 @@ import { scanBranch, stateEntryData } from "../src/persistence.js";
 import { countTurn, fingerprint, freshSafety } from "../src/safety.js";
 import { validateGoalSettings } from "../src/settings.js";
 import { DEFAULT_SETTINGS, type GoalState } from "../src/types.js";
+import { contractRevisionSince, resetAhead } from "../src/window.js";
 
 const facts = (over: Partial<GoalFacts> = {}): GoalFacts =>
 	Object.freeze({ now: 1000, branchTotal: 0, settings: DEFAULT_SETTINGS, ...over });
@@ -191,7 +192,8 @@ describe("contract, outcome, footer, settings, persistence", () => {
 		expect(admitsUnfinished("All 12 tests pass; README updated.")).toBeUndefined();
 	});
 	it("the contract holds no mutable accounting", () => {
-		const goal = started({}, 100_000).goal!;
+		const goal = started({}, 100_000).goal;
+		if (!goal) throw new Error("the goal did not start");
 		const text = contractMessage(
 			{ ...goal, iteration: 9, safety: { ...goal.safety, automaticTurns: 7 } },
 			3,
@@ -279,6 +281,63 @@ describe("contract, outcome, footer, settings, persistence", () => {
 				{ type: "compaction" },
 			]).windowRevision,
 		).toBe(-1);
+	});
+});
+
+describe("contract window", () => {
+	type Entry = { id: string; parentId: string | null; type: string; customType?: string; details?: unknown };
+	function path(...entries: Omit<Entry, "parentId">[]) {
+		const chain: Entry[] = entries.map((entry, i) => ({
+			...entry,
+			parentId: i === 0 ? null : (entries[i - 1]?.id ?? null),
+		}));
+		const byId = new Map(chain.map((entry) => [entry.id, entry]));
+		return {
+			getLeafEntry: () => chain.at(-1),
+			getEntry: (id: string) => byId.get(id),
+		} as unknown as Parameters<typeof contractRevisionSince>[0];
+	}
+	const contract = (id: string, revision: number) => ({
+		id,
+		type: "custom_message",
+		customType: "pi-goal/contract",
+		details: { revision, goalId: "g", active: true },
+	});
+
+	it("the window's revision is the newest contract between the leaf and the window start", () => {
+		const session = path(contract("a", 1), { id: "c", type: "compaction" }, contract("b", 2), {
+			id: "m",
+			type: "message",
+		});
+		expect(contractRevisionSince(session, "c")).toBe(2);
+		expect(contractRevisionSince(path(contract("a", 1), { id: "c", type: "compaction" }), "c")).toBe(-1);
+		// Kept entries before the compaction count; an older compaction ends the walk.
+		const kept = path(contract("x", 1), { id: "old", type: "compaction" }, contract("k", 3), {
+			id: "c2",
+			type: "compaction",
+		});
+		expect(contractRevisionSince(kept, "k")).toBe(3);
+		expect(
+			contractRevisionSince(
+				path(contract("x", 1), { id: "old", type: "compaction" }, { id: "c2", type: "compaction" }),
+				"x",
+			),
+		).toBe(-1);
+	});
+
+	it("a reset is ahead when a reset draft is proposed or new_context was accepted in the turn", () => {
+		const reset = { type: "compaction" as const, summary: "", firstKeptEntryId: null };
+		expect(resetAhead({ entries: [reset] })).toBe(true);
+		expect(resetAhead({ entries: [{ ...reset, firstKeptEntryId: "e1" }] })).toBe(false);
+		const result = (details: unknown, isError = false) => ({
+			entries: [],
+			toolResults: [{ toolName: "new_context", isError, details }],
+		});
+		expect(resetAhead(result({ status: "requested" }))).toBe(true);
+		expect(resetAhead(result({ status: "already-pending" }))).toBe(true);
+		expect(resetAhead(result({ status: "off" }))).toBe(false);
+		expect(resetAhead(result({ status: "requested" }, true))).toBe(false);
+		expect(resetAhead({ entries: [], toolResults: [{ toolName: "read", isError: false }] })).toBe(false);
 	});
 });
 

@@ -4,6 +4,7 @@ import {
 	completeGoal,
 	continuations,
 	continuationTexts,
+	defined,
 	goalExtension,
 	lastState,
 	settle,
@@ -26,7 +27,7 @@ describe("boundary continuation", () => {
 		expect(harness.errors).toEqual([]);
 		expect(harness.providerCalls).toBe(2);
 		expect(continuations(harness)).toHaveLength(1);
-		expect(continuationTexts(harness.requests[1]!)).toBe(1);
+		expect(continuationTexts(defined(harness.requests[1]))).toBe(1);
 		expect(lastState(harness)?.goal?.status).toBe("complete");
 		// The continuation rode the boundary: one run, one before_agent_start, one settle.
 		expect(harness.count("before_agent_start")).toBe(1);

@@ -165,3 +165,9 @@ export function goalPrompts(harness: ScriptedSession, kind: string) {
 		(message) => (message.details as { kind?: string }).kind === kind,
 	);
 }
+
+/** The value after checking that it is there (instead of a non-null assertion). */
+export function defined<T>(value: T | null | undefined, what = "value"): T {
+	if (value === undefined || value === null) throw new Error(`expected ${what} to be defined`);
+	return value;
+}

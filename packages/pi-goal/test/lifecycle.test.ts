@@ -12,6 +12,7 @@ import {
 	completeGoal,
 	continuations,
 	continuationTexts,
+	defined,
 	goalExtension,
 	goalIdIn,
 	goalTool,
@@ -173,10 +174,10 @@ describe("goal lifecycle rules", () => {
 		await harness.prompt("/goal answer things");
 		await settle(harness);
 		expect(harness.providerCalls).toBe(3);
-		const second = harness.requests[1]!;
+		const second = defined(harness.requests[1]);
 		expect(second.messages.some((m) => JSON.stringify(m).includes("user follow-up"))).toBe(true);
 		expect(continuationTexts(second)).toBe(0);
-		expect(continuationTexts(harness.requests[2]!)).toBe(1);
+		expect(continuationTexts(defined(harness.requests[2]))).toBe(1);
 		expect(lastState(harness)?.goal?.status).toBe("complete");
 	});
 });

@@ -10,7 +10,7 @@ import {
 import { Type } from "typebox";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { holderExtension } from "./fixtures.js";
-import { completeGoal, goalExtension, goalIdIn, lastState, settle } from "./helpers.js";
+import { completeGoal, defined, goalExtension, goalIdIn, lastState, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -83,7 +83,7 @@ describe("goal contract", () => {
 		await harness.prompt("/goal keep going");
 		await settle(harness);
 		expect(harness.count("session_compact")).toBe(1);
-		const afterCompaction = harness.requests[1]!;
+		const afterCompaction = defined(harness.requests[1]);
 		expect(afterCompaction.messages.some((m) => messageText(m).includes("SUMMARY"))).toBe(true);
 		expect(goalIdIn(afterCompaction.messages)).not.toBe("");
 		expect(lastState(harness)?.goal?.status).toBe("complete");
@@ -132,7 +132,7 @@ describe("goal contract", () => {
 		});
 		await harness.prompt("/goal survive a reset");
 		await settle(harness);
-		const afterReset = harness.requests[1]!;
+		const afterReset = defined(harness.requests[1]);
 		const texts = afterReset.messages.map((m) => messageText(m));
 		expect(texts.some((t) => t.includes("HANDOFF"))).toBe(true);
 		expect(texts.some((t) => t.includes("Start working on goal"))).toBe(false);

@@ -14,6 +14,7 @@ import {
 	completeGoal,
 	continuations,
 	customMessages,
+	defined,
 	goalExtension,
 	goalIdIn,
 	goalTool,
@@ -82,7 +83,7 @@ describe("idle wake-ups and restore", () => {
 		const userRun = harness.session.prompt("check the build", { source: "extension" } as never);
 		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(2));
 		time.now += 10_000;
-		const timer = time.live()[0]!;
+		const timer = defined(time.live()[0]);
 		timer.fn();
 		timer.fn(); // a repeated callback changes nothing
 		gates.current.resolve();
@@ -132,10 +133,10 @@ describe("idle wake-ups and restore", () => {
 		await harness.prompt("/goal finish the migration");
 		await settle(harness);
 		// Simulate a crash mid-work: the last persisted state is active and not waiting.
-		const state = lastState(harness)!;
+		const state = defined(lastState(harness));
 		const { wait: _wait, ...goal } = state.goal as Record<string, unknown>;
 		harness.session.sessionManager.appendCustomEntry(STATE_ENTRY, { v: 1, state: { ...state, goal } });
-		const file = harness.sessionFile!;
+		const file = defined(harness.sessionFile);
 		await harness.dispose({ keepFiles: true });
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
