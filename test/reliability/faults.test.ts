@@ -64,7 +64,8 @@ async function jscpdSession(s: Setup, executable: string, timeoutMs = 1_000) {
 }
 
 async function noOrphans(marker: string): Promise<void> {
-	for (let i = 0; i < 50 && processesWith(marker).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+	for (let i = 0; i < 50 && processesWith(marker).length > 0; i++)
+		await new Promise((r) => setTimeout(r, 50));
 	expect(processesWith(marker), "an orphan jscpd process survived").toEqual([]);
 }
 
@@ -113,7 +114,8 @@ printf '{"duplicates":[]}' > "$out/jscpd-report.json"`,
 		);
 		const session = await jscpdSession(s, path, 600_000);
 		// The backgrounded grandchild carries the marker on its command line.
-		for (let i = 0; i < 100 && processesWith(s.marker).length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+		for (let i = 0; i < 100 && processesWith(s.marker).length < 1; i++)
+			await new Promise((r) => setTimeout(r, 20));
 		expect(processesWith(s.marker).length).toBeGreaterThanOrEqual(1);
 		const old = session.controller();
 		await harness?.reload();
@@ -162,7 +164,9 @@ printf '{"duplicates":[]}' > "$out/jscpd-report.json"`,
 		expect(outcome.status).toBe("ok");
 		expect(peak, `RSS grew by ${peak} bytes`).toBeLessThan(64 * 1024 * 1024);
 		expect(heapDelta, `heap grew by ${heapDelta} bytes`).toBeLessThan(32 * 1024 * 1024);
-		console.log(`[reliability] 100 MB stdout: peak RSS delta ${(peak / 1048576).toFixed(1)} MB, heap delta ${(heapDelta / 1048576).toFixed(1)} MB`);
+		console.log(
+			`[reliability] 100 MB stdout: peak RSS delta ${(peak / 1048576).toFixed(1)} MB, heap delta ${(heapDelta / 1048576).toFixed(1)} MB`,
+		);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
 	});
@@ -186,10 +190,17 @@ truncate -s 200M "$out/jscpd-report.json"`,
 
 	it("jscpd floods stderr and crashes: the reason is bounded", async () => {
 		const s = setup("stderr");
-		const path = fakeJscpd(s.dir, `i=0; while [ $i -lt 20000 ]; do echo "panic line $i" >&2; i=$((i+1)); done; echo "FINAL: out of memory" >&2; exit 101`);
+		const path = fakeJscpd(
+			s.dir,
+			`i=0; while [ $i -lt 20000 ]; do echo "panic line $i" >&2; i=$((i+1)); done; echo "FINAL: out of memory" >&2; exit 101`,
+		);
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
-		const line = session.status().split("\n").find((l) => l.startsWith("baseline:")) ?? "";
+		const line =
+			session
+				.status()
+				.split("\n")
+				.find((l) => l.startsWith("baseline:")) ?? "";
 		expect(line).toMatch(/baseline: failed — jscpd exited with code 101/);
 		expect(line.length).toBeLessThan(600);
 		expect(readdirSync(s.temp)).toEqual([]);
@@ -202,7 +213,10 @@ truncate -s 200M "$out/jscpd-report.json"`,
 	// error line. Expected: keep the tail of stderr (or head and tail) so the reason is the real one.
 	it.fails("jscpd floods stderr and crashes: the status shows its final error line", async () => {
 		const s = setup("stderrtail");
-		const path = fakeJscpd(s.dir, `i=0; while [ $i -lt 20000 ]; do echo "panic line $i" >&2; i=$((i+1)); done; echo "FINAL: out of memory" >&2; exit 101`);
+		const path = fakeJscpd(
+			s.dir,
+			`i=0; while [ $i -lt 20000 ]; do echo "panic line $i" >&2; i=$((i+1)); done; echo "FINAL: out of memory" >&2; exit 101`,
+		);
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
 		expect(session.status()).toContain("FINAL: out of memory");

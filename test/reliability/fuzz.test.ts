@@ -10,22 +10,34 @@ import { join } from "node:path";
 import { parseSettingsText, type SettingsSpec } from "@pi-lifecycle/lifecycle-kit";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { contractText, readContinuationDetails, readContractDetails } from "../../packages/pi-goal/src/contract.js";
+import {
+	contractText,
+	readContinuationDetails,
+	readContractDetails,
+} from "../../packages/pi-goal/src/contract.js";
 import { footerText } from "../../packages/pi-goal/src/footer.js";
 import { reduceGoal } from "../../packages/pi-goal/src/goal-machine.js";
 import { readStateEntry, scanBranch, stateEntryData } from "../../packages/pi-goal/src/persistence.js";
 import { GOAL_SETTINGS_SPEC } from "../../packages/pi-goal/src/settings.js";
-import { DEFAULT_SETTINGS as GOAL_DEFAULTS, type GoalRecord, MAX_OBJECTIVE } from "../../packages/pi-goal/src/types.js";
+import {
+	DEFAULT_SETTINGS as GOAL_DEFAULTS,
+	type GoalRecord,
+	MAX_OBJECTIVE,
+} from "../../packages/pi-goal/src/types.js";
 import { isStateEntry, readBaseline, stateFromFile } from "../../packages/pi-jscpd/src/baseline.js";
 import { SETTINGS_SPEC as JSCPD_SETTINGS_SPEC } from "../../packages/pi-jscpd/src/config.js";
-import { acksOfChangedDetails, deliveredBy, isDeliveredDetails } from "../../packages/pi-jscpd/src/deliveries.js";
+import {
+	acksOfChangedDetails,
+	deliveredBy,
+	isDeliveredDetails,
+} from "../../packages/pi-jscpd/src/deliveries.js";
 import { MutationState, replayBranch } from "../../packages/pi-jscpd/src/mutations.js";
 import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/presentation.js";
 import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/src/settings.js";
 import { footerText as resetFooter } from "../../packages/pi-reset/src/texts.js";
 import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/window.js";
-import { FUZZ, runs, Tally } from "./support/plan.js";
 import { anyJson, mutations, textVariants } from "./support/hostile.js";
+import { FUZZ, runs, Tally } from "./support/plan.js";
 
 const tally = new Tally();
 afterAll(() =>
@@ -66,13 +78,20 @@ function wellFormedGoal(goal: GoalRecord): string[] {
 	if (!(goal.tokenBudget === null || (Number.isSafeInteger(goal.tokenBudget) && goal.tokenBudget > 0)))
 		problems.push("tokenBudget");
 	if (!finite(goal.iteration)) problems.push("iteration");
-	if (!finite(goal.usage.spent) || !(goal.usage.baseline === null || finite(goal.usage.baseline))) problems.push("usage");
-	if (!finite(goal.clock.activeMs) || !(goal.clock.since === null || finite(goal.clock.since))) problems.push("clock");
+	if (!finite(goal.usage.spent) || !(goal.usage.baseline === null || finite(goal.usage.baseline)))
+		problems.push("usage");
+	if (!finite(goal.clock.activeMs) || !(goal.clock.since === null || finite(goal.clock.since)))
+		problems.push("clock");
 	if (!finite(goal.safety.epoch) || !finite(goal.safety.automaticTurns) || !finite(goal.safety.noProgress))
 		problems.push("safety");
 	if (goal.wait !== undefined) {
 		const wait = goal.wait as unknown as Record<string, unknown> | null;
-		if (typeof wait !== "object" || wait === null || typeof wait.reason !== "string" || !(wait.resumeAt === null || finite(wait.resumeAt)))
+		if (
+			typeof wait !== "object" ||
+			wait === null ||
+			typeof wait.reason !== "string" ||
+			!(wait.resumeAt === null || finite(wait.resumeAt))
+		)
 			problems.push("wait");
 	}
 	return problems;
@@ -136,7 +155,11 @@ describe("fuzz: pi-goal persisted entries", () => {
 		["a string token budget (budget never enforced)", { tokenBudget: "100k" }],
 	] as const) {
 		it.fails(`pi-goal/state: an entry with ${label} is rejected`, () => {
-			const data = JSON.parse(JSON.stringify(stateEntryData({ goal: { ...VALID_GOAL, ...(patch as object) } as GoalRecord, revision: 8 })));
+			const data = JSON.parse(
+				JSON.stringify(
+					stateEntryData({ goal: { ...VALID_GOAL, ...(patch as object) } as GoalRecord, revision: 8 }),
+				),
+			);
 			expect(readStateEntry(data)).toBeUndefined();
 		});
 	}
@@ -177,7 +200,13 @@ describe("fuzz: pi-goal persisted entries", () => {
 
 describe("fuzz: pi-reset persisted entries", () => {
 	const entry = (type: string, extra: Record<string, unknown>, i: number) =>
-		({ type, id: `e${i}`, parentId: i > 0 ? `e${i - 1}` : null, timestamp: "2026-01-01T00:00:00.000Z", ...extra }) as never;
+		({
+			type,
+			id: `e${i}`,
+			parentId: i > 0 ? `e${i - 1}` : null,
+			timestamp: "2026-01-01T00:00:00.000Z",
+			...extra,
+		}) as never;
 
 	it("pi-reset/state: restoreFromBranch never throws; a malformed switch falls back to the default", () => {
 		fc.assert(
@@ -203,12 +232,25 @@ describe("fuzz: pi-reset persisted entries", () => {
 				}
 				const restored = restoreFromBranch([
 					entry("compaction", { summary: "s", firstKeptEntryId: "e0", tokensBefore: 1, details }, 0),
-					entry("custom_message", { customType: "pi-reset/boot", content: "x", display: false, details: bootDetails }, 1),
-					entry("custom_message", { customType: "pi-reset/warning", content: "x", display: false, details: bootDetails }, 2),
+					entry(
+						"custom_message",
+						{ customType: "pi-reset/boot", content: "x", display: false, details: bootDetails },
+						1,
+					),
+					entry(
+						"custom_message",
+						{ customType: "pi-reset/warning", content: "x", display: false, details: bootDetails },
+						2,
+					),
 				]);
 				expect(typeof restored.window.id).toBe("string");
 				expect(() =>
-					resetFooter({ enabled: true, windowId: restored.window.id, resets: restored.window.resets, pending: false }),
+					resetFooter({
+						enabled: true,
+						windowId: restored.window.id,
+						resets: restored.window.resets,
+						pending: false,
+					}),
 				).not.toThrow();
 				tally.hit("resetMarkers");
 			}),
@@ -263,10 +305,16 @@ describe("fuzz: pi-jscpd persisted entries and files", () => {
 
 	it("deliveries (findings messages, jscpd_run changed results): never throw, never acknowledge malformed data", () => {
 		const validDetails = { delivered: [{ identity: "c1", paths: ["src/a.ts"] }] };
-		const validChanged = { command: "changed", findings: [{ identity: "c2", locations: [{ path: "src/a.ts" }] }] };
+		const validChanged = {
+			command: "changed",
+			findings: [{ identity: "c2", locations: [{ path: "src/a.ts" }] }],
+		};
 		fc.assert(
 			fc.property(mutations(validDetails), mutations(validChanged), (details, changed) => {
-				const fromFindings = deliveredBy({ type: "custom_message", customType: FINDINGS_MESSAGE, details }, FINDINGS_MESSAGE);
+				const fromFindings = deliveredBy(
+					{ type: "custom_message", customType: FINDINGS_MESSAGE, details },
+					FINDINGS_MESSAGE,
+				);
 				if (!isDeliveredDetails(details)) expect(fromFindings).toEqual([]);
 				for (const ack of [...fromFindings, ...acksOfChangedDetails(changed)]) {
 					expect(typeof ack.identity).toBe("string");
@@ -292,11 +340,27 @@ describe("fuzz: pi-jscpd persisted entries and files", () => {
 });
 
 describe("fuzz: settings files of all three packages (the kit's parser with each spec)", () => {
-	const cases: [string, SettingsSpec<object>, object, "settingsGoal" | "settingsReset" | "settingsJscpd"][] = [
-		["pi-goal", GOAL_SETTINGS_SPEC as SettingsSpec<object>, { automaticTurns: 10, noProgressTurns: null, retryUsageLimits: true }, "settingsGoal"],
-		["pi-reset", RESET_SETTINGS_SPEC as SettingsSpec<object>, { enabled: false, warningMarginTokens: 4_000, maxRequestChars: 500 }, "settingsReset"],
-		["pi-jscpd", JSCPD_SETTINGS_SPEC as SettingsSpec<object>, { enabled: false, timeoutMs: 5_000, maxFindings: 3 }, "settingsJscpd"],
-	];
+	const cases: [string, SettingsSpec<object>, object, "settingsGoal" | "settingsReset" | "settingsJscpd"][] =
+		[
+			[
+				"pi-goal",
+				GOAL_SETTINGS_SPEC as SettingsSpec<object>,
+				{ automaticTurns: 10, noProgressTurns: null, retryUsageLimits: true },
+				"settingsGoal",
+			],
+			[
+				"pi-reset",
+				RESET_SETTINGS_SPEC as SettingsSpec<object>,
+				{ enabled: false, warningMarginTokens: 4_000, maxRequestChars: 500 },
+				"settingsReset",
+			],
+			[
+				"pi-jscpd",
+				JSCPD_SETTINGS_SPEC as SettingsSpec<object>,
+				{ enabled: false, timeoutMs: 5_000, maxFindings: 3 },
+				"settingsJscpd",
+			],
+		];
 	for (const [name, spec, valid, key] of cases) {
 		it(`${name}: parseSettingsText never throws; a file is accepted whole (only known, valid keys) or rejected with issues`, () => {
 			fc.assert(

@@ -41,20 +41,72 @@ type Command =
 	| { readonly t: "wait"; readonly ms: number | null; readonly usage: boolean }
 	| { readonly t: "usage_limited" }
 	| { readonly t: "reschedule"; readonly by: number }
-	| { readonly t: "turn"; readonly automatic: boolean; readonly tools: number; readonly text: string; readonly error: boolean }
+	| {
+			readonly t: "turn";
+			readonly automatic: boolean;
+			readonly tools: number;
+			readonly text: string;
+			readonly error: boolean;
+	  }
 	| { readonly t: "tokens"; readonly n: number }
 	| { readonly t: "tick"; readonly ms: number }
 	/** A continuation prompt built earlier arrives now (delayed delivery). */
 	| { readonly t: "late-prompt" };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-	{ weight: 2, arbitrary: fc.record({ t: fc.constant("start" as const), budget: fc.option(fc.integer({ min: 1, max: 5_000 }), { nil: null }), managed: fc.boolean() }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constant("pause" as const), reason: fc.constantFrom("user" as const, "interrupted" as const, "workflow-busy" as const) }) },
-	{ weight: 4, arbitrary: fc.record({ t: fc.constantFrom("resume" as const, "clear" as const, "complete" as const, "blocked" as const, "wake" as const, "continued" as const, "continued" as const, "budget_check" as const) }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constant("edit" as const), budget: fc.option(fc.option(fc.integer({ min: 1, max: 5_000 }), { nil: null }), { nil: undefined }) }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constant("wait" as const), ms: fc.option(fc.integer({ min: 10_000, max: 100_000 }), { nil: null }), usage: fc.boolean() }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			t: fc.constant("start" as const),
+			budget: fc.option(fc.integer({ min: 1, max: 5_000 }), { nil: null }),
+			managed: fc.boolean(),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constant("pause" as const),
+			reason: fc.constantFrom("user" as const, "interrupted" as const, "workflow-busy" as const),
+		}),
+	},
+	{
+		weight: 4,
+		arbitrary: fc.record({
+			t: fc.constantFrom(
+				"resume" as const,
+				"clear" as const,
+				"complete" as const,
+				"blocked" as const,
+				"wake" as const,
+				"continued" as const,
+				"continued" as const,
+				"budget_check" as const,
+			),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constant("edit" as const),
+			budget: fc.option(fc.option(fc.integer({ min: 1, max: 5_000 }), { nil: null }), { nil: undefined }),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constant("wait" as const),
+			ms: fc.option(fc.integer({ min: 10_000, max: 100_000 }), { nil: null }),
+			usage: fc.boolean(),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.constant({ t: "usage_limited" as const }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constant("reschedule" as const), by: fc.integer({ min: -5_000, max: 5_000 }) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constant("reschedule" as const),
+			by: fc.integer({ min: -5_000, max: 5_000 }),
+		}),
+	},
 	{
 		weight: 4,
 		arbitrary: fc.record({
@@ -65,8 +117,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 			error: fc.boolean(),
 		}),
 	},
-	{ weight: 2, arbitrary: fc.record({ t: fc.constant("tokens" as const), n: fc.integer({ min: 0, max: 2_000 }) }) },
-	{ weight: 2, arbitrary: fc.record({ t: fc.constant("tick" as const), ms: fc.integer({ min: 0, max: 60_000 }) }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({ t: fc.constant("tokens" as const), n: fc.integer({ min: 0, max: 2_000 }) }),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({ t: fc.constant("tick" as const), ms: fc.integer({ min: 0, max: 60_000 }) }),
+	},
 	{ weight: 1, arbitrary: fc.constant({ t: "late-prompt" as const }) },
 );
 
@@ -80,7 +138,9 @@ function contractRelevant(before: GoalState, after: GoalState): boolean {
 	const a = before.goal;
 	const b = after.goal;
 	if (a === null || b === null) return a !== b;
-	return a.id !== b.id || a.status !== b.status || a.objective !== b.objective || a.tokenBudget !== b.tokenBudget;
+	return (
+		a.id !== b.id || a.status !== b.status || a.objective !== b.objective || a.tokenBudget !== b.tokenBudget
+	);
 }
 
 function runSchedule(settings: GoalSettings, commands: readonly Command[]): void {
@@ -103,7 +163,13 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 		let event: GoalEvent | undefined;
 		switch (cmd.t) {
 			case "start":
-				event = { type: "start", id: `g-${++ids}`, objective: `objective ${ids}`, tokenBudget: cmd.budget, ...(cmd.managed ? { runId: `run-${++runs}` } : {}) };
+				event = {
+					type: "start",
+					id: `g-${++ids}`,
+					objective: `objective ${ids}`,
+					tokenBudget: cmd.budget,
+					...(cmd.managed ? { runId: `run-${++runs}` } : {}),
+				};
 				break;
 			case "pause":
 				event = { type: "pause", reason: cmd.reason };
@@ -112,7 +178,12 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 				event = { type: "resume", newId: `g-${++ids}` };
 				break;
 			case "edit":
-				event = { type: "edit", newId: `g-${++ids}`, objective: `edited ${ids}`, ...(cmd.budget === undefined ? {} : { tokenBudget: cmd.budget }) };
+				event = {
+					type: "edit",
+					newId: `g-${++ids}`,
+					objective: `edited ${ids}`,
+					...(cmd.budget === undefined ? {} : { tokenBudget: cmd.budget }),
+				};
 				break;
 			case "clear":
 				event = { type: "clear", reason: "user" };
@@ -125,7 +196,13 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 				break;
 			case "wait":
 				event = cmd.usage
-					? { type: "wait", reason: "usage", resumeAt: now + (cmd.ms ?? 900_000), kind: "usage_limit", usageLimit: { provider: "p", model: "m", api: "a" } }
+					? {
+							type: "wait",
+							reason: "usage",
+							resumeAt: now + (cmd.ms ?? 900_000),
+							kind: "usage_limit",
+							usageLimit: { provider: "p", model: "m", api: "a" },
+						}
 					: { type: "wait", reason: "external", resumeAt: cmd.ms === null ? null : now + cmd.ms };
 				break;
 			case "usage_limited":
@@ -148,7 +225,10 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 				event = { type: "budget_check" };
 				break;
 			case "turn":
-				event = { type: "turn", turn: { automatic: cmd.automatic, toolCalls: cmd.tools, text: cmd.text, error: cmd.error } };
+				event = {
+					type: "turn",
+					turn: { automatic: cmd.automatic, toolCalls: cmd.tools, text: cmd.text, error: cmd.error },
+				};
 				break;
 			case "tokens":
 				branchTotal += cmd.n;
@@ -198,7 +278,9 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 		}
 		if (a?.status === "active" && a.id !== b?.id) expect(a.iteration).toBe(0);
 		// activates() is exactly "becomes active, or active under a new id" (mutex admission).
-		expect(activates(before, after)).toBe(a?.status === "active" && (b?.status !== "active" || b.id !== a.id));
+		expect(activates(before, after)).toBe(
+			a?.status === "active" && (b?.status !== "active" || b.id !== a.id),
+		);
 		// --- contract revision
 		if (contractRelevant(before, after)) {
 			expect(after.revision, `revision did not move on ${event.type}`).toBe(before.revision + 1);
@@ -209,7 +291,9 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 				else expect(text).toContain(`Goal ${a.id} is no longer active (status: ${a.status})`);
 			}
 		} else {
-			expect(after.revision, `revision moved without a contract change on ${event.type}`).toBe(before.revision);
+			expect(after.revision, `revision moved without a contract change on ${event.type}`).toBe(
+				before.revision,
+			);
 		}
 		// --- terminal events of managed runs
 		if (b?.status === "active" && b.runId) managed.add(b.runId);
@@ -232,8 +316,10 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 		}
 		// --- safety caps and accounting
 		if (a?.status === "active" && event.type === "turn") {
-			if (settings.automaticTurns !== null) expect(a.safety.automaticTurns).toBeLessThan(settings.automaticTurns);
-			if (settings.noProgressTurns !== null) expect(a.safety.noProgress).toBeLessThan(settings.noProgressTurns);
+			if (settings.automaticTurns !== null)
+				expect(a.safety.automaticTurns).toBeLessThan(settings.automaticTurns);
+			if (settings.noProgressTurns !== null)
+				expect(a.safety.noProgress).toBeLessThan(settings.noProgressTurns);
 		}
 		if (b?.status === "active" && a?.status === "paused" && event.type === "turn") seen.trips++;
 		if (a) {
@@ -250,10 +336,14 @@ function runSchedule(settings: GoalSettings, commands: readonly Command[]): void
 describe("pi-goal: state machine under random interleavings", () => {
 	it("continuations only for the active goal, ids rotate, revisions move exactly, one terminal per managed run", () => {
 		fc.assert(
-			fc.property(settingsArb, fc.array(command, { minLength: 1, maxLength: 40, size: "max" }), (settings, commands) => {
-				runSchedule(settings, commands);
-				tally.hit("goalReducer");
-			}),
+			fc.property(
+				settingsArb,
+				fc.array(command, { minLength: 1, maxLength: 40, size: "max" }),
+				(settings, commands) => {
+					runSchedule(settings, commands);
+					tally.hit("goalReducer");
+				},
+			),
 			runs(20, SCHEDULES.goalReducer),
 		);
 	});

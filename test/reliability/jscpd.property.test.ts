@@ -20,7 +20,14 @@ import { type AutomaticResult, CheckScheduler } from "../../packages/pi-jscpd/sr
 import { runs, SCHEDULES, Tally } from "./support/plan.js";
 
 const tally = new Tally();
-const seen = { delivered: 0, undelivered: 0, supersededOrStale: 0, drained: 0, deliveriesReplayed: 0, lostAtReset: 0 };
+const seen = {
+	delivered: 0,
+	undelivered: 0,
+	supersededOrStale: 0,
+	drained: 0,
+	deliveriesReplayed: 0,
+	lostAtReset: 0,
+};
 afterAll(() => {
 	console.log(`[reliability] jscpd.property coverage: ${JSON.stringify(seen)}`);
 	for (const [name, n] of Object.entries(seen)) expect(n, `${name} never happened`).toBeGreaterThan(0);
@@ -43,8 +50,28 @@ type Command =
 const command: fc.Arbitrary<Command> = fc.oneof(
 	{ weight: 3, arbitrary: fc.constant({ t: "mutate" as const }) },
 	{ weight: 4, arbitrary: fc.record({ t: fc.constant("request" as const), atRest: fc.boolean() }) },
-	{ weight: 4, arbitrary: fc.record({ t: fc.constant("finish" as const), result: fc.constantFrom("findings" as const, "findings" as const, "undelivered" as const, "clean" as const, "retryable" as const, "throw" as const) }) },
-	{ weight: 1, arbitrary: fc.constantFrom({ t: "cancel" as const }, { t: "invalidate" as const }, { t: "scope" as const }) },
+	{
+		weight: 4,
+		arbitrary: fc.record({
+			t: fc.constant("finish" as const),
+			result: fc.constantFrom(
+				"findings" as const,
+				"findings" as const,
+				"undelivered" as const,
+				"clean" as const,
+				"retryable" as const,
+				"throw" as const,
+			),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom(
+			{ t: "cancel" as const },
+			{ t: "invalidate" as const },
+			{ t: "scope" as const },
+		),
+	},
 	{ weight: 1, arbitrary: fc.constantFrom({ t: "explicit" as const }, { t: "explicit-end" as const }) },
 	{ weight: 1, arbitrary: fc.record({ t: fc.constant("block" as const), value: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.constant({ t: "close" as const }) },
@@ -90,7 +117,9 @@ async function runSchedule(commands: readonly Command[]): Promise<void> {
 				};
 				checks.push(check);
 				// Checks honour their signal: an aborted check ends as retryable.
-				signal.addEventListener("abort", () => resolve({ kind: "retryable", reason: "cancelled" }), { once: true });
+				signal.addEventListener("abort", () => resolve({ kind: "retryable", reason: "cancelled" }), {
+					once: true,
+				});
 			}),
 	});
 
@@ -136,7 +165,8 @@ async function runSchedule(commands: readonly Command[]): Promise<void> {
 							: cmd.result === "clean"
 								? terminal(check, true)
 								: terminal(check, cmd.result === "findings");
-				if (check.signal.aborted || check.generation !== scheduler.snapshot().mutationGeneration) seen.supersededOrStale++;
+				if (check.signal.aborted || check.generation !== scheduler.snapshot().mutationGeneration)
+					seen.supersededOrStale++;
 				check.finish(result);
 				await ticks();
 				break;
@@ -159,7 +189,9 @@ async function runSchedule(commands: readonly Command[]): Promise<void> {
 				if (closed) break;
 				const wasActive = scheduler.snapshot().automaticActive;
 				let end!: () => void;
-				void scheduler.runExplicit(() => new Promise<void>((resolve) => (end = resolve))).catch(() => undefined);
+				void scheduler
+					.runExplicit(() => new Promise<void>((resolve) => (end = resolve)))
+					.catch(() => undefined);
 				explicits.push(end);
 				// Explicit work takes priority: an automatic check is cancelled and its request kept.
 				expect(scheduler.snapshot().automaticActive).toBe(false);
@@ -228,8 +260,16 @@ type BranchItem =
 const IDS = ["c1", "c2", "c3", "c4"];
 const PATHS = ["src/a.ts", "src/b.ts"];
 const item: fc.Arbitrary<BranchItem> = fc.oneof(
-	fc.record({ t: fc.constant("findings" as const), ids: fc.subarray(IDS, { minLength: 1 }), malformed: fc.boolean().map((b) => b && Math.random() < 2) }),
-	fc.record({ t: fc.constant("changed" as const), ids: fc.subarray(IDS, { minLength: 1 }), isError: fc.boolean() }),
+	fc.record({
+		t: fc.constant("findings" as const),
+		ids: fc.subarray(IDS, { minLength: 1 }),
+		malformed: fc.boolean().map((b) => b && Math.random() < 2),
+	}),
+	fc.record({
+		t: fc.constant("changed" as const),
+		ids: fc.subarray(IDS, { minLength: 1 }),
+		isError: fc.boolean(),
+	}),
 	fc.constant({ t: "answer" as const }),
 	fc.constant({ t: "reset" as const }),
 	fc.constant({ t: "compaction-keep" as const }),
@@ -269,7 +309,10 @@ function buildBranch(items: readonly BranchItem[]): ReplayEntry[] {
 						isError: it.isError,
 						details: {
 							command: "changed",
-							findings: it.ids.map((identity) => ({ identity, locations: pathsOf(identity).map((path) => ({ path })) })),
+							findings: it.ids.map((identity) => ({
+								identity,
+								locations: pathsOf(identity).map((path) => ({ path })),
+							})),
 						},
 					},
 				});
@@ -290,8 +333,17 @@ function buildBranch(items: readonly BranchItem[]): ReplayEntry[] {
 			}
 			case "write": {
 				const callId = `call${entries.length}`;
-				push({ type: "message", message: { role: "assistant", content: [{ type: "toolCall", name: "write", id: callId, arguments: { path: it.path } }] } as never });
-				push({ type: "message", message: { role: "toolResult", toolName: "write", toolCallId: callId, isError: false } as never });
+				push({
+					type: "message",
+					message: {
+						role: "assistant",
+						content: [{ type: "toolCall", name: "write", id: callId, arguments: { path: it.path } }],
+					} as never,
+				});
+				push({
+					type: "message",
+					message: { role: "toolResult", toolName: "write", toolCallId: callId, isError: false } as never,
+				});
 				break;
 			}
 		}
@@ -336,7 +388,13 @@ describe("pi-jscpd: acknowledgements replayed from random branches", () => {
 				for (const id of IDS) expect(state.isAcknowledged(id), `identity ${id}`).toBe(expected.has(id));
 				if (expected.size > 0) seen.deliveriesReplayed++;
 				// lostAtReset on the last reset agrees with the replay: nothing it returns is acknowledged later.
-				const lastReset = [...entries].reverse().find((e) => e.type === "compaction" && (e as { firstKeptEntryId?: string }).firstKeptEntryId === (e as { id?: string }).id);
+				const lastReset = [...entries]
+					.reverse()
+					.find(
+						(e) =>
+							e.type === "compaction" &&
+							(e as { firstKeptEntryId?: string }).firstKeptEntryId === (e as { id?: string }).id,
+					);
 				if (lastReset) {
 					const byId = new Map(entries.map((e) => [(e as { id: string }).id, e]));
 					const lost: AckRecord[] = lostAtReset(

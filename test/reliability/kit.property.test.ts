@@ -8,13 +8,13 @@
 import { createEventBus } from "@earendil-works/pi-coding-agent";
 import {
 	applyProposal,
-	type IdleProbe,
 	IdleDispatcher,
+	type IdleProbe,
 	isResetDraft,
 	LifecycleIdentity,
 	WINDOW_KEY,
-	WorkflowMutex,
 	WORKFLOW_MUTEX_CHANNEL,
+	WorkflowMutex,
 } from "@pi-lifecycle/lifecycle-kit";
 import { type Deferred, deferred } from "@pi-lifecycle/lifecycle-kit/testing";
 import fc from "fast-check";
@@ -53,15 +53,46 @@ type DispatchCommand =
 	| { readonly t: "tree" | "reload" | "replace" | "invalidate" };
 
 const dispatchCommand: fc.Arbitrary<DispatchCommand> = fc.oneof(
-	{ weight: 4, arbitrary: fc.record({ t: fc.constant("request" as const), key: fc.constantFrom(...KEYS), eligible: fc.boolean() }) },
+	{
+		weight: 4,
+		arbitrary: fc.record({
+			t: fc.constant("request" as const),
+			key: fc.constantFrom(...KEYS),
+			eligible: fc.boolean(),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.record({ t: fc.constant("cancel" as const), key: fc.constantFrom(...KEYS) }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constant("eligible" as const), key: fc.constantFrom(...KEYS), value: fc.boolean() }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constant("eligible" as const),
+			key: fc.constantFrom(...KEYS),
+			value: fc.boolean(),
+		}),
+	},
 	{ weight: 2, arbitrary: fc.record({ t: fc.constant("idle" as const), value: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.record({ t: fc.constant("pending" as const), value: fc.boolean() }) },
 	{ weight: 5, arbitrary: fc.record({ t: fc.constant("flush" as const), stale: fc.boolean() }) },
-	{ weight: 3, arbitrary: fc.record({ t: fc.constant("settle" as const), result: fc.constantFrom("ok" as const, "false" as const, "reject" as const) }) },
-	{ weight: 2, arbitrary: fc.record({ t: fc.constant("run" as const), step: fc.constantFrom("before_agent_start" as const, "agent_start" as const, "agent_settled" as const) }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constantFrom("tree" as const, "reload" as const, "replace" as const, "invalidate" as const) }) },
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			t: fc.constant("settle" as const),
+			result: fc.constantFrom("ok" as const, "false" as const, "reject" as const),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			t: fc.constant("run" as const),
+			step: fc.constantFrom("before_agent_start" as const, "agent_start" as const, "agent_settled" as const),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constantFrom("tree" as const, "reload" as const, "replace" as const, "invalidate" as const),
+		}),
+	},
 );
 
 interface Runtime {
@@ -150,7 +181,8 @@ async function runDispatchSchedule(commands: readonly DispatchCommand[]): Promis
 				});
 				model.add(key);
 				// A newer request replaces an in-flight one's restore.
-				for (const flight of inFlight) if (flight.runtime === runtime && flight.key === key) flight.restorable = false;
+				for (const flight of inFlight)
+					if (flight.runtime === runtime && flight.key === key) flight.restorable = false;
 				break;
 			}
 			case "cancel":
@@ -236,10 +268,13 @@ async function runDispatchSchedule(commands: readonly DispatchCommand[]): Promis
 describe("kit: idle dispatch under random lifecycle interleavings", () => {
 	it("never sends for a stale, replaced or reloaded owner, never twice at once, never loses an eligible intent", async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.array(dispatchCommand, { minLength: 1, maxLength: 40, size: "max" }), async (commands) => {
-				await runDispatchSchedule(commands);
-				tally.hit("kitDispatcher");
-			}),
+			fc.asyncProperty(
+				fc.array(dispatchCommand, { minLength: 1, maxLength: 40, size: "max" }),
+				async (commands) => {
+					await runDispatchSchedule(commands);
+					tally.hit("kitDispatcher");
+				},
+			),
 			runs(1, SCHEDULES.kitDispatcher),
 		);
 	});
@@ -268,7 +303,12 @@ function message(owner: string, tag: string, closing = false): Draft {
 }
 
 function resetCompaction(owner: string): Draft {
-	return { type: "compaction", summary: `${owner} reset`, firstKeptEntryId: null, details: { owner } } as Draft;
+	return {
+		type: "compaction",
+		summary: `${owner} reset`,
+		firstKeptEntryId: null,
+		details: { owner },
+	} as Draft;
 }
 
 /** The proposals each owner can make at one boundary. */
@@ -276,20 +316,24 @@ const ownerProposal: fc.Arbitrary<OwnerProposal> = fc.oneof(
 	// pi-goal: a contract revision and one continuation, continue: true.
 	fc.record({
 		owner: fc.constant("pi-goal"),
-		drafts: fc.boolean().map((contract) => [
-			...(contract ? [message("pi-goal", "contract")] : []),
-			message("pi-goal", "continuation"),
-		]),
+		drafts: fc
+			.boolean()
+			.map((contract) => [
+				...(contract ? [message("pi-goal", "contract")] : []),
+				message("pi-goal", "continuation"),
+			]),
 		continue: fc.constant(true),
 	}),
 	// pi-reset: an optional closing warning, the retain-none compaction and its boot message.
 	fc.record({
 		owner: fc.constant("pi-reset"),
-		drafts: fc.boolean().map((warning) => [
-			...(warning ? [message("pi-reset", "warning", true)] : []),
-			resetCompaction("pi-reset"),
-			message("pi-reset", "boot"),
-		]),
+		drafts: fc
+			.boolean()
+			.map((warning) => [
+				...(warning ? [message("pi-reset", "warning", true)] : []),
+				resetCompaction("pi-reset"),
+				message("pi-reset", "boot"),
+			]),
 		continue: fc.boolean(),
 	}),
 	// pi-jscpd: findings for the next request.
@@ -312,7 +356,9 @@ const ownerProposal: fc.Arbitrary<OwnerProposal> = fc.oneof(
 );
 
 function tagOf(draft: Draft): string {
-	return draft.type === "custom_message" ? draft.customType : `compaction:${(draft as { summary: string }).summary}`;
+	return draft.type === "custom_message"
+		? draft.customType
+		: `compaction:${(draft as { summary: string }).summary}`;
 }
 
 describe("kit: boundary merge of several owners in any handler order", () => {
@@ -348,7 +394,8 @@ describe("kit: boundary merge of several owners in any handler order", () => {
 						const bootAt = entries.findIndex((d) => tagOf(d) === `${firstReset.owner}/boot`);
 						expect(bootAt, "a reset was committed without its boot message").toBeGreaterThan(resetAt);
 						entries.forEach((draft, index) => {
-							const closing = (draft as { details?: Record<string, unknown> }).details?.[WINDOW_KEY] === "closing";
+							const closing =
+								(draft as { details?: Record<string, unknown> }).details?.[WINDOW_KEY] === "closing";
 							if (isResetDraft(draft)) return;
 							if (closing) expect(index, `${tagOf(draft)} left its window`).toBeLessThan(resetAt);
 							else expect(index, `${tagOf(draft)} would be erased by the reset`).toBeGreaterThan(resetAt);
@@ -383,9 +430,26 @@ type MutexCommand =
 const P = 4;
 const mutexCommand: fc.Arbitrary<MutexCommand> = fc.oneof(
 	fc.record({ t: fc.constant("bind" as const), p: fc.nat(P - 1), s: fc.nat(1) }),
-	fc.record({ t: fc.constantFrom("unbind" as const, "acquire" as const, "acquire" as const, "dispose" as const, "probe" as const), p: fc.nat(P - 1) }),
+	fc.record({
+		t: fc.constantFrom(
+			"unbind" as const,
+			"acquire" as const,
+			"acquire" as const,
+			"dispose" as const,
+			"probe" as const,
+		),
+		p: fc.nat(P - 1),
+	}),
 	fc.record({ t: fc.constant("release" as const), p: fc.nat(P - 1), stale: fc.boolean() }),
-	fc.record({ t: fc.constant("hostile" as const), mode: fc.constantFrom("throw" as const, "busy-string" as const, "rewrite-session" as const, "freeze" as const) }),
+	fc.record({
+		t: fc.constant("hostile" as const),
+		mode: fc.constantFrom(
+			"throw" as const,
+			"busy-string" as const,
+			"rewrite-session" as const,
+			"freeze" as const,
+		),
+	}),
 );
 
 describe("kit: workflow mutex under contention", () => {

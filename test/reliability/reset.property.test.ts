@@ -31,11 +31,20 @@ afterAll(() => {
 });
 
 type Command =
-	| { readonly t: "request"; readonly source: "tool" | "command"; readonly streaming: boolean; readonly handoff: string | undefined }
+	| {
+			readonly t: "request";
+			readonly source: "tool" | "command";
+			readonly streaming: boolean;
+			readonly handoff: string | undefined;
+	  }
 	| { readonly t: "run-start" }
 	| { readonly t: "boundary"; readonly aborted: boolean }
 	| { readonly t: "confirm"; readonly match: "proposed" | "other" | "none" }
-	| { readonly t: "compaction"; readonly reason: "manual" | "threshold" | "overflow"; readonly aborted: boolean }
+	| {
+			readonly t: "compaction";
+			readonly reason: "manual" | "threshold" | "overflow";
+			readonly aborted: boolean;
+	  }
 	| { readonly t: "compacted"; readonly match: "proposed" | "other" | "none" }
 	| { readonly t: "compaction-failed" }
 	| { readonly t: "usage"; readonly remaining: number }
@@ -56,7 +65,13 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 	},
 	{ weight: 2, arbitrary: fc.constant({ t: "run-start" as const }) },
 	{ weight: 4, arbitrary: fc.record({ t: fc.constant("boundary" as const), aborted: fc.boolean() }) },
-	{ weight: 3, arbitrary: fc.record({ t: fc.constant("confirm" as const), match: fc.constantFrom("proposed" as const, "proposed" as const, "other" as const, "none" as const) }) },
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			t: fc.constant("confirm" as const),
+			match: fc.constantFrom("proposed" as const, "proposed" as const, "other" as const, "none" as const),
+		}),
+	},
 	{
 		weight: 2,
 		arbitrary: fc.record({
@@ -65,20 +80,39 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 			aborted: fc.boolean(),
 		}),
 	},
-	{ weight: 2, arbitrary: fc.record({ t: fc.constant("compacted" as const), match: fc.constantFrom("proposed" as const, "other" as const, "none" as const) }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			t: fc.constant("compacted" as const),
+			match: fc.constantFrom("proposed" as const, "other" as const, "none" as const),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.constant({ t: "compaction-failed" as const }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constant("usage" as const), remaining: fc.integer({ min: 0, max: 60_000 }) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constant("usage" as const),
+			remaining: fc.integer({ min: 0, max: 60_000 }),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.constant({ t: "take-warning" as const }) },
 	{ weight: 3, arbitrary: fc.record({ t: fc.constant("settled" as const), aborted: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.record({ t: fc.constant("toggle" as const), enabled: fc.boolean() }) },
-	{ weight: 1, arbitrary: fc.record({ t: fc.constantFrom("invalidate" as const, "restore" as const, "reload" as const) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			t: fc.constantFrom("invalidate" as const, "restore" as const, "reload" as const),
+		}),
+	},
 );
 
 /** Where the model last saw an accepted request. */
 type Tracked = { readonly request: ResetRequest } | undefined;
 
 function holds(state: ResetState, request: ResetRequest): boolean {
-	return state.request === request || state.nextRun?.request === request || sameRequest(state.request, request);
+	return (
+		state.request === request || state.nextRun?.request === request || sameRequest(state.request, request)
+	);
 }
 
 function sameRequest(a: ResetRequest | undefined, b: ResetRequest): boolean {
@@ -99,7 +133,8 @@ function bootOf(effect: ResetEffect): { windowId: string; text: string } | undef
 				kept: "nothing",
 			}),
 		};
-	if (effect.type === "propose-next-run") return { windowId: effect.proposal.windowId, text: nextRunBoot(effect.nextRun) };
+	if (effect.type === "propose-next-run")
+		return { windowId: effect.proposal.windowId, text: nextRunBoot(effect.nextRun) };
 	if (effect.type === "reset-compaction")
 		return {
 			windowId: effect.proposal.windowId,
@@ -143,12 +178,20 @@ function runSchedule(commands: readonly Command[]): void {
 				const found =
 					cmd.match === "none"
 						? undefined
-						: { entryId: `e${minted}`, windowId: cmd.match === "proposed" && proposal ? proposal.windowId : "w-other" };
+						: {
+								entryId: `e${minted}`,
+								windowId: cmd.match === "proposed" && proposal ? proposal.windowId : "w-other",
+							};
 				event = { type: cmd.t, found };
 				break;
 			}
 			case "compaction":
-				event = { type: "compaction", reason: cmd.reason, aborted: cmd.aborted, newWindowId: `w-${++minted}` };
+				event = {
+					type: "compaction",
+					reason: cmd.reason,
+					aborted: cmd.aborted,
+					newWindowId: `w-${++minted}`,
+				};
 				break;
 			case "compaction-failed":
 				event = { type: "compaction-failed" };
@@ -192,7 +235,9 @@ function runSchedule(commands: readonly Command[]): void {
 			expect(event.type === "boundary" && event.aborted, "an aborted run's request was proposed").toBe(false);
 		}
 		if (effect.type === "propose-next-run") {
-			expect(effect.nextRun.request.generation, "a stale next-run request was proposed").toBe(before.generation);
+			expect(effect.nextRun.request.generation, "a stale next-run request was proposed").toBe(
+				before.generation,
+			);
 		}
 		// --- every reset proposal carries a boot text for exactly its window
 		const boot = bootOf(effect);
@@ -234,10 +279,14 @@ function runSchedule(commands: readonly Command[]): void {
 			const served =
 				(effect.type === "propose-reset" && sameRequest(effect.request, request)) ||
 				(effect.type === "propose-next-run" && sameRequest(effect.nextRun.request, request)) ||
-				(effect.type === "reset-compaction" && effect.request !== undefined && sameRequest(effect.request, request));
+				(effect.type === "reset-compaction" &&
+					effect.request !== undefined &&
+					sameRequest(effect.request, request));
 			if (served || named) tracked = undefined;
 			else
-				expect(holds(state, request), `the request was dropped silently by ${JSON.stringify(event)}`).toBe(true);
+				expect(holds(state, request), `the request was dropped silently by ${JSON.stringify(event)}`).toBe(
+					true,
+				);
 		}
 	}
 }
@@ -263,9 +312,19 @@ describe("pi-reset: a request folded into a Pi-started compaction", () => {
 	it.fails("a failed compaction gives the folded request back (never a lost eligible intent)", () => {
 		let state = initialState();
 		state = reduceReset(state, { type: "restore", enabled: true, window: state.window, generation: 1 }).state;
-		const requested = reduceReset(state, { type: "request", source: "command", handoff: "keep going", streaming: true });
+		const requested = reduceReset(state, {
+			type: "request",
+			source: "command",
+			handoff: "keep going",
+			streaming: true,
+		});
 		expect(requested.effect.type).toBe("arm-boundary");
-		const folded = reduceReset(requested.state, { type: "compaction", reason: "threshold", aborted: false, newWindowId: "w1-x" });
+		const folded = reduceReset(requested.state, {
+			type: "compaction",
+			reason: "threshold",
+			aborted: false,
+			newWindowId: "w1-x",
+		});
 		expect(folded.effect.type).toBe("reset-compaction");
 		const failed = reduceReset(folded.state, { type: "compaction-failed" });
 		const kept = failed.state.request ?? failed.state.nextRun?.request;

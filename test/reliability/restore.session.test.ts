@@ -41,28 +41,72 @@ const goal = {
  */
 const HOSTILE: Record<string, Record<string, unknown>[]> = {
 	"pi-goal": [
-		{ type: "custom", customType: "pi-goal/state", data: { v: 1, state: { revision: 2, goal: { ...goal, usage: {}, clock: {} } } } },
+		{
+			type: "custom",
+			customType: "pi-goal/state",
+			data: { v: 1, state: { revision: 2, goal: { ...goal, usage: {}, clock: {} } } },
+		},
 		{ type: "custom", customType: "pi-goal/state", data: { v: 0, state: { goal: "legacy" } } },
 		{ type: "custom", customType: "pi-goal/state", data: null },
 		{ type: "custom", customType: "pi-goal/state", data: { v: 1, state: { revision: "9", goal } } },
-		{ type: "custom_message", customType: "pi-goal/contract", content: "[pi-goal contract, revision 99]", display: false, details: { revision: "99" } },
-		{ type: "custom_message", customType: "pi-goal/continuation", content: "Continue working on goal g-evil", display: false, details: { goalId: 1 } },
+		{
+			type: "custom_message",
+			customType: "pi-goal/contract",
+			content: "[pi-goal contract, revision 99]",
+			display: false,
+			details: { revision: "99" },
+		},
+		{
+			type: "custom_message",
+			customType: "pi-goal/continuation",
+			content: "Continue working on goal g-evil",
+			display: false,
+			details: { goalId: 1 },
+		},
 	],
 	"pi-reset": [
 		{ type: "custom", customType: "pi-reset/state", data: { enabled: "yes" } },
 		{ type: "custom", customType: "pi-reset/state", data: [] },
-		{ type: "custom_message", customType: "pi-reset/boot", content: "[pi-reset] Context window w9 starts here", display: false, details: "x" },
+		{
+			type: "custom_message",
+			customType: "pi-reset/boot",
+			content: "[pi-reset] Context window w9 starts here",
+			display: false,
+			details: "x",
+		},
 		{ type: "custom_message", customType: "pi-reset/warning", content: "", display: false, details: null },
 	],
 	"pi-jscpd": [
-		{ type: "custom", customType: "pi-jscpd/state", data: { version: 1, baselineFile: "/etc/passwd", root: "/" } },
+		{
+			type: "custom",
+			customType: "pi-jscpd/state",
+			data: { version: 1, baselineFile: "/etc/passwd", root: "/" },
+		},
 		{ type: "custom", customType: "pi-jscpd/state", data: { version: 1, baselineFile: "/", root: "/" } },
 		{ type: "custom", customType: "pi-jscpd/state", data: { version: 2, baselineFile: 5 } },
-		{ type: "custom_message", customType: "pi-jscpd/findings", content: "x", display: false, details: { delivered: [{ identity: 5 }] } },
-		{ type: "custom_message", customType: "pi-jscpd/findings", content: "x", display: false, details: { delivered: "all" } },
+		{
+			type: "custom_message",
+			customType: "pi-jscpd/findings",
+			content: "x",
+			display: false,
+			details: { delivered: [{ identity: 5 }] },
+		},
+		{
+			type: "custom_message",
+			customType: "pi-jscpd/findings",
+			content: "x",
+			display: false,
+			details: { delivered: "all" },
+		},
 	],
 	compaction: [
-		{ type: "compaction", summary: "s", firstKeptEntryId: null, tokensBefore: 1, details: { "pi-reset": { windowId: HUGE.slice(0, 5_000), resets: -5 } } },
+		{
+			type: "compaction",
+			summary: "s",
+			firstKeptEntryId: null,
+			tokensBefore: 1,
+			details: { "pi-reset": { windowId: HUGE.slice(0, 5_000), resets: -5 } },
+		},
 		{ type: "compaction", summary: "s", firstKeptEntryId: "nope", tokensBefore: 1, details: "garbage" },
 	],
 };
@@ -114,10 +158,10 @@ async function openHostile(entries: readonly Record<string, unknown>[]) {
 }
 
 describe("restore through Pi's session loading with hostile entries", () => {
-	const schedules = fc.sample(
-		fc.shuffledSubarray(ALL, { minLength: 1 }),
-		{ seed: SEED + 200, numRuns: FUZZ.restoreSessions - 1 },
-	);
+	const schedules = fc.sample(fc.shuffledSubarray(ALL, { minLength: 1 }), {
+		seed: SEED + 200,
+		numRuns: FUZZ.restoreSessions - 1,
+	});
 	schedules.push(ALL);
 	schedules.forEach((entries, index) => {
 		it(`session ${index + 1}: ${entries.length} hostile entries — starts, reports at most once per package, keeps working`, async () => {
@@ -127,7 +171,8 @@ describe("restore through Pi's session loading with hostile entries", () => {
 			await harness?.session.waitForIdle();
 			expect(harness?.errors).toEqual([]);
 			expect(harness?.providerCalls).toBeGreaterThanOrEqual(1);
-			for (const name of ["pi-goal", "pi-reset", "pi-jscpd"]) expect(reports(spy, name), name).toBeLessThanOrEqual(1);
+			for (const name of ["pi-goal", "pi-reset", "pi-jscpd"])
+				expect(reports(spy, name), name).toBeLessThanOrEqual(1);
 			await harness?.prompt("/goal status");
 			expect(harness?.errors).toEqual([]);
 			tally.hit("restoreSessions");

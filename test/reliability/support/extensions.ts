@@ -30,7 +30,10 @@ export function fakeJscpd(dir: string, scan?: string): string {
 		scan ??
 		`out=""; while [ $# -gt 0 ]; do if [ "$1" = "--output" ]; then out="$2"; fi; shift; done
 printf '{"duplicates":[],"statistics":{"total":{"sources":0}}}' > "$out/jscpd-report.json"`;
-	return writeScript(join(dir, "bin", "jscpd"), `if [ "$1" = "--version" ]; then echo "5.3.2"; exit 0; fi\n${body}`);
+	return writeScript(
+		join(dir, "bin", "jscpd"),
+		`if [ "$1" = "--version" ]; then echo "5.3.2"; exit 0; fi\n${body}`,
+	);
 }
 
 /** Process-table lines whose command line contains `marker`. */

@@ -82,7 +82,12 @@ function collectPaths(value: unknown, prefix: string[] = [], out: string[][] = [
 	return out;
 }
 
-function applyEdit(root: unknown, path: readonly string[], op: "delete" | "replace", value: unknown): unknown {
+function applyEdit(
+	root: unknown,
+	path: readonly string[],
+	op: "delete" | "replace",
+	value: unknown,
+): unknown {
 	if (path.length === 0) return op === "delete" ? undefined : value;
 	let node = root as Record<string, unknown>;
 	for (const key of path.slice(0, -1)) {
@@ -104,6 +109,12 @@ export function textVariants(valid: unknown): fc.Arbitrary<string> {
 		mutations(valid).map((value) => JSON.stringify(value) ?? "null"),
 		fc.nat(Math.max(0, text.length - 1)).map((cut) => text.slice(0, cut)),
 		fc.string({ maxLength: 200 }),
-		fc.constantFrom("", "\ufeff{}", `${text}\n${text}`, `{"a":${"[".repeat(5_000)}`, `"${"y".repeat(70_000)}"`),
+		fc.constantFrom(
+			"",
+			"\ufeff{}",
+			`${text}\n${text}`,
+			`{"a":${"[".repeat(5_000)}`,
+			`"${"y".repeat(70_000)}"`,
+		),
 	);
 }
