@@ -312,7 +312,7 @@ function resetCompaction(owner: string): Draft {
 }
 
 /** The proposals each owner can make at one boundary. */
-const ownerProposal: fc.Arbitrary<OwnerProposal> = fc.oneof(
+const ownerProposal = fc.oneof(
 	// pi-goal: a contract revision and one continuation, continue: true.
 	fc.record({
 		owner: fc.constant("pi-goal"),
@@ -353,7 +353,7 @@ const ownerProposal: fc.Arbitrary<OwnerProposal> = fc.oneof(
 			]),
 		continue: fc.boolean(),
 	}),
-);
+) as fc.Arbitrary<OwnerProposal>;
 
 function tagOf(draft: Draft): string {
 	return draft.type === "custom_message"
@@ -371,7 +371,11 @@ describe("kit: boundary merge of several owners in any handler order", () => {
 					let state: { entries: Draft[]; continue: boolean } = { entries: [], continue: initialContinue };
 					for (const proposal of proposals) {
 						const result = applyProposal(state, { drafts: proposal.drafts, continue: proposal.continue });
-						if (result) state = { entries: [...result.entries], continue: result.continue };
+						if (result)
+							state = {
+								entries: [...(result.entries ?? state.entries)],
+								continue: result.continue ?? state.continue,
+							};
 					}
 					const entries = state.entries;
 					const resets = entries.filter(isResetDraft);
