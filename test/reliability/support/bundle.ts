@@ -2,9 +2,9 @@
  * Bundles a TypeScript entry of this suite (and the packages' sources it imports, through the
  * `@pi-lifecycle/source` condition) into an ES module a plain `node` child process can run. Pi's
  * host packages stay external and resolve from the repository's node_modules. The output goes to
- * test/reliability/.build/ (ignored by its own .gitignore).
+ * test/reliability/.artifacts/ (ignored by git, Biome and vitest like every `.artifacts` dir).
  */
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -26,9 +26,8 @@ async function esbuild(): Promise<EsbuildApi> {
 
 /** Bundles `entry` and returns the output file. */
 export async function bundle(entry: string): Promise<string> {
-	const outdir = join(here, "..", ".build");
+	const outdir = join(here, "..", ".artifacts");
 	mkdirSync(outdir, { recursive: true });
-	writeFileSync(join(outdir, ".gitignore"), "*\n");
 	const outfile = join(outdir, `${basename(entry, ".ts")}.mjs`);
 	const { build } = await esbuild();
 	await build({
