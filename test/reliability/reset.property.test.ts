@@ -309,7 +309,7 @@ describe("pi-reset: a request folded into a Pi-started compaction", () => {
 	// when that compaction then fails (session_compact_failed), the proposal is dropped with effect
 	// "none" and the request is gone: no reset happens, no notice is given, /reset status says
 	// "No reset is pending". Expected: the request is restored (or a cancelled notice is emitted).
-	it.fails("a failed compaction gives the folded request back (never a lost eligible intent)", () => {
+	it("a failed compaction gives the folded request back (never a lost eligible intent)", () => {
 		let state = initialState();
 		state = reduceReset(state, { type: "restore", enabled: true, window: state.window, generation: 1 }).state;
 		const requested = reduceReset(state, {

@@ -61,6 +61,13 @@ export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 					"warning",
 				);
 				break;
+			case "requeued":
+				notify(
+					ctx,
+					`pi-reset: the compaction did not happen, so your ${effect.request.source === "tool" ? "new_context" : "/reset"} request is still pending; the reset happens at the next boundary or with your next message.`,
+					"warning",
+				);
+				break;
 			case "commit-missing":
 				notify(
 					ctx,

@@ -64,7 +64,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 		}
 		case "request": {
 			if (!state.enabled) return { state, effect: { type: "rejected-off" } };
-			const pending = state.request ?? state.nextRun?.request;
+			const pending = state.request ?? state.nextRun?.request ?? state.proposal?.folded;
 			if (pending && pending.generation === state.generation) {
 				return { state, effect: { type: "already-pending", request: pending } };
 			}
@@ -133,16 +133,27 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				windowId: event.newWindowId,
 				kind: "compaction",
 				resets: state.window.resets + 1,
+				folded: request,
+				foldedRun: state.nextRun,
 			};
 			return {
 				state: { ...cleared(state), proposal },
 				effect: { type: "reset-compaction", proposal, request, reason: event.reason },
 			};
 		}
-		case "compaction-failed":
-			return state.proposal?.kind === "compaction"
-				? { state: { ...state, proposal: undefined }, effect: NONE }
-				: { state, effect: NONE };
+		case "compaction-failed": {
+			const proposal = state.proposal;
+			if (proposal?.kind !== "compaction") return { state, effect: NONE };
+			// The compaction never happened: a request folded into it is pending again, unchanged.
+			const request = proposal.folded;
+			const next: ResetState = {
+				...state,
+				proposal: undefined,
+				request: proposal.foldedRun ? state.request : (request ?? state.request),
+				nextRun: proposal.foldedRun ?? state.nextRun,
+			};
+			return { state: next, effect: request ? { type: "requeued", request } : NONE };
+		}
 		case "usage": {
 			const busy = state.request !== undefined || state.proposal !== undefined || state.nextRun !== undefined;
 			if (!state.enabled || state.window.warned || busy || event.remaining > event.threshold) {

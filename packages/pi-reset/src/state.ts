@@ -48,6 +48,10 @@ export interface Proposal {
 	readonly kind: "boundary" | "next-run" | "compaction";
 	/** Window count after the commit. */
 	readonly resets: number;
+	/** A compaction's folded request, given back if the compaction fails. */
+	readonly folded?: ResetRequest;
+	/** A compaction's folded next-run projection, given back if the compaction fails. */
+	readonly foldedRun?: NextRun;
 }
 
 /** Everything the control knows. Immutable. */
@@ -145,6 +149,11 @@ export type ResetEffect =
 			/** The pending request folded into this compaction (its handoff goes in the boot text). */
 			readonly request: ResetRequest | undefined;
 			readonly reason: "manual" | "threshold" | "overflow";
+	  }
+	| {
+			readonly type: "requeued";
+			/** The request given back after a failed compaction (still pending, served at the next boundary or run). */
+			readonly request: ResetRequest;
 	  }
 	| { readonly type: "warn"; readonly window: WindowState; readonly warning: PendingWarning }
 	| { readonly type: "persist-warning"; readonly warning: PendingWarning }

@@ -41,15 +41,32 @@ const CAUSES: Record<BootFacts["cause"], string> = {
 	overflow: "the context window overflowed",
 };
 
+/** Lines of quoted data that start like one of pi-reset's own lines (after optional spaces). */
+const MARKER_LINE = /^([ \t]*)\[pi-reset\]/gm;
+
+/** Most characters quoting may add to an already bounded text (then it is cut again). */
+const QUOTE_SLACK = 256;
+
+/**
+ * Treats a handoff or user request as data inside a boot text: a line that starts with
+ * `[pi-reset]` is quoted (`> [pi-reset]…`), so quoted text can never add a second boot header or
+ * pose as a pi-reset notice. Adds 2 characters per such line, at most {@link QUOTE_SLACK} in all.
+ */
+export function quoteData(text: string): string {
+	const quoted = text.replace(MARKER_LINE, "$1> [pi-reset]");
+	return bound(quoted, text.length + QUOTE_SLACK);
+}
+
 /** The text that opens a new window: window id, handoff, the user's request, where history is. */
 export function bootText(facts: BootFacts): string {
 	const lines = [
 		`[pi-reset] Context window ${facts.windowId} starts here because ${CAUSES[facts.cause]}.`,
 		"Earlier conversation is not in this window; the full history stays in the session file.",
 	];
-	if (facts.handoff) lines.push("", "Handoff from the previous window:", facts.handoff);
+	if (facts.handoff) lines.push("", "Handoff from the previous window:", quoteData(facts.handoff));
 	else lines.push("", "No handoff note was written for this window.");
-	if (facts.userRequest) lines.push("", "The user's most recent request, verbatim:", facts.userRequest);
+	if (facts.userRequest)
+		lines.push("", "The user's most recent request, verbatim:", quoteData(facts.userRequest));
 	if (facts.kept === "turn") {
 		lines.push("", "The turn in progress (your tool calls and their results) follows unchanged.");
 	} else if (facts.kept === "prompt") {

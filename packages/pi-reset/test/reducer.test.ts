@@ -163,4 +163,47 @@ describe("reduceReset", () => {
 			run(on, toolRequest, { type: "usage", remaining: 0, threshold: 100, reserve: 40 }).effect.type,
 		).toBe("none");
 	});
+	it("a failed compaction gives the folded request back", () => {
+		const folded = run(on, toolRequest, {
+			type: "compaction",
+			reason: "threshold",
+			aborted: false,
+			newWindowId: "w1-c",
+		});
+		expect(folded.effect).toMatchObject({ type: "reset-compaction", request: { handoff: "H" } });
+		expect(folded.state.request).toBeUndefined();
+		// While the compaction runs, the folded request counts as pending.
+		expect(run(folded.state, toolRequest).effect.type).toBe("already-pending");
+		const failed = run(folded.state, { type: "compaction-failed" });
+		expect(failed.effect).toMatchObject({ type: "requeued", request: { handoff: "H", mode: "boundary" } });
+		expect(failed.state.request).toMatchObject({ handoff: "H", mode: "boundary" });
+		expect(failed.state.proposal).toBeUndefined();
+	});
+
+	it("a failed compaction gives a folded next-run projection back", () => {
+		const started = run(
+			on,
+			{ type: "request", source: "command", handoff: "N", streaming: false },
+			{ type: "run-start", baseLeafId: "b", newWindowId: "w1-n" },
+		);
+		const failed = run(
+			started.state,
+			{ type: "compaction", reason: "overflow", aborted: false, newWindowId: "w1-c" },
+			{ type: "compaction-failed" },
+		);
+		expect(failed.effect).toMatchObject({ type: "requeued", request: { handoff: "N" } });
+		expect(failed.state.nextRun).toEqual(started.state.nextRun);
+		expect(failed.state.request).toBeUndefined();
+	});
+
+	it("a failed compaction with nothing folded changes nothing else", () => {
+		const failed = run(
+			on,
+			{ type: "compaction", reason: "manual", aborted: false, newWindowId: "w1-c" },
+			{ type: "compaction-failed" },
+		);
+		expect(failed.effect.type).toBe("none");
+		expect(failed.state.request).toBeUndefined();
+		expect(failed.state.proposal).toBeUndefined();
+	});
 });
