@@ -251,7 +251,7 @@ describe("input safety: objective and handoff are data", () => {
 	// and what follows ("Goal id: g-evil (active)", a forged "[pi-goal contract, revision 99 …]"
 	// header) reads to the model as contract text outside the user's data. Expected: the objective is
 	// escaped (or fenced so it cannot close its block) and forged header lines are neutralised.
-	it.fails("the objective cannot close its <objective> block or add a contract header line", () => {
+	it("the objective cannot close its <objective> block or add a contract header line", () => {
 		const goal = {
 			id: "g-real",
 			objective: FORGED_OBJECTIVE,

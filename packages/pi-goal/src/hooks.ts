@@ -73,8 +73,21 @@ function restoreBeforeNextRequest(
 	if (contract) pi.sendMessage(contract, { deliverAs: "steer" });
 }
 
-function restore(deps: HookDeps, pi: Pick<ExtensionAPI, "getActiveTools">, ctx: ExtensionContext): void {
+/** Tells the user, once per runtime, that malformed saved goal state was skipped. */
+function reportIgnored(ctx: ExtensionContext, ignored: number): void {
+	const entries =
+		ignored === 1 ? "1 malformed saved goal state entry" : `${ignored} malformed saved goal state entries`;
+	say(ctx, `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`, "warning");
+}
+
+function restore(
+	deps: HookDeps,
+	pi: Pick<ExtensionAPI, "getActiveTools">,
+	ctx: ExtensionContext,
+	onIgnored: (ignored: number) => void,
+): void {
 	const restored = scanBranch(ctx.sessionManager.getBranch() as unknown as ScannedEntry[]);
+	if (restored.ignored > 0) onIgnored(restored.ignored);
 	deps.controller.bind(ctx, restored);
 	deps.controller.apply({ type: "budget_check" }, ctx);
 	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
@@ -91,6 +104,13 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	const { controller, waker, run, usage } = deps;
 	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
 	let afterRun = false;
+	/** Malformed saved state is reported once per runtime, not on every restore. */
+	let reported = false;
+	const onIgnored = (ctx: ExtensionContext) => (ignored: number) => {
+		if (reported) return;
+		reported = true;
+		reportIgnored(ctx, ignored);
+	};
 
 	pi.on("session_start", (_event, ctx) => {
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
@@ -100,12 +120,12 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		});
 		for (const warning of loaded.warnings) say(ctx, warning, "warning");
 		controller.setSettings(loaded.value);
-		restore(deps, pi, ctx);
+		restore(deps, pi, ctx, onIgnored(ctx));
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		waker.dispose();
 		usage.cancel();
-		restore(deps, pi, ctx);
+		restore(deps, pi, ctx, onIgnored(ctx));
 	});
 	pi.on("session_shutdown", () => {
 		controller.checkpoint();

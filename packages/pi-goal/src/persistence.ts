@@ -5,7 +5,8 @@
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { readContractDetails } from "./contract.js";
 import { EMPTY_STATE } from "./goal-machine.js";
-import { CONTRACT_MESSAGE, GOAL_STATUSES, type GoalRecord, type GoalState, STATE_ENTRY } from "./types.js";
+import { CONTRACT_MESSAGE, type GoalState, STATE_ENTRY } from "./types.js";
+import { readGoalRecord, validRevision } from "./validate.js";
 
 /** Version of the persisted state format. */
 export const STATE_VERSION = 1;
@@ -27,27 +28,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null;
 }
 
-function validGoal(value: unknown): value is GoalRecord {
-	if (!isRecord(value)) return false;
-	return (
-		typeof value.id === "string" &&
-		typeof value.objective === "string" &&
-		typeof value.status === "string" &&
-		(GOAL_STATUSES as readonly string[]).includes(value.status) &&
-		isRecord(value.usage) &&
-		isRecord(value.clock) &&
-		isRecord(value.safety) &&
-		typeof value.iteration === "number"
-	);
-}
-
-/** Reads a state entry's data; unknown or malformed data yields undefined (ignored). */
+/**
+ * Reads a state entry's data; unknown or malformed data yields undefined (ignored). The goal is
+ * validated deeply and rebuilt (validate.ts). Never throws.
+ */
 export function readStateEntry(data: unknown): GoalState | undefined {
-	if (!isRecord(data) || data.v !== STATE_VERSION || !isRecord(data.state)) return undefined;
-	const { goal, revision } = data.state;
-	if (typeof revision !== "number") return undefined;
-	if (goal !== null && !validGoal(goal)) return undefined;
-	return { goal: goal as GoalRecord | null, revision };
+	try {
+		if (!isRecord(data) || data.v !== STATE_VERSION || !isRecord(data.state)) return undefined;
+		const { goal, revision } = data.state;
+		if (!validRevision(revision)) return undefined;
+		if (goal === null) return { goal: null, revision };
+		const record = readGoalRecord(goal);
+		return record ? { goal: record, revision } : undefined;
+	} catch {
+		return undefined; // a hostile getter or proxy
+	}
 }
 
 /** A branch entry as the scan sees it (a structural subset of Pi's SessionEntry). */
@@ -67,6 +62,8 @@ export interface RestoredBranch {
 	readonly branchTotal: number;
 	/** Contract revision present in the current context window (after the last compaction), or -1. */
 	readonly windowRevision: number;
+	/** `pi-goal/state` entries on the branch that were malformed or of an unknown version (skipped). */
+	readonly ignored: number;
 }
 
 /** Scans the branch once (root to leaf). */
@@ -74,16 +71,19 @@ export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
 	let state: GoalState = EMPTY_STATE;
 	let branchTotal = 0;
 	let windowRevision = -1;
+	let ignored = 0;
 	for (const entry of entries) {
 		if (entry.type === "message" && entry.message?.role === "assistant") {
 			branchTotal += messageTokens(entry.message.usage);
 		} else if (entry.type === "custom" && entry.customType === STATE_ENTRY) {
-			state = readStateEntry(entry.data) ?? state;
+			const read = readStateEntry(entry.data);
+			if (read) state = read;
+			else ignored++;
 		} else if (entry.type === "compaction") {
 			windowRevision = -1;
 		} else if (entry.type === "custom_message" && entry.customType === CONTRACT_MESSAGE) {
 			windowRevision = readContractDetails(entry.details)?.revision ?? windowRevision;
 		}
 	}
-	return { state, branchTotal, windowRevision };
+	return { state, branchTotal, windowRevision, ignored };
 }

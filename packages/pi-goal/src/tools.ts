@@ -7,7 +7,11 @@ import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-
 import { Type } from "typebox";
 import { admitsUnfinished } from "./contract.js";
 import type { GoalController } from "./controller.js";
+import { bound, oneLine, quoteInline } from "./quote.js";
 import { MIN_WAIT_MS } from "./types.js";
+
+/** Longest stored goal_complete summary, in characters. */
+const MAX_SUMMARY = 4000;
 
 /** Longest goal_wait (7 days). */
 export const MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
@@ -46,7 +50,7 @@ export function staleReason(controller: GoalController, goalId: unknown): string
 	const goal = controller.goal;
 	if (!goal) return "Rejected: there is no goal. Do not call goal tools unless a pi-goal contract is active.";
 	if (typeof goalId !== "string" || goalId !== goal.id)
-		return `Rejected: goal_id "${String(goalId)}" is not the current goal. Stop working on it.`;
+		return `Rejected: goal_id "${quoteInline(String(goalId), 80)}" is not the current goal. Stop working on it.`;
 	if (goal.status !== "active")
 		return `Rejected: goal ${goal.id} is ${goal.status}, not active. Stop working on it.`;
 	if (!controller.owned) return "Rejected: the goal belongs to another session runtime.";
@@ -72,7 +76,7 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 					`Rejected: the summary says "${admitted}", so the work is not finished. Keep working, or call goal_blocked if you cannot finish.`,
 					true,
 				);
-			const applied = controller.apply({ type: "complete", summary }, ctx);
+			const applied = controller.apply({ type: "complete", summary: bound(summary, MAX_SUMMARY) }, ctx);
 			return applied.error
 				? result(`Rejected: ${applied.error}`, true)
 				: result("Goal marked complete.", false);
@@ -105,9 +109,7 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 		async execute(_id, params, _signal, _onUpdate, ctx: ExtensionContext) {
 			const stale = staleReason(controller, params.goal_id);
 			if (stale) return result(stale, true);
-			const reason = String(params.reason ?? "")
-				.trim()
-				.slice(0, 200);
+			const reason = oneLine(String(params.reason ?? ""), 200);
 			if (!reason) return result("Rejected: the reason is empty.", true);
 			const requested = params.resume_after_ms;
 			let resumeAt: number | null = null;
