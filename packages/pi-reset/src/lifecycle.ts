@@ -30,14 +30,34 @@ function loadFor(ctx: ExtensionContext): ResetSettings {
 	}
 }
 
+/** Reports malformed saved state (once per runtime: the caller keeps the flag). */
+export type MalformedReporter = (ctx: ExtensionContext, count: number) => void;
+
+/** The warning shown when saved pi-reset state was ignored. */
+export function malformedText(count: number): string {
+	return `pi-reset: ignored ${count} malformed pi-reset ${count === 1 ? "entry" : "entries"} in this session; using the defaults (the window and the on/off switch fall back to what the rest of the session says).`;
+}
+
+/** A reporter that warns at most once per extension runtime. */
+export function reportOnce(): MalformedReporter {
+	let reported = false;
+	return (ctx, count) => {
+		if (reported || count === 0) return;
+		reported = true;
+		notify(ctx, malformedText(count), "warning");
+	};
+}
+
 /** Re-reads the window and switch from the current branch (session start, tree, toggle on). */
 export function restore(
 	control: ResetControl,
 	identity: LifecycleIdentity,
 	ctx: ExtensionContext,
 	defaultEnabled: boolean,
+	report?: MalformedReporter,
 ): void {
 	const restored = restoreFromBranch(ctx.sessionManager.getBranch());
+	report?.(ctx, restored.malformed);
 	control.dispatch(
 		{
 			type: "restore",
@@ -62,13 +82,14 @@ export function registerLifecycle(
 	reserve: ReserveReader,
 ): SettingsHolder {
 	let settings: ResetSettings = DEFAULT_SETTINGS;
+	const report = reportOnce();
 	pi.on("session_start", (_event, ctx) => {
 		settings = loadFor(ctx);
 		reserve.refresh(ctx);
-		restore(control, identity, ctx, settings.enabled);
+		restore(control, identity, ctx, settings.enabled, report);
 	});
 	pi.on("session_tree", (_event, ctx) => {
-		restore(control, identity, ctx, settings.enabled);
+		restore(control, identity, ctx, settings.enabled, report);
 	});
 	pi.on("session_shutdown", (_event, ctx) => {
 		control.dispatch({ type: "invalidate", generation: identity.snapshot.generation }, ctx);

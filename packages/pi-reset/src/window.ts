@@ -31,11 +31,24 @@ function record(value: unknown): Record<string, unknown> | undefined {
 	return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }
 
+/** Longest window id pi-reset accepts from a session (it mints ids like `w12-ab3k`). */
+const MAX_WINDOW_ID_CHARS = 64;
+
 /** Reads pi-reset's details from a compaction entry's `details` (never throws). */
 export function readResetDetails(details: unknown): ResetDetails | undefined {
 	const ours = record(record(details)?.[DETAILS_KEY]);
-	if (!ours || typeof ours.windowId !== "string" || typeof ours.resets !== "number") return undefined;
-	return { v: 1, windowId: ours.windowId, resets: ours.resets, cause: String(ours.cause ?? "") };
+	if (!ours) return undefined;
+	const { windowId, resets } = ours;
+	if (typeof windowId !== "string" || windowId.length === 0 || windowId.length > MAX_WINDOW_ID_CHARS)
+		return undefined;
+	if (typeof resets !== "number" || !Number.isSafeInteger(resets) || resets < 0) return undefined;
+	const cause = typeof ours.cause === "string" ? ours.cause.slice(0, MAX_WINDOW_ID_CHARS) : "";
+	return { v: 1, windowId, resets, cause };
+}
+
+/** Whether a compaction's `details` carry a pi-reset key that {@link readResetDetails} rejects. */
+function malformedDetails(details: unknown): boolean {
+	return record(details)?.[DETAILS_KEY] !== undefined && readResetDetails(details) === undefined;
 }
 
 /** Builds compaction details for a new window. */
@@ -49,6 +62,8 @@ export interface Restored {
 	readonly enabled: boolean | undefined;
 	/** The window the branch ends in. */
 	readonly window: WindowState;
+	/** pi-reset entries read on the way that were malformed and ignored. */
+	readonly malformed: number;
 }
 
 /** Reads the window and switch state from a branch (root first). One backward pass. */
@@ -57,11 +72,13 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 	let windowId: string | undefined;
 	let resets: number | undefined;
 	let warned = false;
+	let malformed = 0;
 	for (let i = branch.length - 1; i >= 0; i--) {
 		const entry = branch[i] as SessionEntry;
 		if (entry.type === "custom" && entry.customType === STATE_ENTRY && enabled === undefined) {
 			const data = record(entry.data);
 			if (typeof data?.enabled === "boolean") enabled = data.enabled;
+			else malformed++;
 		} else if (
 			entry.type === "custom_message" &&
 			entry.customType === WARNING_MESSAGE &&
@@ -70,6 +87,7 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 			warned = true;
 		} else if (entry.type === "compaction") {
 			const ours = readResetDetails(entry.details);
+			if (!ours && malformedDetails(entry.details)) malformed++;
 			if (windowId === undefined) windowId = ours ? ours.windowId : `x-${entry.id.slice(0, 8)}`;
 			if (ours && resets === undefined) resets = ours.resets;
 		}
@@ -82,6 +100,7 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 			resets: resets ?? 0,
 			warned,
 		},
+		malformed,
 	};
 }
 

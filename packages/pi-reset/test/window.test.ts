@@ -46,6 +46,7 @@ describe("restoreFromBranch", () => {
 		expect(restoreFromBranch(branch)).toEqual({
 			enabled: true,
 			window: { id: "w2-y", resets: 2, warned: true },
+			malformed: 0,
 		});
 	});
 
@@ -53,7 +54,23 @@ describe("restoreFromBranch", () => {
 		expect(restoreFromBranch([])).toEqual({
 			enabled: undefined,
 			window: { id: "w0", resets: 0, warned: false },
+			malformed: 0,
 		});
+	});
+
+	it("malformed pi-reset entries are counted and ignored: the switch and window fall back safely", () => {
+		const branch = [
+			custom("pi-reset/state", { enabled: false }),
+			compaction({ "pi-reset": { v: 1, windowId: "w1-x", resets: 1, cause: "tool" } }),
+			compaction({ "pi-reset": { windowId: "w".repeat(5000), resets: -5 } }),
+			custom("pi-reset/state", { enabled: "yes" }),
+			custom("pi-reset/state", []),
+		];
+		const restored = restoreFromBranch(branch);
+		expect(restored.malformed).toBe(3);
+		expect(restored.enabled).toBe(false);
+		expect(restored.window.id).not.toContain("www");
+		expect(restored.window.resets).toBe(1);
 	});
 
 	it("a warning before the newest compaction does not count", () => {
