@@ -15,6 +15,7 @@ import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.j
 import type { GoalController } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
+import { type DialogScope, openGoalMenu, opensMenu } from "./menu.js";
 import { say } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable } from "./settle.js";
@@ -28,6 +29,8 @@ export interface CommandDeps {
 	readonly waker: GoalWaker;
 	/** Pi's agent directory (settings location); needed by `/goal retry-usage-limits`. */
 	readonly agentDir?: () => string;
+	/** Dismisses the TUI menu's dialogs on session replacement (bare `/goal` in the TUI). */
+	readonly dialogs?: DialogScope;
 }
 
 /** A fresh goal id. */
@@ -220,6 +223,7 @@ export function registerGoalCommand(deps: CommandDeps): void {
 		getArgumentCompletions: (prefix) => completeGoalArgs(prefix),
 		handler: async (args, ctx) => {
 			try {
+				if (opensMenu(args, ctx)) return await openGoalMenu(deps, ctx, deps.dialogs);
 				await handleGoalCommand(deps, args, ctx);
 				const parsed = parseGoalCommand(args);
 				if (parsed.ok && STARTS_WORK.has(parsed.command.kind)) await followStartedWork(ctx);

@@ -16,6 +16,7 @@ import { registerGoalCommand } from "./commands.js";
 import { GoalController } from "./controller.js";
 import { registerHooks } from "./hooks.js";
 import { registerManagedRuns } from "./managed-run.js";
+import { createDialogScope } from "./menu.js";
 import { RunOwnership } from "./run.js";
 import { registerTools } from "./tools.js";
 import { UsageRecovery } from "./usage-recovery.js";
@@ -86,7 +87,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		};
 		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now });
 		registerTools(pi, controller);
-		registerGoalCommand({ pi, controller, waker, agentDir });
+		registerGoalCommand({ pi, controller, waker, agentDir, dialogs: createDialogScope(pi) });
 		registerManagedRuns(pi, { pi, controller, waker });
 	};
 }

@@ -1,0 +1,223 @@
+/**
+ * The `/goal` manager menu of the interactive TUI (bare `/goal`). A thin adapter over Pi's dialogs:
+ * what the menu offers is pure (menu-model.ts) and every action goes through the same paths as the
+ * typed subcommands. Each dialog captures the goal's identity (id + status) and the session it
+ * opened in; when the user answers, a changed identity or a replaced session means nothing happens
+ * (with a short notice). Session replacement also dismisses an open dialog through its AbortSignal.
+ */
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
+import { type CommandDeps, handleGoalCommand, startGoal, statusText } from "./commands.js";
+import {
+	budgetLine,
+	goalIdentity,
+	MENU_LABELS,
+	menuItems,
+	menuTitle,
+	objectiveProblem,
+	parseBudget,
+	parseSettingValue,
+	type SettingKey,
+	settingsItems,
+} from "./menu-model.js";
+import { say } from "./output.js";
+import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { isUnfinished } from "./types.js";
+
+/** Notice shown when the goal changed while a dialog was open. */
+export const CHANGED_NOTICE =
+	"The goal changed while the dialog was open; nothing was done. Run /goal again.";
+/** Notice shown when the session was replaced while a dialog was open. */
+const REPLACED_NOTICE = "The session changed while the dialog was open; nothing was done.";
+
+/** Dismisses open dialogs when the session is replaced or reloaded. */
+export interface DialogScope {
+	/** The signal of the current session; aborted at session_shutdown. */
+	signal(): AbortSignal;
+}
+
+/** Creates the dialog scope: one AbortController per session, aborted at session_shutdown. */
+export function createDialogScope(pi: Pick<ExtensionAPI, "on">): DialogScope {
+	let controller = new AbortController();
+	pi.on("session_shutdown", () => {
+		controller.abort();
+		controller = new AbortController();
+	});
+	return { signal: () => controller.signal };
+}
+
+/** Whether bare `/goal` opens the menu here (interactive TUI with dialogs). */
+export function opensMenu(args: string, ctx: Pick<ExtensionCommandContext, "hasUI" | "mode">): boolean {
+	return args.trim() === "" && ctx.hasUI && ctx.mode === "tui";
+}
+
+/** One open menu: the identity it captured and the check made after every dialog. */
+interface Opened {
+	readonly deps: CommandDeps;
+	readonly ctx: ExtensionCommandContext;
+	readonly signal: AbortSignal | undefined;
+	/** True if the session is unchanged and (unless `anyGoal`) the goal identity too; else says why. */
+	still(anyGoal?: boolean): boolean;
+}
+
+function open(deps: CommandDeps, ctx: ExtensionCommandContext, scope: DialogScope | undefined): Opened {
+	const session = deps.controller.ctx;
+	const identity = goalIdentity(deps.controller.goal);
+	const signal = scope?.signal();
+	return {
+		deps,
+		ctx,
+		signal,
+		still(anyGoal = false) {
+			if (signal?.aborted || deps.controller.ctx !== session || session === undefined) {
+				// The old ctx may be stale: a notice is best effort.
+				try {
+					say(ctx, REPLACED_NOTICE, "warning");
+				} catch {}
+				return false;
+			}
+			if (!anyGoal && goalIdentity(deps.controller.goal) !== identity) {
+				say(ctx, CHANGED_NOTICE, "warning");
+				return false;
+			}
+			return true;
+		},
+	};
+}
+
+/** Opens the manager menu and runs the chosen action. Never throws. */
+export async function openGoalMenu(
+	deps: CommandDeps,
+	ctx: ExtensionCommandContext,
+	scope: DialogScope | undefined,
+): Promise<void> {
+	const menu = open(deps, ctx, scope);
+	const goal = deps.controller.goal;
+	const items = menuItems(goal);
+	const choice = await ctx.ui.select(
+		menuTitle(goal),
+		items.map((item) => item.label),
+		{ signal: menu.signal },
+	);
+	const action = items.find((item) => item.label === choice)?.action;
+	if (!action || !menu.still()) return;
+	switch (action) {
+		case "status":
+			return say(ctx, statusText(deps.controller));
+		case "pause":
+		case "resume":
+			return handleGoalCommand(deps, action, ctx);
+		case "clear":
+			return clear(menu);
+		case "edit":
+			return edit(menu);
+		case "start":
+		case "start-budget":
+			return start(menu, action === "start-budget");
+		case "settings":
+			return settings(menu);
+	}
+}
+
+async function clear(menu: Opened): Promise<void> {
+	const goal = menu.deps.controller.goal;
+	if (!goal) return;
+	const yes = await menu.ctx.ui.confirm(
+		`Clear goal ${goal.id}?`,
+		`The goal (${goal.wait ? "waiting" : goal.status}) and its counters are removed. Other work is not aborted.`,
+		{ signal: menu.signal },
+	);
+	if (!yes || !menu.still()) return;
+	return handleGoalCommand(menu.deps, "clear", menu.ctx);
+}
+
+async function edit(menu: Opened): Promise<void> {
+	const goal = menu.deps.controller.goal;
+	if (!goal) return;
+	// Pi's editor dialog takes no signal: the identity check after it covers a replaced session.
+	const text = await menu.ctx.ui.editor(`Edit the objective of goal ${goal.id}`, goal.objective);
+	if (text === undefined || text.trim() === goal.objective.trim() || !menu.still()) return;
+	const problem = objectiveProblem(text);
+	if (problem) return say(menu.ctx, problem, "error");
+	return handleGoalCommand(menu.deps, `edit ${text.trim()}`, menu.ctx);
+}
+
+async function start(menu: Opened, withBudget: boolean): Promise<void> {
+	const { ctx, deps, signal } = menu;
+	const objective = await ctx.ui.input("Objective of the new goal", "what should be done", { signal });
+	if (objective === undefined || !menu.still()) return;
+	const problem = objectiveProblem(objective);
+	if (problem) return say(ctx, problem, "error");
+	let tokenBudget: number | null = null;
+	if (withBudget) {
+		const typed = await ctx.ui.input("Token budget", "e.g. 100k, 1.5m or 300000", { signal });
+		if (typed === undefined || !menu.still()) return;
+		const budget = parseBudget(typed);
+		if (budget.tokens === undefined) return say(ctx, budget.error ?? "Invalid token budget.", "error");
+		tokenBudget = budget.tokens;
+	}
+	const current = deps.controller.goal;
+	if (isUnfinished(current) && current) {
+		const yes = await ctx.ui.confirm(
+			"Replace the current goal?",
+			`Goal ${current.id} is ${current.status}. The new goal starts with ${budgetLine(tokenBudget)}.`,
+			{ signal },
+		);
+		if (!yes || !menu.still()) return;
+	}
+	const error = startGoal(deps, ctx, { objective: objective.trim(), tokenBudget });
+	say(ctx, error ?? `Goal ${deps.controller.goal?.id} started.`, error ? "error" : "info");
+}
+
+async function settings(menu: Opened): Promise<void> {
+	const { ctx, deps, signal } = menu;
+	const items = settingsItems(deps.controller.settings);
+	const choice = await ctx.ui.select(
+		`${MENU_LABELS.settings.replace("…", "")} (saved globally)`,
+		items.map((item) => item.label),
+		{ signal },
+	);
+	const key = items.find((item) => item.label === choice)?.key;
+	// Settings belong to no goal: only a replaced session cancels them.
+	if (!key || !menu.still(true)) return;
+	if (key === "retryUsageLimits") {
+		const value = await ctx.ui.select("retryUsageLimits", ["on", "off"], { signal });
+		if (!value || !menu.still(true)) return;
+		return handleGoalCommand(deps, `retry-usage-limits ${value}`, ctx);
+	}
+	const typed = await ctx.ui.input(
+		`${key} (a whole number, or "off")`,
+		String(deps.controller.settings[key] ?? "off"),
+		{
+			signal,
+		},
+	);
+	if (typed === undefined || !menu.still(true)) return;
+	const parsed = parseSettingValue(key, typed);
+	if (parsed.value === undefined) return say(ctx, parsed.error ?? "Invalid value.", "error");
+	saveNumber(deps, ctx, key, parsed.value);
+}
+
+function saveNumber(
+	deps: CommandDeps,
+	ctx: ExtensionCommandContext,
+	key: Exclude<SettingKey, "retryUsageLimits">,
+	value: number | null,
+): void {
+	if (!deps.agentDir) {
+		say(ctx, "Settings cannot be changed here.", "error");
+		return;
+	}
+	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd };
+	const saved = saveSettings(GOAL_SETTINGS_SPEC, location, "global", { [key]: value });
+	if (!saved.ok) {
+		say(ctx, `Could not save ${key}: ${saved.error}.`, "error");
+		return;
+	}
+	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: ctx.isProjectTrusted() });
+	deps.controller.setSettings(loaded.value);
+	deps.controller.refreshFooter();
+	const effective = loaded.value[key];
+	const override = effective === value ? "" : " (a trusted project settings file overrides the saved value)";
+	say(ctx, `${key} is now ${effective ?? "off"}${override}; saved to ${saved.path}.`);
+}

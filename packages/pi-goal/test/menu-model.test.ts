@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import {
+	goalIdentity,
+	MENU_LABELS,
+	menuItems,
+	menuTitle,
+	objectiveProblem,
+	parseBudget,
+	parseSettingValue,
+	settingsItems,
+} from "../src/menu-model.js";
+import { DEFAULT_SETTINGS, type GoalRecord } from "../src/types.js";
+
+const goal = (over: Partial<GoalRecord> = {}): GoalRecord =>
+	Object.freeze({
+		id: "g-1",
+		objective: "ship it",
+		tokenBudget: null,
+		status: "active",
+		iteration: 0,
+		usage: { spent: 0, baseline: 0 },
+		clock: { activeMs: 0, since: 0 },
+		safety: { epoch: 0, automaticTurns: 0, noProgress: 0, fingerprint: null },
+		...over,
+	});
+const actions = (g: GoalRecord | null) => menuItems(g).map((item) => item.action);
+
+describe("goal manager menu model", () => {
+	it("without a goal the menu offers start, start with a budget and settings only", () => {
+		expect(actions(null)).toEqual(["start", "start-budget", "settings"]);
+		expect(menuItems(null)[0]?.label).toBe(MENU_LABELS.start);
+	});
+
+	it("an active goal offers pause, edit, status, replace, clear and settings (no resume)", () => {
+		expect(actions(goal())).toEqual([
+			"pause",
+			"edit",
+			"status",
+			"start",
+			"start-budget",
+			"clear",
+			"settings",
+		]);
+		expect(menuItems(goal()).find((i) => i.action === "start")?.label).toBe(MENU_LABELS.replace);
+	});
+
+	it("a waiting goal offers resume-now before pause", () => {
+		const waiting = goal({ wait: { reason: "ci", resumeAt: null } });
+		expect(actions(waiting).slice(0, 2)).toEqual(["resume", "pause"]);
+		expect(menuItems(waiting)[0]?.label).toBe(MENU_LABELS.wake);
+	});
+
+	it("stopped goals offer resume except a complete one; none offers pause", () => {
+		for (const status of ["paused", "blocked", "budget_limited", "usage_limited"] as const) {
+			expect(actions(goal({ status }))[0]).toBe("resume");
+			expect(actions(goal({ status }))).not.toContain("pause");
+		}
+		expect(actions(goal({ status: "complete" }))).not.toContain("resume");
+	});
+
+	it("labels are unique within every menu (the adapter maps the chosen label back)", () => {
+		for (const g of [
+			null,
+			goal(),
+			goal({ status: "paused" }),
+			goal({ wait: { reason: "x", resumeAt: 1 } }),
+		]) {
+			const labels = menuItems(g).map((i) => i.label);
+			expect(new Set(labels).size).toBe(labels.length);
+		}
+	});
+
+	it("the identity a dialog captures changes with the goal id, the status and waiting", () => {
+		const base = goalIdentity(goal());
+		expect(goalIdentity(goal())).toBe(base);
+		expect(goalIdentity(goal({ id: "g-2" }))).not.toBe(base);
+		expect(goalIdentity(goal({ status: "complete" }))).not.toBe(base);
+		expect(goalIdentity(goal({ wait: { reason: "x", resumeAt: null } }))).not.toBe(base);
+		expect(goalIdentity(null)).toBe("none");
+		// Progress inside the same goal does not count as a change.
+		expect(goalIdentity(goal({ iteration: 5 }))).toBe(base);
+	});
+
+	it("the title names the goal, its state and a shortened objective", () => {
+		expect(menuTitle(null)).toBe("Goal · none");
+		expect(menuTitle(goal())).toBe("Goal g-1 · active · ship it");
+		expect(menuTitle(goal({ objective: "x".repeat(100) })).length).toBeLessThan(90);
+	});
+
+	it("typed objectives and budgets are validated with clear errors", () => {
+		expect(objectiveProblem("  ")).toMatch(/empty/);
+		expect(objectiveProblem("x".repeat(4001))).toMatch(/limit is 4000/);
+		expect(objectiveProblem("fine")).toBeUndefined();
+		expect(parseBudget("100k")).toEqual({ tokens: 100_000 });
+		expect(parseBudget("lots").error).toMatch(/Invalid token budget "lots"/);
+	});
+
+	it("settings show current values and typed values parse like the settings file accepts them", () => {
+		expect(settingsItems(DEFAULT_SETTINGS).map((i) => i.label)).toEqual([
+			"automaticTurns: 25",
+			"noProgressTurns: 3",
+			"retryUsageLimits: off",
+		]);
+		expect(settingsItems({ ...DEFAULT_SETTINGS, automaticTurns: null })[0]?.label).toBe(
+			"automaticTurns: unlimited",
+		);
+		expect(parseSettingValue("automaticTurns", " 40 ")).toEqual({ value: 40 });
+		expect(parseSettingValue("noProgressTurns", "off")).toEqual({ value: null });
+		expect(parseSettingValue("automaticTurns", "0").error).toMatch(/1 to 10000/);
+		expect(parseSettingValue("noProgressTurns", "1001").error).toMatch(/1 to 1000/);
+		expect(parseSettingValue("automaticTurns", "2.5").error).toBeDefined();
+	});
+});

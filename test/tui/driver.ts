@@ -1,0 +1,193 @@
+/**
+ * Drives the real interactive `pi` (the dev-pinned host's bundled cli.js) in a detached tmux
+ * session of a fixed size: isolated HOME / PI_CODING_AGENT_DIR, offline, the scripted faux model
+ * (test/cli/faux-provider-extension.ts) and the three extensions from their TypeScript sources
+ * (the kit is resolved by Pi's loader to its built dist, which the suite's `^build` provides).
+ *
+ * Every tmux call uses a private socket in the run's temp directory, so `close()` ends exactly the
+ * server this driver started. Synchronisation is by polling `capture-pane -p`, never by sleeping.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const repoRoot = join(here, "..", "..");
+const cliPath = join(repoRoot, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+
+/** The extensions the tour loads, from source (`-e` paths). */
+export const EXTENSIONS = ["pi-goal", "pi-reset", "pi-jscpd"].map((name) =>
+	join(repoRoot, "packages", name, "src", "index.ts"),
+);
+
+/** Path of a faux script in test/cli/scripts or test/tui/scripts. */
+export function fauxScript(name: string): string {
+	const local = join(here, "scripts", name);
+	return existsSync(local) ? local : join(repoRoot, "test", "cli", "scripts", name);
+}
+
+/** Options of {@link startPi}. */
+export interface StartOptions {
+	/** Faux script module (see faux-provider-extension.ts); none = the model is never asked. */
+	readonly script?: string;
+	/** Terminal columns (default 120). */
+	readonly cols?: number;
+	/** Terminal rows (default 40). */
+	readonly rows?: number;
+	/** Extra environment. */
+	readonly env?: Record<string, string>;
+	/** Files to write into the agent directory before start (relative path → content). */
+	readonly agentFiles?: Record<string, string>;
+	/** Files to write into the project (cwd) before start. */
+	readonly projectFiles?: Record<string, string>;
+}
+
+/** A running interactive pi. */
+export interface PiTui {
+	/** Sends tmux key names (`Enter`, `Escape`, `Tab`, `Down`, `C-c`) or literal text with `{ literal: true }`. */
+	sendKeys(...keys: string[]): void;
+	/** Types text literally (no key-name interpretation). */
+	type(text: string): void;
+	/** The current screen as plain text. */
+	capture(): string;
+	/** Polls the screen until `pattern` matches; returns the screen. Throws with the last screen on timeout. */
+	waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
+	/** Polls until `pattern` no longer matches. */
+	waitForNoMatch(pattern: RegExp, timeoutMs?: number): Promise<string>;
+	/** The isolated directories. */
+	readonly dirs: { readonly home: string; readonly agentDir: string; readonly cwd: string };
+	/** Kills the tmux server of this run and removes its temp directory. Idempotent. */
+	close(): void;
+}
+
+function writeFiles(root: string, files: Record<string, string> | undefined): void {
+	for (const [path, content] of Object.entries(files ?? {})) {
+		const full = join(root, path);
+		mkdirSync(dirname(full), { recursive: true });
+		writeFileSync(full, content);
+	}
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Starts pi in tmux and waits until its editor and footer are drawn. */
+export async function startPi(options: StartOptions = {}): Promise<PiTui> {
+	const root = mkdtempSync(join(tmpdir(), "pi-lifecycle-tui-"));
+	const dirs = { home: join(root, "home"), agentDir: join(root, "agent"), cwd: join(root, "project") };
+	for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+	writeFiles(dirs.agentDir, options.agentFiles);
+	writeFiles(dirs.cwd, options.projectFiles);
+	const socket = join(root, "tmux.sock");
+	const session = "pi";
+	const tmux = (args: string[]) =>
+		execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", timeout: 10_000 });
+	const env: Record<string, string> = {
+		HOME: dirs.home,
+		PI_CODING_AGENT_DIR: dirs.agentDir,
+		PI_OFFLINE: "1",
+		TERM: "xterm-256color",
+		LANG: "C.UTF-8",
+		LC_ALL: "C.UTF-8",
+		...(options.script ? { PI_LIFECYCLE_FAUX_SCRIPT: options.script } : {}),
+		...options.env,
+	};
+	const command = [
+		"env",
+		...Object.entries(env).map(([key, value]) => `${key}=${value}`),
+		process.execPath,
+		cliPath,
+		"-ne",
+		"-e",
+		join(repoRoot, "test", "cli", "faux-provider-extension.ts"),
+		...EXTENSIONS.flatMap((path) => ["-e", path]),
+		"--model",
+		"pi-lifecycle-faux/scripted",
+	];
+	tmux([
+		"new-session",
+		"-d",
+		"-s",
+		session,
+		"-x",
+		String(options.cols ?? 120),
+		"-y",
+		String(options.rows ?? 40),
+		"-c",
+		dirs.cwd,
+		"--",
+		...command,
+	]);
+	let closed = false;
+	const capture = () => {
+		try {
+			return tmux(["capture-pane", "-p", "-t", session]);
+		} catch (error) {
+			return `[capture failed: ${(error as Error).message}]`;
+		}
+	};
+	const poll = async (done: (screen: string) => boolean, timeoutMs: number, what: string) => {
+		const deadline = Date.now() + timeoutMs;
+		let screen = capture();
+		while (!done(screen)) {
+			if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}. Screen:\n${screen}`);
+			await sleep(100);
+			screen = capture();
+		}
+		return screen;
+	};
+	const tui: PiTui = {
+		dirs,
+		sendKeys: (...keys) => {
+			tmux(["send-keys", "-t", session, ...keys]);
+		},
+		type: (text) => {
+			tmux(["send-keys", "-t", session, "-l", text]);
+		},
+		capture,
+		waitForScreen: (pattern, timeoutMs = 15_000) => poll((s) => pattern.test(s), timeoutMs, String(pattern)),
+		waitForNoMatch: (pattern, timeoutMs = 15_000) =>
+			poll((s) => !pattern.test(s), timeoutMs, `no ${String(pattern)}`),
+		close: () => {
+			if (closed) return;
+			closed = true;
+			try {
+				tmux(["kill-server"]);
+			} catch {
+				// Already gone.
+			}
+			rmSync(root, { recursive: true, force: true });
+		},
+	};
+	try {
+		// Ready when the footer shows the faux model; a first-start prompt, if any, is accepted.
+		const screen = await tui.waitForScreen(/scripted|trust|Trust/, 20_000);
+		if (/trust/i.test(screen) && !/scripted/.test(screen)) {
+			tui.sendKeys("Enter");
+			await tui.waitForScreen(/scripted/, 20_000);
+		}
+		// The extensions' statuses appear once session_start ran.
+		await tui.waitForScreen(/reset/, 20_000);
+	} catch (error) {
+		tui.close();
+		throw error;
+	}
+	return tui;
+}
+
+/** Types a command line and submits it. */
+export function submit(tui: PiTui, line: string): void {
+	tui.type(line);
+	tui.sendKeys("Enter");
+}
+
+/** The footer lines (the last `count` non-empty lines of the screen). */
+export function footer(screen: string, count = 3): string {
+	return screen
+		.split("\n")
+		.filter((line) => line.trim() !== "")
+		.slice(-count)
+		.join("\n");
+}
