@@ -140,3 +140,14 @@ export function confirmProposal(control: ResetControl, ctx: ExtensionContext): v
 	if (!proposal || proposal.kind === "compaction") return;
 	control.dispatch({ type: "confirm", found: findCommitted(ctx.sessionManager, proposal.windowId) }, ctx);
 }
+
+/**
+ * Confirms a proposed boundary only if Pi already committed it (nothing is said otherwise: the
+ * drafts may still be on their way). Used before `/reset off` clears the proposal.
+ */
+export function confirmCommitted(control: ResetControl, ctx: ExtensionContext): void {
+	const proposal = control.state.proposal;
+	if (!proposal || proposal.kind === "compaction") return;
+	const found = findCommitted(ctx.sessionManager, proposal.windowId);
+	if (found) control.dispatch({ type: "confirm", found }, ctx);
+}

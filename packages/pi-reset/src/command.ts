@@ -4,6 +4,7 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { persistEnabled, restore } from "./lifecycle.js";
 import type { ReserveReader } from "./settings.js";
@@ -52,6 +53,8 @@ export function registerResetCommand(
 			notify(ctx, `pi-reset is already ${enabled ? "on" : "off"} for this session.`, "info");
 			return;
 		}
+		// A boundary reset Pi already committed is confirmed (and announced) before off clears it.
+		if (!enabled) confirmCommitted(control, ctx);
 		persistEnabled(pi, enabled);
 		identity.invalidate();
 		if (enabled) restore(control, identity, ctx, true);

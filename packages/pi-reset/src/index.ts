@@ -12,6 +12,7 @@ import { registerCompactionHooks } from "./compaction.js";
 import { registerContextHook } from "./context.js";
 import { createControl } from "./control.js";
 import { registerLifecycle } from "./lifecycle.js";
+import { registerResetRenderers } from "./renderers.js";
 import { createReserveReader } from "./settings.js";
 import { registerNewContextTool } from "./tool.js";
 
@@ -32,4 +33,5 @@ export default function piReset(pi: ExtensionAPI): void {
 	registerResetCommand(pi, control, identity, { reserve, marginTokens });
 	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
 	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens });
+	registerResetRenderers(pi);
 }
