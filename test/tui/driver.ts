@@ -16,7 +16,15 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
 export const repoRoot = join(here, "..", "..");
-const cliPath = join(repoRoot, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "bundle", "cli.js");
+const cliPath = join(
+	repoRoot,
+	"node_modules",
+	"@earendil-works",
+	"pi-coding-agent",
+	"dist",
+	"bundle",
+	"cli.js",
+);
 
 /** The extensions the tour loads, from source (`-e` paths). */
 export const EXTENSIONS = ["pi-goal", "pi-reset", "pi-jscpd"].map((name) =>
@@ -81,6 +89,9 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 	writeFiles(dirs.agentDir, options.agentFiles);
 	writeFiles(dirs.cwd, options.projectFiles);
 	const socket = join(root, "tmux.sock");
+	// Extended keys on, as Pi's tmux guide asks (otherwise Pi prints a warning into the transcript).
+	const config = join(root, "tmux.conf");
+	writeFileSync(config, "set -g extended-keys on\nset -g status off\n");
 	const session = "pi";
 	const tmux = (args: string[]) =>
 		execFileSync("tmux", ["-S", socket, ...args], { encoding: "utf8", timeout: 10_000 });
@@ -107,6 +118,8 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 		"pi-lifecycle-faux/scripted",
 	];
 	tmux([
+		"-f",
+		config,
 		"new-session",
 		"-d",
 		"-s",
@@ -132,7 +145,8 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 		const deadline = Date.now() + timeoutMs;
 		let screen = capture();
 		while (!done(screen)) {
-			if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}. Screen:\n${screen}`);
+			if (Date.now() > deadline)
+				throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}. Screen:\n${screen}`);
 			await sleep(100);
 			screen = capture();
 		}

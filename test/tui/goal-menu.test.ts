@@ -1,0 +1,88 @@
+/**
+ * What a user sees in the real interactive pi (tmux): the footer during a goal, the /goal manager
+ * menu, its confirmations and their identity re-check, and starting a goal from the menu.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { fauxScript, footer, type PiTui, startPi, submit } from "./driver.js";
+
+let tui: PiTui | undefined;
+afterEach(() => {
+	tui?.close();
+	tui = undefined;
+});
+
+/** Moves the menu cursor to the entry whose label matches, then presses Enter. */
+async function choose(session: PiTui, label: RegExp): Promise<void> {
+	for (let step = 0; step < 12; step++) {
+		const screen = session.capture();
+		if (screen.split("\n").some((line) => /^\s*→/.test(line) && label.test(line))) {
+			session.sendKeys("Enter");
+			return;
+		}
+		session.sendKeys("Down");
+		await session.waitForScreen(/→/, 5_000);
+	}
+	throw new Error(`No menu entry ${label}:\n${session.capture()}`);
+}
+
+describe("the /goal manager menu in pi's TUI", () => {
+	it("during a goal the footer shows the goal, reset and jscpd statuses; bare /goal opens the menu; a clear confirmed after the goal changed does nothing", async () => {
+		const gate = join(mkdtempSync(join(tmpdir(), "pi-tui-gate-")), "open");
+		tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: gate } });
+		const session = tui;
+		submit(session, "/goal --tokens 100k Write the two parts");
+		const during = await session.waitForScreen(/active \d+s · auto 0\/25 · budget [\d.k]+\/100k/);
+		expect(footer(during)).toMatch(/jscpd/);
+		expect(footer(during)).toMatch(/reset: w0/);
+
+		submit(session, "/goal");
+		const menu = await session.waitForScreen(/Full status/);
+		expect(menu).toMatch(/Goal g-[a-z0-9]+ · active · Write the two parts/);
+		expect(menu).toMatch(/Pause[\s\S]*Edit the objective[\s\S]*Clear the goal…[\s\S]*Settings…/);
+		expect(menu).not.toMatch(/Resume/);
+
+		await choose(session, /Clear the goal/);
+		await session.waitForScreen(/Clear goal g-[a-z0-9]+\?/);
+		// The model completes the goal while the confirmation is open.
+		writeFileSync(gate, "");
+		await session.waitForScreen(/^complete · budget/m, 20_000);
+		session.sendKeys("Enter"); // "Yes"
+		const after = await session.waitForScreen(/The goal changed while the dialog was open; nothing was done/);
+		expect(footer(after)).toMatch(/^complete · budget/m);
+
+		// Now clearing from a fresh menu works after the confirmation.
+		submit(session, "/goal");
+		await session.waitForScreen(/Goal g-[a-z0-9]+ · complete/);
+		await choose(session, /Clear the goal/);
+		await session.waitForScreen(/Clear goal g-[a-z0-9]+\?/);
+		session.sendKeys("Enter");
+		const cleared = await session.waitForScreen(/Goal cleared\./);
+		expect(footer(cleared)).not.toMatch(/complete/);
+	});
+
+	it("starting a goal with a token budget from the menu asks for the objective and the budget", async () => {
+		tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: "/nonexistent/never" } });
+		const session = tui;
+		submit(session, "/goal");
+		const menu = await session.waitForScreen(/Goal · none/);
+		expect(menu).not.toMatch(/Pause|Clear the goal/);
+		await choose(session, /Start a goal with a token budget/);
+		await session.waitForScreen(/Objective of the new goal/);
+		submit(session, "Tidy the README");
+		await session.waitForScreen(/Token budget/);
+		submit(session, "lots");
+		await session.waitForScreen(/Invalid token budget "lots"/);
+
+		submit(session, "/goal");
+		await choose(session, /Start a goal with a token budget/);
+		await session.waitForScreen(/Objective of the new goal/);
+		submit(session, "Tidy the README");
+		await session.waitForScreen(/Token budget/);
+		submit(session, "50k");
+		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
+		expect(footer(started)).toMatch(/active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
+	});
+});
