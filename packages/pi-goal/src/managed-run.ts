@@ -22,30 +22,47 @@ export interface StartRequest {
 	readonly session: object;
 }
 
-/** Validates a `pi-goal:start` payload (pure, never throws). */
+/** Reads one field of an untrusted payload once; a throwing getter or proxy trap reads as undefined. */
+function field(payload: unknown, key: string): unknown {
+	try {
+		return typeof payload === "object" && payload !== null
+			? (payload as Record<string, unknown>)[key]
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Validates a `pi-goal:start` payload (pure, never throws). Each field is read exactly once, so a
+ * getter cannot pass validation with one value and start the goal with another.
+ */
 export function readStartRequest(payload: unknown): StartRequest | string {
 	try {
 		if (typeof payload !== "object" || payload === null) return "payload must be an object";
-		const p = payload as Record<string, unknown>;
-		if (typeof p.runId !== "string" || p.runId.length === 0 || p.runId.length > 200)
+		const runId = field(payload, "runId");
+		const session = field(payload, "session");
+		const rawObjective = field(payload, "objective");
+		const tokens = field(payload, "tokens");
+		if (typeof runId !== "string" || runId.length === 0 || runId.length > 200)
 			return "runId must be a string";
-		if (typeof p.session !== "object" || p.session === null) return "session must be ctx.sessionManager";
-		if (typeof p.objective !== "string") return "objective must be a string";
-		const objective = p.objective.trim();
+		if (typeof session !== "object" || session === null) return "session must be ctx.sessionManager";
+		if (typeof rawObjective !== "string") return "objective must be a string";
+		const objective = rawObjective.trim();
 		if (objective.length === 0 || objective.length > MAX_OBJECTIVE)
 			return `objective must have 1-${MAX_OBJECTIVE} characters`;
 		let tokenBudget: number | null = null;
-		if (p.tokens !== undefined && p.tokens !== null) {
+		if (tokens !== undefined && tokens !== null) {
 			const parsed =
-				typeof p.tokens === "number" && Number.isSafeInteger(p.tokens) && p.tokens > 0
-					? p.tokens
-					: typeof p.tokens === "string"
-						? parseTokenCount(p.tokens)
+				typeof tokens === "number" && Number.isSafeInteger(tokens) && tokens > 0
+					? tokens
+					: typeof tokens === "string" && tokens.length <= 40
+						? parseTokenCount(tokens)
 						: undefined;
 			if (parsed === undefined) return "tokens must be a positive integer or a string like 100k";
 			tokenBudget = parsed;
 		}
-		return { objective, tokenBudget, runId: p.runId, session: p.session };
+		return { objective, tokenBudget, runId, session };
 	} catch {
 		return "unreadable payload";
 	}
@@ -64,23 +81,28 @@ export function registerManagedRuns(pi: Pick<ExtensionAPI, "events">, deps: Comm
 		});
 	};
 	pi.events.on(START_CHANNEL, (payload: unknown) => {
-		const ctx = deps.controller.ctx;
-		const request = readStartRequest(payload);
-		const raw = (typeof payload === "object" && payload !== null ? payload : {}) as Record<string, unknown>;
-		if (typeof request === "string") return reject(raw.runId, raw.session, request);
-		if (!ctx || request.session !== ctx.sessionManager) return; // another session's request
-		if (isUnfinished(deps.controller.goal))
-			return reject(request.runId, request.session, "another goal is unfinished in this session");
-		const error = startGoal(deps, ctx, request);
-		if (error) reject(request.runId, request.session, error);
+		try {
+			const ctx = deps.controller.ctx;
+			const request = readStartRequest(payload);
+			if (typeof request === "string")
+				return reject(field(payload, "runId"), field(payload, "session"), request);
+			if (!ctx || request.session !== ctx.sessionManager) return; // another session's request
+			if (isUnfinished(deps.controller.goal))
+				return reject(request.runId, request.session, "another goal is unfinished in this session");
+			const error = startGoal(deps, ctx, request);
+			if (error) reject(request.runId, request.session, error);
+		} catch {
+			// Never throw into the emitter (a listener of the terminal event may throw too).
+		}
 	});
 	pi.events.on(CANCEL_CHANNEL, (payload: unknown) => {
 		try {
 			const ctx = deps.controller.ctx;
-			const p = payload as Record<string, unknown>;
-			if (!ctx || p?.session !== ctx.sessionManager || typeof p.runId !== "string") return;
+			const session = field(payload, "session");
+			const runId = field(payload, "runId");
+			if (!ctx || session !== ctx.sessionManager || typeof runId !== "string") return;
 			const goal = deps.controller.goal;
-			if (goal?.runId !== p.runId) return;
+			if (goal?.runId !== runId) return;
 			const running = !ctx.isIdle();
 			deps.controller.apply({ type: "clear", reason: "cancelled" }, ctx);
 			deps.waker.cancel();

@@ -110,9 +110,14 @@ export function queryUsage(
 		const onAbort = () => finish({ ok: false, miss: "cancelled" });
 		const timer = deps.timers.setTimeout(() => finish({ ok: false, miss: "timeout" }), deadlineMs);
 		deps.signal.addEventListener("abort", onAbort, { once: true });
-		Promise.resolve(offers[0]).then(
-			(report) => finish({ ok: true, report }),
-			() => finish({ ok: false, miss: "rejected" }),
-		);
+		// Adopted inside a reaction: a hostile thenable (throwing `then` or `constructor` getter, a
+		// `then` that throws) rejects instead of throwing here.
+		const offered = offers[0];
+		Promise.resolve()
+			.then(() => offered)
+			.then(
+				(report) => finish({ ok: true, report }),
+				() => finish({ ok: false, miss: "rejected" }),
+			);
 	});
 }
