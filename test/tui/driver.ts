@@ -191,10 +191,41 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 	return tui;
 }
 
-/** Types a command line and submits it. */
+/** The text in pi's editor: the lines between the last two horizontal rules of the screen. */
+export function editorText(screen: string): string {
+	const lines = screen.split("\n");
+	const rules = lines.flatMap((line, index) => (/^─{20,}/.test(line) ? [index] : []));
+	const [top, bottom] = rules.slice(-2);
+	if (top === undefined || bottom === undefined) return "";
+	return lines
+		.slice(top + 1, bottom)
+		.map((line) => line.trim())
+		.join("\n")
+		.trim();
+}
+
+/** Types a line into a dialog or the editor and presses Enter once. */
 export function submit(tui: PiTui, line: string): void {
 	tui.type(line);
 	tui.sendKeys("Enter");
+}
+
+/**
+ * Runs a command line from the editor. An open autocomplete list takes the first Enter (it
+ * accepts the highlighted completion), so Enter is pressed again until the editor is empty.
+ */
+export async function command(tui: PiTui, line: string): Promise<void> {
+	tui.type(line);
+	await tui.waitForScreen(new RegExp(line.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), 10_000);
+	for (let attempt = 0; attempt < 3; attempt++) {
+		tui.sendKeys("Enter");
+		const deadline = Date.now() + 3_000;
+		while (Date.now() < deadline) {
+			if (editorText(tui.capture()) !== line.trim()) return;
+			await sleep(100);
+		}
+	}
+	throw new Error(`The editor kept "${line}":\n${tui.capture()}`);
 }
 
 /** The footer lines (the last `count` non-empty lines of the screen). */
