@@ -27,8 +27,8 @@ import {
 } from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { createWindowMeter, type WindowMeter, warningHookWanted } from "./meter.js";
-import type { NextRun } from "./reducer.js";
+import { armingPoint, createWindowMeter, nearArming, type WindowMeter } from "./meter.js";
+import type { NextRun, ResetState } from "./reducer.js";
 import { projectedMessageCount } from "./session.js";
 
 /** A message as the context hook sees it. */
@@ -102,18 +102,15 @@ function warn(
 	event: ContextEvent,
 	ctx: ExtensionContext,
 	control: ResetControl,
-	options: ContextOptions,
+	reserve: number,
+	threshold: number,
 ): { messages: AgentMessage[] } | undefined {
 	const state = control.state;
 	if (state.window.warned || state.request || state.proposal) return undefined;
 	const contextWindow = ctx.model?.contextWindow ?? 0;
 	if (contextWindow <= 0) return undefined;
-	const reserve = options.reserveTokens(ctx);
 	const remaining = contextWindow - contextTokens(event.messages, windowUsage(ctx.sessionManager));
-	const effect = control.dispatch(
-		{ type: "usage", remaining, threshold: reserve + options.marginTokens(), reserve },
-		ctx,
-	);
+	const effect = control.dispatch({ type: "usage", remaining, threshold, reserve }, ctx);
 	if (effect.type !== "warn") return undefined;
 	// This request gets the warning now; the boundary at the end of this turn persists it as part
 	// of the closing window (before any reset), so later requests and a reload see it once.
@@ -127,17 +124,23 @@ const DRAFT_SYNC_LIMIT = 64;
 /**
  * Counts what Pi appended at a boundary without a `message_end` (other owners' custom-message
  * drafts): the entries after the newest message, back to where the last sync stopped. A foreign
- * compaction there leaves the window unmeasured. O(new entries).
+ * compaction there leaves the window unmeasured. O(new entries); O(1) in the common case where the
+ * leaf is the message the last `message_end` appended (nothing was added at the boundary).
  */
 function syncDrafts(meter: WindowMeter, ctx: ExtensionContext): void {
-	const leaf = ctx.sessionManager.getLeafId();
-	for (const entry of walkBackFromLeaf(ctx.sessionManager, { limit: DRAFT_SYNC_LIMIT })) {
-		if (entry.id === meter.syncedLeaf || entry.type === "message") break;
-		if (entry.type === "compaction") {
-			meter.reset(meter.key);
-			break;
+	const sessionManager = ctx.sessionManager;
+	const leaf = sessionManager.getLeafId();
+	const previous = meter.syncedLeaf;
+	if (leaf === previous) return;
+	if (leaf !== null && sessionManager.getEntry(leaf)?.type !== "message") {
+		for (const entry of walkBackFromLeaf(sessionManager, { limit: DRAFT_SYNC_LIMIT })) {
+			if (entry.id === previous || entry.type === "message") break;
+			if (entry.type === "compaction") {
+				meter.reset(meter.key);
+				break;
+			}
+			if (entry.type === "custom_message") meter.added(estimateTokens(customMessage(entry)));
 		}
-		if (entry.type === "custom_message") meter.added(estimateTokens(customMessage(entry)));
 	}
 	meter.syncedLeaf = leaf;
 }
@@ -166,6 +169,13 @@ export function registerContextHook(
 	options: ContextOptions,
 ): ContextHook {
 	const meter = createWindowMeter(calculateContextTokens);
+	// Refreshed once per run (and at session start): the reserve + margin and where arming starts.
+	let threshold = 0;
+	let armAt: number | undefined;
+	const refresh = (ctx: ExtensionContext) => {
+		threshold = options.reserveTokens(ctx) + options.marginTokens();
+		armAt = armingPoint(ctx.model?.contextWindow ?? 0, threshold);
+	};
 	const subscription = createArmedSubscription(() =>
 		pi.on("context", (event, ctx) => {
 			if (!control.state.enabled) return undefined;
@@ -174,55 +184,63 @@ export function registerContextHook(
 			const state = control.state;
 			if (state.nextRun && !state.proposal)
 				return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
-			return warn(event, ctx, control, options);
+			return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
 		}),
 	);
 
+	// What the last evaluation saw: hot handlers re-evaluate only when one of them moved.
+	let seenState: ResetState | undefined;
+	let seenNear = false;
 	/** Keeps the meter on the current window and arms or disarms the hook. */
-	const evaluate = (ctx: ExtensionContext) => {
+	const evaluate = () => {
 		followWindow(meter, control);
 		const state = control.state;
+		const near = nearArming(meter.tokens(), armAt);
+		seenState = state;
+		seenNear = near;
 		const warnable = !state.window.warned && !state.request && !state.proposal && !state.nextRun;
-		const wanted =
-			state.enabled &&
-			(state.nextRun !== undefined ||
-				(warnable &&
-					warningHookWanted({
-						tokens: meter.tokens(),
-						contextWindow: ctx.model?.contextWindow ?? 0,
-						threshold: options.reserveTokens(ctx) + options.marginTokens(),
-					})));
-		if (wanted) subscription.arm();
+		if (state.enabled && (state.nextRun !== undefined || (warnable && near))) subscription.arm();
 		else subscription.disarm();
 	};
+	/** Re-evaluates only if the state moved or the estimate crossed the arming point. */
+	const maybeEvaluate = () => {
+		if (control.state !== seenState || nearArming(meter.tokens(), armAt) !== seenNear) evaluate();
+	};
+	const refreshAndEvaluate = (ctx: ExtensionContext) => {
+		refresh(ctx);
+		evaluate();
+	};
 
-	pi.on("message_end", (event, ctx) => {
+	pi.on("message_end", (event) => {
 		followWindow(meter, control);
 		const message = event.message;
-		if (message.role === "assistant" && message.stopReason !== "aborted" && message.stopReason !== "error") {
-			meter.answered(message, estimateTokens(message));
+		if (message.role === "assistant") {
+			if (message.stopReason !== "aborted" && message.stopReason !== "error")
+				meter.answered(message, () => estimateTokens(message));
+			else meter.added(estimateTokens(message));
 		} else if (message.role !== "system") {
 			meter.added(estimateTokens(message));
 		}
-		evaluate(ctx);
+		maybeEvaluate();
 	});
-	// Registered after lifecycle.ts's turn_start (which confirms a committed boundary first).
+	// pi-reset's only turn_start handler: confirm (and announce) a committed boundary first, before
+	// any extension's `context` hook builds the next request, then count the boundary's drafts.
 	pi.on("turn_start", (_event, ctx) => {
+		const proposal = control.state.proposal;
+		if (proposal && proposal.kind !== "compaction") confirmProposal(control, ctx);
 		followWindow(meter, control);
 		syncDrafts(meter, ctx);
-		evaluate(ctx);
+		maybeEvaluate();
 	});
-	pi.on("session_start", (_event, ctx) => evaluate(ctx));
-	pi.on("session_tree", (_event, ctx) => evaluate(ctx));
-	pi.on("session_compact", (_event, ctx) => evaluate(ctx));
-	pi.on("before_agent_start", (_event, ctx) => {
-		evaluate(ctx);
-	});
+	pi.on("session_start", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("session_tree", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("session_compact", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("before_agent_start", (_event, ctx) => refreshAndEvaluate(ctx));
 	return { subscription };
 }
 
 /** Starts an unmeasured estimate when the window or the lifecycle generation moved. */
 function followWindow(meter: WindowMeter, control: ResetControl): void {
-	const key = `${control.state.generation}:${control.state.window.id}`;
-	if (meter.key !== key) meter.reset(key);
+	const epoch = control.windowEpoch;
+	if (meter.key !== epoch) meter.reset(epoch);
 }

@@ -17,6 +17,11 @@ export interface ResetControl {
 	readonly state: ResetState;
 	/** Runs one event through the reducer and applies the shared effects. */
 	dispatch(event: ResetEvent, ctx?: ExtensionContext): ResetEffect;
+	/**
+	 * A number that moves whenever the window id or the lifecycle generation moves (a cheap key for
+	 * per-window running totals on hot events).
+	 */
+	readonly windowEpoch: number;
 	/** A fresh id for the window the next reset opens. */
 	mintWindowId(): string;
 	/** Attaches the boundary participant (created after the control because it proposes through it). */
@@ -41,6 +46,7 @@ function randomSuffix(): string {
 /** Creates the control for one extension runtime. */
 export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 	let state = initialState();
+	let windowEpoch = 0;
 	let boundary: BoundaryParticipant | undefined;
 
 	const syncArming = () => {
@@ -98,8 +104,13 @@ export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 		get state() {
 			return state;
 		},
+		get windowEpoch() {
+			return windowEpoch;
+		},
 		dispatch(event, ctx) {
 			const step = reduceReset(state, event);
+			if (step.state.generation !== state.generation || step.state.window.id !== state.window.id)
+				windowEpoch++;
 			state = step.state;
 			syncArming();
 			shared(step.effect, ctx);

@@ -18,8 +18,6 @@ import { registerNewContextTool } from "./tool.js";
 
 /** The pi-reset extension factory. */
 export default function piReset(pi: ExtensionAPI): void {
-	// Registration order matters: lifecycle.ts's turn_start confirms a boundary before context.ts's
-	// turn_start measures the window.
 	if (!guardHost(pi, "pi-reset", VERSION).supported) return;
 	// Identity first: every later handler sees the generation already moved.
 	const identity = trackLifecycle(pi);

@@ -102,13 +102,7 @@ export function registerLifecycle(
 			ctx,
 		);
 	});
-	// Confirm (and announce) a boundary as soon as Pi starts the turn after it, before any
-	// extension's `context` hook builds the next request: other extensions that restore their own
-	// messages after a reset (pi-goal's contract) then see the announcement whatever the load order.
-	pi.on("turn_start", (_event, ctx) => {
-		const proposal = control.state.proposal;
-		if (proposal && proposal.kind !== "compaction") confirmProposal(control, ctx);
-	});
+	// Boundaries are confirmed at `turn_start` by context.ts (pi-reset's one turn_start handler).
 	pi.on("agent_settled", (event, ctx) => {
 		confirmProposal(control, ctx);
 		control.dispatch({ type: "settled", aborted: event.aborted }, ctx);

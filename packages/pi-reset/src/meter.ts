@@ -29,12 +29,15 @@ export type UsageTokens = (usage: Usage) => number;
 
 /** The running estimate of one window. */
 export interface WindowMeter {
-	/** The window (and lifecycle generation) the estimate belongs to. */
-	readonly key: string;
+	/** The window epoch (window and lifecycle generation, see `ResetControl.windowEpoch`) measured. */
+	readonly key: number;
 	/** Forgets everything: a new window or session starts unmeasured. */
-	reset(key: string): void;
-	/** An assistant answer: its usage measures the window up to and including it. */
-	answered(anchor: Anchor, ownEstimate: number): void;
+	reset(key: number): void;
+	/**
+	 * An assistant answer: its usage measures the window up to and including it. Its own estimate
+	 * is needed only when the usage reads 0, so it may be passed lazily.
+	 */
+	answered(anchor: Anchor, ownEstimate: number | (() => number)): void;
 	/** Any other message the next request will carry. */
 	added(tokens: number): void;
 	/** The estimate, or undefined while the window has not been measured yet. */
@@ -45,11 +48,11 @@ export interface WindowMeter {
 
 /** Creates an unmeasured meter. */
 export function createWindowMeter(usageTokens: UsageTokens): WindowMeter {
-	let key = "";
+	let key = -1;
 	let anchor: Anchor | undefined;
 	// Tokens before the anchor, used only when its usage reads 0 (then it is estimated like the rest).
 	let beforeAnchor: number | undefined;
-	let anchorEstimate = 0;
+	let anchorEstimate: number | (() => number) = 0;
 	let trailing = 0;
 	let known = false;
 	return {
@@ -80,7 +83,9 @@ export function createWindowMeter(usageTokens: UsageTokens): WindowMeter {
 			if (!known) return undefined;
 			const measured = anchor ? usageTokens(anchor.usage) : 0;
 			if (measured > 0) return measured + trailing;
-			return beforeAnchor === undefined ? undefined : beforeAnchor + anchorEstimate + trailing;
+			if (beforeAnchor === undefined) return undefined;
+			if (typeof anchorEstimate === "function") anchorEstimate = anchorEstimate();
+			return beforeAnchor + anchorEstimate + trailing;
 		},
 	};
 }
@@ -93,6 +98,19 @@ export interface ArmingInputs {
 	readonly contextWindow: number;
 	/** Tokens left at which the warning fires (reserve + margin). */
 	readonly threshold: number;
+}
+
+/**
+ * The estimate at or above which the warning check must run ({@link warningHookWanted} as one
+ * number, computed once per run): `undefined` when the model's window is unknown (never).
+ */
+export function armingPoint(contextWindow: number, threshold: number): number | undefined {
+	return contextWindow > 0 ? contextWindow - threshold - ARMING_SAFETY_TOKENS : undefined;
+}
+
+/** {@link warningHookWanted} against a precomputed {@link armingPoint}. */
+export function nearArming(tokens: number | undefined, point: number | undefined): boolean {
+	return point !== undefined && (tokens === undefined || tokens >= point);
 }
 
 /**

@@ -1,6 +1,12 @@
 import type { Usage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { ARMING_SAFETY_TOKENS, createWindowMeter, warningHookWanted } from "../src/meter.js";
+import {
+	ARMING_SAFETY_TOKENS,
+	armingPoint,
+	createWindowMeter,
+	nearArming,
+	warningHookWanted,
+} from "../src/meter.js";
 
 const total = (usage: Usage) => usage.totalTokens;
 
@@ -20,7 +26,7 @@ function answer(tokens: number): { usage: Usage } {
 describe("window meter", () => {
 	it("is unmeasured until the first answer, then usage plus what came after it", () => {
 		const meter = createWindowMeter(total);
-		meter.reset("g1:w0");
+		meter.reset(1);
 		meter.added(500);
 		expect(meter.tokens()).toBeUndefined();
 		meter.answered(answer(10_000), 50);
@@ -49,14 +55,41 @@ describe("window meter", () => {
 		expect(meter.tokens()).toBe(5_147);
 	});
 
+	it("an answer's own estimate is computed only when its usage reads 0", () => {
+		const meter = createWindowMeter(total);
+		let estimated = 0;
+		meter.answered(answer(5_000), () => ++estimated && 10);
+		expect(meter.tokens()).toBe(5_000);
+		meter.answered(answer(0), () => {
+			estimated++;
+			return 40;
+		});
+		expect(meter.tokens()).toBe(5_040);
+		expect(meter.tokens()).toBe(5_040);
+		expect(estimated).toBe(1);
+	});
+
 	it("reset forgets the window", () => {
 		const meter = createWindowMeter(total);
 		meter.answered(answer(5_000), 10);
 		meter.syncedLeaf = "x";
-		meter.reset("g1:w1-abcd");
-		expect(meter.key).toBe("g1:w1-abcd");
+		meter.reset(2);
+		expect(meter.key).toBe(2);
 		expect(meter.tokens()).toBeUndefined();
 		expect(meter.syncedLeaf).toBeNull();
+	});
+});
+
+describe("armingPoint and nearArming", () => {
+	it("agree with warningHookWanted for every estimate", () => {
+		for (const contextWindow of [0, 64_000, 128_000]) {
+			const point = armingPoint(contextWindow, 28_672);
+			for (const tokens of [undefined, 0, 50_000, 90_000, 91_136, 91_135, 128_000, 200_000]) {
+				expect(nearArming(tokens, point), `${contextWindow}/${tokens}`).toBe(
+					warningHookWanted({ contextWindow, threshold: 28_672, tokens }),
+				);
+			}
+		}
 	});
 });
 

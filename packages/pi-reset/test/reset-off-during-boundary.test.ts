@@ -42,7 +42,9 @@ describe("/reset off with a committed, unconfirmed boundary reset", () => {
 		expect(announced).toEqual([]);
 
 		await harness.prompt("/reset off");
-		const windowId = (committed[0]?.details as { "pi-reset": { windowId: string } })["pi-reset"].windowId;
+		const details = committed[0]?.details as { "pi-reset"?: { windowId: string } } | undefined;
+		const windowId = details?.["pi-reset"]?.windowId;
+		expect(windowId).toBeTruthy();
 		expect(announced).toEqual([windowId]);
 
 		resume.resolve();
