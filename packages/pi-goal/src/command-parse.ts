@@ -7,7 +7,7 @@ import { MAX_OBJECTIVE } from "./types.js";
 
 /** Subcommands with their one-line help. */
 export const SUBCOMMANDS = {
-	status: "show the current goal (same as bare /goal)",
+	status: "show the current goal (bare /goal opens the goal menu in the TUI)",
 	pause: "abort the current turn and pause the goal",
 	resume: "resume a paused or stopped goal (new goal id), or end a wait",
 	edit: "edit the objective: /goal edit [--tokens N] <objective>",

@@ -1,0 +1,144 @@
+/**
+ * Regenerates docs/tui-tour.md: drives the real interactive pi under tmux (see driver.ts) and keeps
+ * plain-text captures of what the user sees. Run from the repository root:
+ *
+ *   npx -y pnpm@12.4.2 exec node test/tui/tour.ts
+ *
+ * Goal and window ids are random per run; temp paths are replaced by `~/project`.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// A computed specifier keeps this script runnable by plain Node (type stripping needs `.ts`)
+// while the type comes from the module vitest compiles.
+type Driver = typeof import("./driver.js");
+const driverUrl = new URL("./driver.ts", import.meta.url).href;
+const { command, fauxScript, repoRoot, startPi, submit } = (await import(driverUrl)) as Driver;
+
+/** One captured screen with its caption. */
+interface Shot {
+	readonly title: string;
+	readonly text: string;
+	readonly screen: string;
+}
+
+const shots: Shot[] = [];
+
+/**
+ * The part of a screen worth reading: Pi's startup banner and offline warnings dropped, runs of
+ * blank lines collapsed, at most `lines` lines from the bottom, temp paths replaced.
+ */
+function keep(screen: string, lines: number): string {
+	let all = screen.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/project/g, "~/project").split("\n");
+	const banner = all.findLastIndex((line) => /Warning: ripgrep not found|pi-reset\/src$/.test(line));
+	if (banner >= 0) all = all.slice(banner + 1);
+	all = all.filter((line, index) => line.trim() !== "" || (all[index - 1] ?? "").trim() !== "");
+	while (all.length > 0 && all[0]?.trim() === "") all.shift();
+	while (all.length > 0 && all[all.length - 1]?.trim() === "") all.pop();
+	return all.slice(-lines).join("\n");
+}
+
+function shot(title: string, text: string, screen: string, lines = 40): void {
+	shots.push({ title, text, screen: keep(screen, lines) });
+}
+
+async function goalTour(): Promise<void> {
+	const gate = join(mkdtempSync(join(tmpdir(), "pi-tui-gate-")), "open");
+	const tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: gate } });
+	try {
+		tui.type("/goal ");
+		shot(
+			"`/goal` autocomplete",
+			"Typing `/goal ` lists every subcommand with its one-line help; Tab completes the highlighted one.",
+			await tui.waitForScreen(/retry-usage-limits|clear\s+remove the goal/),
+		);
+		tui.sendKeys("C-u");
+		await tui.waitForScreen(/^─{20,}\n\s*\n─{20,}$/m);
+		submit(tui, "/goal --tokens 100k Write the two parts");
+		shot(
+			"The footer during a goal",
+			"Each extension writes one status under its own key: `pi-goal` (state, active time, automatic turns, budget), `pi-jscpd` and `pi-reset` (the current context window).",
+			await tui.waitForScreen(/active \d+s · auto 0\/25 · budget/),
+		);
+		submit(tui, "/goal");
+		shot(
+			"The `/goal` manager menu",
+			"Bare `/goal` in the TUI opens the manager. The entries follow the goal's state (a paused goal offers Resume, a waiting one Resume now).",
+			await tui.waitForScreen(/Full status/),
+		);
+		for (let step = 0; step < 5; step++) tui.sendKeys("Down");
+		await tui.waitForScreen(/→ Clear the goal/);
+		tui.sendKeys("Enter");
+		shot(
+			"A confirmation dialog",
+			"Clearing asks first. The dialog remembers the goal id and status it was opened for.",
+			await tui.waitForScreen(/Clear goal g-[a-z0-9]+\?/),
+		);
+		writeFileSync(gate, "");
+		await tui.waitForScreen(/^complete · budget/m, 20_000);
+		tui.sendKeys("Enter");
+		shot(
+			"The goal changed while the dialog was open",
+			"Here the model completed the goal while the confirmation was open; answering Yes afterwards does nothing and says why.",
+			await tui.waitForScreen(/The goal changed while the dialog was open/),
+		);
+	} finally {
+		tui.close();
+	}
+}
+
+async function resetTour(): Promise<void> {
+	const tui = await startPi({ script: fauxScript("reset.mjs") });
+	try {
+		await command(tui, "/reset status");
+		shot(
+			"`/reset status`",
+			"The window id, the tokens left before pi-reset asks the model to checkpoint, and the resets so far.",
+			await tui.waitForScreen(/Resets so far: 0\./),
+		);
+		submit(tui, "start the task");
+		shot(
+			"A reset in the transcript",
+			"The model called `new_context`; the window ends with an instant reset (no summarising model call) and the reply continues in window `w1-…`.",
+			await tui.waitForScreen(/Continuing in the fresh window\./, 20_000),
+		);
+		await command(tui, "/reset status");
+		shot("`/reset status` after the reset", "", await tui.waitForScreen(/Resets so far: 1\./));
+	} finally {
+		tui.close();
+	}
+}
+
+await goalTour();
+await resetTour();
+
+const out = join(repoRoot, "docs", "tui-tour.md");
+mkdirSync(join(repoRoot, "docs"), { recursive: true });
+const body = shots
+	.map((s) =>
+		[`## ${s.title}`, "", ...(s.text ? [s.text, ""] : []), "```text", s.screen, "```", ""].join("\n"),
+	)
+	.join("\n");
+writeFileSync(
+	out,
+	[
+		"# pi-lifecycle in Pi's TUI: a tour",
+		"",
+		"Plain-text captures of the real interactive `pi` (1.6.0, 120×40 tmux pane) with pi-goal, pi-reset and",
+		"pi-jscpd loaded and a scripted faux model. Generated by `test/tui/tour.ts`",
+		"(`npx -y pnpm@12.4.2 exec node test/tui/tour.ts`); the same flows are asserted by `test/tui/*.test.ts`.",
+		"Ids differ on every run.",
+		"",
+		body,
+		"## Not shown yet",
+		"",
+		"- pi-reset registers renderers for its boot note (`pi-reset/boot`) and checkpoint warning (`pi-reset/warning`):",
+		"  a one-line header such as `reset · window w1-… starts here · with handoff` with the full note collapsed",
+		"  behind Pi's expand key. Both messages are committed with `display: false` (hidden by design, see",
+		"  pi-reset's README), so Pi does not draw them and the transcript shows only Pi's `[compaction]` line above.",
+		"- The `/jscpd` overview (bare `/jscpd`) is not part of this tour yet.",
+		"",
+	].join("\n"),
+);
+console.log(`wrote ${out} (${shots.length} screens)`);
