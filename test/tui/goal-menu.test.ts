@@ -2,7 +2,7 @@
  * What a user sees in the real interactive pi (tmux): the footer during a goal, the /goal manager
  * menu, its confirmations and their identity re-check, and starting a goal from the menu.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -63,7 +63,7 @@ describe("the /goal manager menu in pi's TUI", () => {
 		expect(footer(cleared)).not.toMatch(/complete/);
 	});
 
-	it("starting a goal with a token budget from the menu asks for the objective and the budget", async () => {
+	it("starting a goal with a token budget from the menu asks for the objective and the budget; settings save from the menu", async () => {
 		tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: "/nonexistent/never" } });
 		const session = tui;
 		submit(session, "/goal");
@@ -84,5 +84,19 @@ describe("the /goal manager menu in pi's TUI", () => {
 		submit(session, "50k");
 		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
 		expect(footer(started)).toMatch(/active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
+
+		// Settings: automaticTurns is saved to the global settings file and the footer follows.
+		submit(session, "/goal");
+		await choose(session, /Settings…/);
+		await session.waitForScreen(/automaticTurns: 25/);
+		await choose(session, /automaticTurns: 25/);
+		await session.waitForScreen(/automaticTurns \(a whole number, or "off"\)/);
+		submit(session, "40");
+		const saved = await session.waitForScreen(/automaticTurns is now 40; saved to/);
+		expect(footer(saved)).toMatch(/auto 0\/40/);
+		const file = JSON.parse(
+			readFileSync(join(session.dirs.agentDir, "pi-lifecycle", "pi-goal.json"), "utf8"),
+		);
+		expect(file).toEqual({ automaticTurns: 40 });
 	});
 });
