@@ -51,6 +51,8 @@ export interface StartOptions {
 	readonly agentFiles?: Record<string, string>;
 	/** Files to write into the project (cwd) before start. */
 	readonly projectFiles?: Record<string, string>;
+	/** Sets PI_TUI_GATE to a file in the run's directory (see scripts/gated-goal.mjs and `openGate`). */
+	readonly gated?: boolean;
 }
 
 /** A running interactive pi. */
@@ -65,6 +67,8 @@ export interface PiTui {
 	waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
 	/** Polls until `pattern` no longer matches. */
 	waitForNoMatch(pattern: RegExp, timeoutMs?: number): Promise<string>;
+	/** Creates the PI_TUI_GATE file (a gated faux step proceeds). */
+	openGate(): void;
 	/** The isolated directories. */
 	readonly dirs: { readonly home: string; readonly agentDir: string; readonly cwd: string };
 	/** Kills the tmux server of this run and removes its temp directory. Idempotent. */
@@ -103,6 +107,7 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 		LANG: "C.UTF-8",
 		LC_ALL: "C.UTF-8",
 		...(options.script ? { PI_LIFECYCLE_FAUX_SCRIPT: options.script } : {}),
+		...(options.gated ? { PI_TUI_GATE: join(root, "gate") } : {}),
 		...options.env,
 	};
 	const command = [
@@ -161,6 +166,7 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 			tmux(["send-keys", "-t", session, "-l", text]);
 		},
 		capture,
+		openGate: () => writeFileSync(join(root, "gate"), ""),
 		waitForScreen: (pattern, timeoutMs = 15_000) => poll((s) => pattern.test(s), timeoutMs, String(pattern)),
 		waitForNoMatch: (pattern, timeoutMs = 15_000) =>
 			poll((s) => !pattern.test(s), timeoutMs, `no ${String(pattern)}`),

@@ -2,8 +2,7 @@
  * What a user sees in the real interactive pi (tmux): the footer during a goal, the /goal manager
  * menu, its confirmations and their identity re-check, and starting a goal from the menu.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxScript, footer, type PiTui, startPi, submit } from "./driver.js";
@@ -30,8 +29,7 @@ async function choose(session: PiTui, label: RegExp): Promise<void> {
 
 describe("the /goal manager menu in pi's TUI", () => {
 	it("during a goal the footer shows the goal, reset and jscpd statuses; bare /goal opens the menu; a clear confirmed after the goal changed does nothing", async () => {
-		const gate = join(mkdtempSync(join(tmpdir(), "pi-tui-gate-")), "open");
-		tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: gate } });
+		tui = await startPi({ script: fauxScript("gated-goal.mjs"), gated: true });
 		const session = tui;
 		submit(session, "/goal --tokens 100k Write the two parts");
 		const during = await session.waitForScreen(/active \d+s · auto 0\/25 · budget [\d.k]+\/100k/);
@@ -47,7 +45,7 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await choose(session, /Clear the goal/);
 		await session.waitForScreen(/Clear goal g-[a-z0-9]+\?/);
 		// The model completes the goal while the confirmation is open.
-		writeFileSync(gate, "");
+		session.openGate();
 		await session.waitForScreen(/^complete · budget/m, 20_000);
 		session.sendKeys("Enter"); // "Yes"
 		const after = await session.waitForScreen(/The goal changed while the dialog was open; nothing was done/);
@@ -64,7 +62,8 @@ describe("the /goal manager menu in pi's TUI", () => {
 	});
 
 	it("starting a goal with a token budget from the menu asks for the objective and the budget; settings save from the menu", async () => {
-		tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: "/nonexistent/never" } });
+		// The gate stays closed: the goal stays active.
+		tui = await startPi({ script: fauxScript("gated-goal.mjs"), gated: true });
 		const session = tui;
 		submit(session, "/goal");
 		const menu = await session.waitForScreen(/Goal · none/);

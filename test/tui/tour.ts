@@ -6,8 +6,7 @@
  *
  * Goal and window ids are random per run; temp paths are replaced by `~/project`.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 // A computed specifier keeps this script runnable by plain Node (type stripping needs `.ts`)
@@ -44,8 +43,7 @@ function shot(title: string, text: string, screen: string, lines = 40): void {
 }
 
 async function goalTour(): Promise<void> {
-	const gate = join(mkdtempSync(join(tmpdir(), "pi-tui-gate-")), "open");
-	const tui = await startPi({ script: fauxScript("gated-goal.mjs"), env: { PI_TUI_GATE: gate } });
+	const tui = await startPi({ script: fauxScript("gated-goal.mjs"), gated: true });
 	try {
 		tui.type("/goal ");
 		shot(
@@ -75,7 +73,7 @@ async function goalTour(): Promise<void> {
 			"Clearing asks first. The dialog remembers the goal id and status it was opened for.",
 			await tui.waitForScreen(/Clear goal g-[a-z0-9]+\?/),
 		);
-		writeFileSync(gate, "");
+		tui.openGate();
 		await tui.waitForScreen(/^complete · budget/m, 20_000);
 		tui.sendKeys("Enter");
 		shot(
