@@ -48,12 +48,18 @@ export function nextRunBoot(nextRun: NextRun): string {
 	});
 }
 
-/** The hidden checkpoint warning, marked as belonging to the window it warns about. */
-export function warningMessage(warning: PendingWarning): Omit<CustomMessageEntryDraft, "type"> {
+/**
+ * The checkpoint warning, marked as belonging to the window it warns about. It is shown in the TUI
+ * transcript (collapsed by pi-reset's renderer) and kept out of the transcript in other modes.
+ */
+export function warningMessage(
+	warning: PendingWarning,
+	display = false,
+): Omit<CustomMessageEntryDraft, "type"> {
 	return {
 		customType: WARNING_MESSAGE,
 		content: warningText(warning.windowId, warning.tokensLeft),
-		display: false,
+		display,
 		details: { windowId: warning.windowId, [WINDOW_KEY]: "closing" },
 	};
 }
@@ -76,7 +82,8 @@ function explicitDrafts(
 		{
 			type: "custom_message",
 			customType: BOOT_MESSAGE,
-			display: false,
+			// The model sees it either way; the TUI shows it collapsed (renderers.ts).
+			display: ctx.hasUI,
 			content: bootText({
 				windowId: proposal.windowId,
 				cause,
@@ -97,7 +104,9 @@ function propose(
 ): BoundaryProposal | undefined {
 	const taken = control.dispatch({ type: "take-warning" }, ctx);
 	const closing: SessionBoundaryDraft[] =
-		taken.type === "persist-warning" ? [{ type: "custom_message", ...warningMessage(taken.warning) }] : [];
+		taken.type === "persist-warning"
+			? [{ type: "custom_message", ...warningMessage(taken.warning, ctx.hasUI) }]
+			: [];
 	const aborted = event.outcome === "aborted" || ctx.signal?.aborted === true;
 	const effect = control.dispatch({ type: "boundary", aborted, newWindowId: control.mintWindowId() }, ctx);
 	if (effect.type === "propose-reset") {
