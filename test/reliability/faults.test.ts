@@ -211,7 +211,7 @@ truncate -s 200M "$out/jscpd-report.json"`,
 	// FIRST 64 KiB and runScan then shows the last 3 lines of that head, so a crash that prints more
 	// than 64 KiB shows lines from the middle of its output ("panic line 4163 …") and never the final
 	// error line. Expected: keep the tail of stderr (or head and tail) so the reason is the real one.
-	it.fails("jscpd floods stderr and crashes: the status shows its final error line", async () => {
+	it("jscpd floods stderr and crashes: the status shows its final error line", async () => {
 		const s = setup("stderrtail");
 		const path = fakeJscpd(
 			s.dir,

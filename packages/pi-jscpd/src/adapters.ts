@@ -5,7 +5,7 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
+import { createArmedSubscription, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
 import { Type } from "typebox";
 import type { JscpdController } from "./controller.js";
 import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
@@ -35,9 +35,21 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("before_agent_start", () => {
 		controller.cancelAutomatic();
 	});
-	pi.on("tool_call", async (event) => {
-		if (event.toolName === "write" || event.toolName === "edit") await controller.awaitBaseline();
+	// Subscribed only while the baseline is pending: Pi skips tool_call entirely without a handler.
+	const baselineWait = createArmedSubscription(() =>
+		pi.on("tool_call", async (event) => {
+			if (event.toolName === "write" || event.toolName === "edit") await controller.awaitBaseline();
+		}),
+	);
+	controller.onBaselineWait((pending) => {
+		try {
+			if (pending) baselineWait.arm();
+			else baselineWait.disarm();
+		} catch {
+			// A stale runtime (reload, replacement): its API refuses new handlers.
+		}
 	});
+	// tool_execution_end carries no input (no path), so mutations are read from tool_result.
 	pi.on("tool_result", (event, ctx) => {
 		if ((event.toolName === "write" || event.toolName === "edit") && !event.isError) {
 			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);

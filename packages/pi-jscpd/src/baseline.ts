@@ -4,8 +4,18 @@
  * session id (`<agentDir>/pi-lifecycle/pi-jscpd/baselines/<sessionId>.json`) and referenced from a
  * `pi-jscpd/state` session entry, so it survives reload and resume.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	writeFileSync,
+} from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Capability } from "./locate.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
@@ -61,10 +71,15 @@ export interface StateEntry {
 /** Custom entry type of {@link StateEntry}. */
 export const STATE_ENTRY = "pi-jscpd/state";
 
+/** pi-jscpd's own baseline directory: the only place baseline files are read from. */
+export function baselineDirectory(agentDir: string): string {
+	return join(agentDir, "pi-lifecycle", "pi-jscpd", "baselines");
+}
+
 /** Where a session's baseline file lives. */
 export function baselinePath(agentDir: string, sessionId: string): string {
 	const safe = sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200) || "session";
-	return join(agentDir, "pi-lifecycle", "pi-jscpd", "baselines", `${safe}.json`);
+	return join(baselineDirectory(agentDir), `${safe}.json`);
 }
 
 /** Writes a baseline file atomically. Returns an error message on failure. */
@@ -80,18 +95,69 @@ export function writeBaseline(path: string, file: BaselineFile): string | undefi
 	}
 }
 
-/** Reads and validates a baseline file for `root`; undefined when missing, invalid or for another project. */
-export function readBaseline(path: string, root: string): BaselineFile | undefined {
-	try {
-		if (statSync(path).size > MAX_BASELINE_BYTES) return undefined;
-		const raw = JSON.parse(readFileSync(path, "utf8")) as Partial<BaselineFile>;
-		if (raw.version !== 1 || raw.root !== root || typeof raw.capturedAt !== "string") return undefined;
-		if (!Array.isArray(raw.identities) || !raw.identities.every((id) => typeof id === "string"))
-			return undefined;
-		return raw as BaselineFile;
-	} catch {
-		return undefined;
+/** What {@link loadBaseline} found: a usable file, or why there is none. */
+export type BaselineRead =
+	| { readonly ok: true; readonly file: BaselineFile }
+	| { readonly ok: false; readonly reason: string };
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+function fail(reason: string): BaselineRead {
+	return { ok: false, reason };
+}
+
+/**
+ * Reads and validates a baseline file for `root`. With `directory`, only a `.json` file directly
+ * inside it is read. Only a regular file is ever opened for reading (lstat first; then opened
+ * without following a symlink and without blocking, and checked again on the descriptor), so a
+ * FIFO, a device or a symlink named by a hostile state entry is refused without blocking, and
+ * only up to {@link MAX_BASELINE_BYTES}. Never throws.
+ */
+export function loadBaseline(path: string, root: string, directory?: string): BaselineRead {
+	if (directory !== undefined) {
+		const full = resolve(path);
+		if (dirname(full) !== resolve(directory) || !full.endsWith(".json"))
+			return fail(`${path} is not a file in pi-jscpd's baseline directory`);
 	}
+	let fd: number | undefined;
+	try {
+		const link = lstatSync(path, { throwIfNoEntry: false });
+		if (!link) return fail(`${path} does not exist`);
+		if (!link.isFile()) return fail(`${path} is not a regular file`);
+		if (link.size > MAX_BASELINE_BYTES) return fail(`${path} is larger than ${MAX_BASELINE_BYTES} bytes`);
+		fd = openSync(path, OPEN_FLAGS);
+		const stat = fstatSync(fd);
+		if (!stat.isFile()) return fail(`${path} is not a regular file`);
+		if (stat.size > MAX_BASELINE_BYTES) return fail(`${path} is larger than ${MAX_BASELINE_BYTES} bytes`);
+		const raw = JSON.parse(readFileSync(fd, "utf8")) as Partial<BaselineFile> | null;
+		if (typeof raw !== "object" || raw === null || raw.version !== 1 || typeof raw.capturedAt !== "string")
+			return fail(`${path} is not a pi-jscpd baseline`);
+		if (raw.root !== root) return fail(`${path} describes another project`);
+		if (
+			typeof raw.complete !== "boolean" ||
+			(raw.reason !== undefined && typeof raw.reason !== "string") ||
+			!Array.isArray(raw.identities) ||
+			!raw.identities.every((id) => typeof id === "string")
+		)
+			return fail(`${path} is not a pi-jscpd baseline`);
+		return { ok: true, file: raw as BaselineFile };
+	} catch (error) {
+		return fail(`${path} could not be read (${(error as NodeJS.ErrnoException).code ?? "invalid JSON"})`);
+	} finally {
+		if (fd !== undefined) {
+			try {
+				closeSync(fd);
+			} catch {
+				// Already closed.
+			}
+		}
+	}
+}
+
+/** Reads and validates a baseline file for `root`; undefined when missing, invalid, not a regular file or for another project. */
+export function readBaseline(path: string, root: string, directory?: string): BaselineFile | undefined {
+	const read = loadBaseline(path, root, directory);
+	return read.ok ? read.file : undefined;
 }
 
 /** The state a loaded file stands for. */

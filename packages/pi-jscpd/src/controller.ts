@@ -18,7 +18,7 @@ import { BaselineKeeper } from "./session-baseline.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { baselineView, type StatusView } from "./status.js";
 import { blockReason, isContinuationStart } from "./triggers.js";
-import { safeIdle, safeTrusted } from "./ui.js";
+import { reportIgnoredOnce, safeIdle, safeTrusted } from "./ui.js";
 
 export type { StatusView } from "./status.js";
 export { notify } from "./ui.js";
@@ -57,6 +57,9 @@ export class JscpdController {
 	#shutdown = false;
 	/** The outside-change probe of the trigger being handled, handed to the check it starts. */
 	#triggerProbe: Promise<readonly string[] | undefined> | undefined;
+	readonly #reportIgnored = reportIgnoredOnce();
+	/** Told whether the first write/edit must wait for the baseline (the adapter arms `tool_call`). */
+	#baselineWait: ((pending: boolean) => void) | undefined;
 
 	constructor(
 		pi: Pick<ExtensionAPI, "sendMessage" | "appendEntry">,
@@ -100,6 +103,7 @@ export class JscpdController {
 			closed: () => this.#shutdown,
 			changed: () => {
 				if (this.#settleBlocked) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
+				this.#syncBaselineWait();
 				this.#updateFooter();
 			},
 		});
@@ -113,8 +117,8 @@ export class JscpdController {
 		this.#outside.bind(root);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
-		const { mutations } = this.#replay(entries);
-		this.#baseline.start({
+		const { mutations, malformed } = this.#replay(entries);
+		const ignored = this.#baseline.start({
 			root,
 			sessionId: ctx.sessionManager.getSessionId(),
 			agentDir: this.agentDir(),
@@ -124,7 +128,20 @@ export class JscpdController {
 			trusted: safeTrusted(ctx),
 			executable: this.#options.executable,
 		});
+		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);
+		this.#reportIgnored(ctx, ignored);
+		this.#syncBaselineWait();
 		this.#updateFooter();
+	}
+
+	/** Registers who is told whether `tool_call` must wait for a pending baseline (one listener). */
+	onBaselineWait(listener: (pending: boolean) => void): void {
+		this.#baselineWait = listener;
+		this.#syncBaselineWait();
+	}
+
+	#syncBaselineWait(): void {
+		this.#baselineWait?.(!this.#shutdown && this.#baseline.state.status === "pending");
 	}
 
 	/** Reloads settings (session start, on/off); warns once per runtime about rejected files. */
@@ -137,7 +154,7 @@ export class JscpdController {
 		return this.#options.agentDir?.() ?? "";
 	}
 
-	#replay(entries: readonly ReplayEntry[]): { mutations: number } {
+	#replay(entries: readonly ReplayEntry[]): { mutations: number; malformed: number } {
 		const root = this.#root ?? "";
 		const cwd = this.#ctx?.cwd ?? root;
 		return replayBranch(this.#mutations, entries, {
@@ -306,13 +323,16 @@ export class JscpdController {
 	restoreBranch(ctx: ExtensionContext): void {
 		this.#ctx = ctx;
 		this.invalidate();
-		this.#replay(ctx.sessionManager.getBranch() as unknown as ReplayEntry[]);
+		const { malformed } = this.#replay(ctx.sessionManager.getBranch() as unknown as ReplayEntry[]);
+		if (malformed > 0)
+			this.#reportIgnored(ctx, [`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`]);
 		this.#updateFooter();
 	}
 
 	/** session_shutdown: close the scheduler first, abort owned work, await cleanup. Never scans. */
 	async shutdown(): Promise<void> {
 		this.#shutdown = true;
+		this.#syncBaselineWait();
 		this.#outside.abort();
 		await this.#scheduler.close();
 		await this.#runner.close();

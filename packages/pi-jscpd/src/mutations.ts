@@ -9,7 +9,14 @@
  * - {@link replayBranch} rebuilds both from the session branch once, at session start or tree
  *   navigation (never on hot events).
  */
-import { type AckRecord, type DeliveryEntry, deliveredBy, isAnswer, isResetEntry } from "./deliveries.js";
+import {
+	type AckRecord,
+	type DeliveryEntry,
+	deliveredBy,
+	isAnswer,
+	isDeliveredDetails,
+	isResetEntry,
+} from "./deliveries.js";
 
 /** Mutable per-runtime mutation state (owned by one session controller). */
 export class MutationState {
@@ -69,16 +76,18 @@ export interface ReplayEntry extends DeliveryEntry {
  * Rebuilds changed paths and acknowledgements from a branch, in order. Write/edit results are
  * matched to the canonical path of their tool call. Deliveries acknowledge; a reset (retain-none
  * compaction) withdraws the deliveries made since the last model answer, which it dropped unseen.
+ * `malformed` counts findings messages whose details could not be read (they acknowledge nothing).
  */
 export function replayBranch(
 	state: MutationState,
 	entries: readonly ReplayEntry[],
 	options: { readonly findingsType: string; readonly canonical: (path: string) => string | undefined },
-): { readonly mutations: number } {
+): { readonly mutations: number; readonly malformed: number } {
 	state.clear();
 	const callPaths = new Map<string, string>();
 	let unseen: AckRecord[] = [];
 	let mutations = 0;
+	let malformed = 0;
 	for (const entry of entries) {
 		const message = entry.message;
 		if (isAnswer(entry)) unseen = [];
@@ -104,11 +113,17 @@ export function replayBranch(
 			state.unacknowledge(unseen);
 			unseen = [];
 		}
+		if (
+			entry.type === "custom_message" &&
+			entry.customType === options.findingsType &&
+			!isDeliveredDetails(entry.details)
+		)
+			malformed++;
 		const delivered = deliveredBy(entry, options.findingsType);
 		if (delivered.length > 0) {
 			state.acknowledge(delivered);
 			unseen.push(...delivered);
 		}
 	}
-	return { mutations };
+	return { mutations, malformed };
 }

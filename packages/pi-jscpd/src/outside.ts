@@ -5,7 +5,7 @@
  * returned before git is spawned or a file is stat-ed. The caller decides how found paths count.
  */
 import type { StaleGuard } from "@pi-lifecycle/lifecycle-kit";
-import { nextMacrotask } from "./defer.js";
+import { ABORT_REASON, nextMacrotask } from "./defer.js";
 import { OutsideChangeDetector } from "./worktree.js";
 
 /** What a probe needs from its owner. */
@@ -78,7 +78,7 @@ export class OutsideProbe {
 
 	/** Aborts the running probe (new run, tree navigation, shutdown). */
 	abort(): void {
-		this.#probe?.abort();
+		this.#probe?.abort(ABORT_REASON);
 		this.#probe = undefined;
 	}
 }

@@ -14,7 +14,7 @@ import { join } from "node:path";
 
 /** Limits of one run. */
 export interface RunnerLimits {
-	/** Bytes of stdout and of stderr kept (each). */
+	/** Bytes of stdout and of stderr kept (each): the first eighth (at most 8 KiB) and the rest from the end. */
 	readonly maxOutputBytes: number;
 	/** Largest report file read. */
 	readonly maxReportBytes: number;
@@ -63,24 +63,77 @@ export type RunOutcome =
 			readonly stderr: string;
 	  };
 
-class BoundedBuffer {
-	#chunks: Buffer[] = [];
-	#size = 0;
-	truncated = false;
-	constructor(private readonly limit: number) {}
-	push(chunk: Buffer): void {
-		const room = this.limit - this.#size;
-		if (room <= 0) {
-			this.truncated = true;
-			return;
-		}
-		const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-		if (kept.length < chunk.length) this.truncated = true;
-		this.#chunks.push(kept);
-		this.#size += kept.length;
+/** Marks the bytes {@link BoundedBuffer} dropped between the head and the tail it keeps. */
+export const ELISION_MARKER = "[… pi-jscpd: output elided …]";
+
+/**
+ * Keeps at most `limit` bytes of a stream: its first bytes (an eighth, at most 8 KiB) and its last
+ * bytes (the rest), so a crash that prints a lot still shows how it started and its final error.
+ * Memory stays bounded by the limit plus one chunk, whatever the stream's length.
+ */
+export class BoundedBuffer {
+	readonly #headLimit: number;
+	readonly #tailLimit: number;
+	readonly #head: Buffer[] = [];
+	#headSize = 0;
+	#tail: Buffer[] = [];
+	#tailSize = 0;
+	/** Bytes dropped between head and tail. */
+	#dropped = 0;
+
+	constructor(limit: number) {
+		const total = Math.max(0, Math.floor(limit));
+		this.#headLimit = Math.min(8 * 1024, Math.floor(total / 8));
+		this.#tailLimit = total - this.#headLimit;
 	}
+
+	/** Whether bytes were dropped. */
+	get truncated(): boolean {
+		return this.#dropped > 0;
+	}
+
+	/** Appends one chunk. */
+	push(chunk: Buffer): void {
+		let rest = chunk;
+		const room = this.#headLimit - this.#headSize;
+		if (room > 0) {
+			const kept = rest.length > room ? rest.subarray(0, room) : rest;
+			this.#head.push(kept);
+			this.#headSize += kept.length;
+			rest = rest.subarray(kept.length);
+		}
+		if (rest.length === 0) return;
+		this.#tail.push(rest);
+		this.#tailSize += rest.length;
+		// Drop whole chunks from the front while the rest still fills the tail.
+		let drop = 0;
+		while (
+			drop < this.#tail.length - 1 &&
+			this.#tailSize - (this.#tail[drop]?.length ?? 0) >= this.#tailLimit
+		) {
+			const size = this.#tail[drop]?.length ?? 0;
+			this.#tailSize -= size;
+			this.#dropped += size;
+			drop++;
+		}
+		if (drop > 0) this.#tail = this.#tail.slice(drop);
+	}
+
+	/** The kept text; an elision marker stands where bytes were dropped (the tail starts on a line). */
 	text(): string {
-		return Buffer.concat(this.#chunks).toString("utf8");
+		let tail = Buffer.concat(this.#tail);
+		if (tail.length > this.#tailLimit) {
+			this.#dropped += tail.length - this.#tailLimit;
+			tail = tail.subarray(tail.length - this.#tailLimit);
+			this.#tail = [tail];
+			this.#tailSize = tail.length;
+		}
+		const head = Buffer.concat(this.#head).toString("utf8");
+		if (this.#dropped === 0) return head + tail.toString("utf8");
+		let tailText = tail.toString("utf8");
+		const newline = tailText.indexOf("\n");
+		if (newline >= 0 && newline < tailText.length - 1) tailText = tailText.slice(newline + 1);
+		return `${head}\n${ELISION_MARKER}\n${tailText}`;
 	}
 }
 

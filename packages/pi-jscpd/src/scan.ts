@@ -5,7 +5,36 @@
  */
 import type { Capability } from "./locate.js";
 import { type ParsedReport, parseReport } from "./report.js";
-import type { ProcessRunner } from "./runner.js";
+import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
+
+/** Longest crash detail shown (the end is kept: that is where the final error is). */
+export const MAX_CRASH_DETAIL = 300;
+
+/**
+ * The last few meaningful lines of a crashed jscpd's stderr: stack frames (`at …`), caret lines,
+ * Node's version footer and the elision marker are skipped, so a Node crash shows its error line
+ * and a long crash log its final lines. Longer than {@link MAX_CRASH_DETAIL}: the end is kept.
+ */
+export function crashDetail(stderr: string): string {
+	const lines: string[] = [];
+	const all = stderr.split("\n");
+	for (let i = all.length - 1; i >= 0 && lines.length < 3; i--) {
+		const line = (all[i] ?? "").trim();
+		if (
+			!line ||
+			line === ELISION_MARKER ||
+			/^at\s/.test(line) ||
+			/^\^+$/.test(line) ||
+			/^Node\.js v\d/.test(line)
+		)
+			continue;
+		lines.unshift(line);
+	}
+	const detail = lines.join(" ");
+	return detail.length <= MAX_CRASH_DETAIL
+		? detail
+		: `…${detail.slice(detail.length - MAX_CRASH_DETAIL + 1)}`;
+}
 
 /** The outcome of one scan. */
 export type ScanOutcome =
@@ -61,7 +90,7 @@ export async function runScan(
 		case "missing":
 			return { status: "unavailable", reason: `jscpd could not be started: ${outcome.error}` };
 		case "failed": {
-			const detail = outcome.stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
+			const detail = crashDetail(outcome.stderr);
 			return { status: "failed", reason: detail ? `${outcome.error}: ${detail}` : outcome.error };
 		}
 	}

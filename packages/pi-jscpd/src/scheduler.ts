@@ -14,6 +14,7 @@
  *   retryable completions leave the generation unattempted.
  * - {@link CheckScheduler.close} is idempotent, aborts owned work and awaits it.
  */
+import { ABORT_REASON } from "./defer.js";
 
 /** What an automatic check returned. */
 export type AutomaticResult =
@@ -104,7 +105,7 @@ export class CheckScheduler {
 		const check = this.#automatic;
 		if (check) {
 			check.superseded = true;
-			check.controller.abort();
+			check.controller.abort(ABORT_REASON);
 			this.#automatic = undefined;
 		}
 		return this.#mutation;
@@ -206,7 +207,7 @@ export class CheckScheduler {
 		this.#pending = undefined;
 		const check = this.#automatic;
 		if (!check) return false;
-		check.controller.abort();
+		check.controller.abort(ABORT_REASON);
 		this.#automatic = undefined;
 		return true;
 	}
@@ -220,7 +221,7 @@ export class CheckScheduler {
 		if (this.#automatic) this.#pending = this.#automatic.generation;
 		const check = this.#automatic;
 		if (check) {
-			check.controller.abort();
+			check.controller.abort(ABORT_REASON);
 			this.#automatic = undefined;
 		}
 		const controller = new AbortController();
@@ -258,9 +259,9 @@ export class CheckScheduler {
 			this.#closed = true;
 			this.#epoch++;
 			this.#pending = undefined;
-			this.#automatic?.controller.abort();
+			this.#automatic?.controller.abort(ABORT_REASON);
 			this.#automatic = undefined;
-			for (const check of this.#explicit) check.controller.abort();
+			for (const check of this.#explicit) check.controller.abort(ABORT_REASON);
 		}
 		await Promise.all([...this.#inflight]);
 	}

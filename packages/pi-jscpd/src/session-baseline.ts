@@ -6,10 +6,11 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	type BaselineState,
+	baselineDirectory,
 	baselinePath,
 	captureBaseline,
 	isStateEntry,
-	readBaseline,
+	loadBaseline,
 	STATE_ENTRY,
 	type StateEntry,
 	stateFromFile,
@@ -78,8 +79,12 @@ export class BaselineKeeper {
 		return this.#state;
 	}
 
-	/** Starts the probe and restores or captures the baseline, in the background. */
-	start(start: BaselineStart): void {
+	/**
+	 * Starts the probe and restores or captures the baseline, in the background. Returns why saved
+	 * `pi-jscpd/state` was ignored (malformed entries, an unusable baseline file), for the caller to
+	 * report; a new baseline is captured then.
+	 */
+	start(start: BaselineStart): string[] {
 		this.#capabilityPromise = probeCapability(
 			this.#deps.runner,
 			candidates({
@@ -94,19 +99,37 @@ export class BaselineKeeper {
 			this.#deps.changed();
 			return capability;
 		});
-		this.#pending = this.#restore(start.entries, start.root) ? this.#deps.snapshot() : this.#capture(start);
+		const restored = this.#restore(start.entries, start.root, baselineDirectory(start.agentDir));
+		this.#pending = restored.ok ? this.#deps.snapshot() : this.#capture(start);
+		return restored.ignored;
 	}
 
-	#restore(entries: readonly ReplayEntry[], root: string): boolean {
+	/**
+	 * The latest well-formed state entry decides: its file is read (only from the baseline
+	 * directory). Malformed entries after it are skipped and reported, as is an unusable file.
+	 */
+	#restore(
+		entries: readonly ReplayEntry[],
+		root: string,
+		directory: string,
+	): { readonly ok: boolean; readonly ignored: string[] } {
+		const ignored: string[] = [];
 		for (let i = entries.length - 1; i >= 0; i--) {
 			const entry = entries[i];
-			if (entry?.type !== "custom" || entry.customType !== STATE_ENTRY || !isStateEntry(entry.data)) continue;
-			const file = readBaseline(entry.data.baselineFile, root);
-			if (!file) return false;
-			this.#state = stateFromFile(entry.data.baselineFile, file);
-			return true;
+			if (entry?.type !== "custom" || entry.customType !== STATE_ENTRY) continue;
+			if (!isStateEntry(entry.data)) {
+				ignored.push(`a malformed ${STATE_ENTRY} entry`);
+				continue;
+			}
+			const read = loadBaseline(entry.data.baselineFile, root, directory);
+			if (!read.ok) {
+				ignored.push(`the saved baseline: ${read.reason}`);
+				return { ok: false, ignored };
+			}
+			this.#state = stateFromFile(entry.data.baselineFile, read.file);
+			return { ok: true, ignored };
 		}
-		return false;
+		return { ok: false, ignored };
 	}
 
 	async #capture(start: BaselineStart): Promise<void> {

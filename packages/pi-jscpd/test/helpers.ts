@@ -97,11 +97,14 @@ export async function jscpdSession(options: {
 	/** Extensions loaded before pi-jscpd (load-order tests). */
 	before?: ExtensionFactory[];
 	session?: "memory" | "file" | { open: string };
+	/** Load the harness's recorder (default true; it subscribes to every event, `tool_call` too). */
+	recorder?: boolean;
 }): Promise<JscpdSession> {
 	let controller: JscpdController | undefined;
 	const h = await createScriptedSession({
 		cwd: options.project,
 		session: options.session,
+		recorder: options.recorder,
 		extensions: [
 			...(options.before ?? []),
 			{

@@ -116,6 +116,48 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
 
+	it("tool_call is subscribed only while the baseline is pending: not once it is accepted, nor in a restored session", async () => {
+		const { root, agentDir, gate } = project();
+		const marker = `pijscpdarmed${process.pid}${Date.now()}`;
+		writeFileSync(join(gate, "hold"), "");
+		const s = await jscpdSession({
+			project: root,
+			agentDir,
+			session: "file",
+			recorder: false,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+		});
+		h = s;
+		const runner = () => s.session.extensionRunner;
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		expect(s.controller.status().baseline.status).toBe("pending");
+		expect(runner().hasHandlers("tool_call")).toBe(true);
+		writeFileSync(join(gate, "release"), "");
+		await s.controller.settled();
+		expect(s.controller.status().baseline.status).toBe("accepted");
+		expect(runner().hasHandlers("tool_call")).toBe(false);
+		// Mutations are still recorded (tool_result) and checked.
+		writeDuplicate(s);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(s.controller.status().changedFiles).toBe(1);
+		expect(s.errors).toEqual([]);
+		// A restored session reads its baseline from the file: never pending, never subscribed.
+		const file = s.sessionFile as string;
+		await s.dispose({ keepFiles: true });
+		h = undefined;
+		dirs.push(join(file, "..", ".."));
+		h = await jscpdSession({
+			project: root,
+			agentDir,
+			session: { open: file },
+			recorder: false,
+			jscpd: { executable: gatedJscpd(gate, marker) },
+		});
+		expect(h.controller.status().baseline.status).toBe("accepted");
+		expect(h.session.extensionRunner.hasHandlers("tool_call")).toBe(false);
+	});
+
 	it("a new prompt cancels the automatic check and leaves its generation unattempted", async () => {
 		const { root, agentDir, gate } = project();
 		const marker = `pijscpdprompt${process.pid}${Date.now()}`;
