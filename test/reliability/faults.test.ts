@@ -207,7 +207,7 @@ truncate -s 200M "$out/jscpd-report.json"`,
 		tally.hit("jscpdProcess");
 	});
 
-	// DEFECT (pi-jscpd, src/runner.ts BoundedBuffer + src/scan.ts runScan "failed"): stderr keeps the
+	// Regression test for a fixed defect (pi-jscpd, src/runner.ts BoundedBuffer + src/scan.ts runScan "failed"): stderr keeps the
 	// FIRST 64 KiB and runScan then shows the last 3 lines of that head, so a crash that prints more
 	// than 64 KiB shows lines from the middle of its output ("panic line 4163 …") and never the final
 	// error line. Expected: keep the tail of stderr (or head and tail) so the reason is the real one.

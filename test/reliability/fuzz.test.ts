@@ -130,7 +130,7 @@ describe("fuzz: pi-goal persisted entries", () => {
 		);
 	});
 
-	// DEFECT (pi-goal, src/persistence.ts, readStateEntry/validGoal): the validator only checks that
+	// Regression test for a fixed defect (pi-goal, src/persistence.ts, readStateEntry/validGoal): the validator only checks that
 	// usage/clock/safety are objects and never looks inside them, nor at objective length, tokenBudget
 	// or wait. A hand-edited or corrupted `pi-goal/state` entry such as
 	// `{"v":1,"state":{"revision":7,"goal":{…valid…,"usage":{},"objective":"<200k chars>","wait":"x"}}}`

@@ -304,7 +304,7 @@ describe("pi-reset: control reducer under random interleavings", () => {
 });
 
 describe("pi-reset: a request folded into a Pi-started compaction", () => {
-	// DEFECT (pi-reset, src/reducer.ts, reduceReset "compaction" + "compaction-failed"): a pending
+	// Regression test for a fixed defect (pi-reset, src/reducer.ts, reduceReset "compaction" + "compaction-failed"): a pending
 	// /reset or new_context request is folded into the compaction proposal and cleared from the state;
 	// when that compaction then fails (session_compact_failed), the proposal is dropped with effect
 	// "none" and the request is gone: no reset happens, no notice is given, /reset status says

@@ -181,7 +181,7 @@ describe("restore through Pi's session loading with hostile entries", () => {
 });
 
 describe("a malformed entry is reported once (issue 8: 'restore … falls back safely and reports once')", () => {
-	// DEFECT (all three packages): a malformed persisted entry is skipped silently. pi-goal
+	// Regression test for a fixed defect (all three packages): a malformed persisted entry is skipped silently. pi-goal
 	// (src/persistence.ts scanBranch → readStateEntry returns undefined, nothing is said), pi-reset
 	// (src/window.ts restoreFromBranch ignores a non-boolean `enabled`) and pi-jscpd
 	// (src/session-baseline.ts #restore: an unreadable baseline file silently triggers a new capture)
@@ -191,13 +191,10 @@ describe("a malformed entry is reported once (issue 8: 'restore … falls back s
 		["pi-reset", HOSTILE["pi-reset"]?.[0]],
 		["pi-jscpd", HOSTILE["pi-jscpd"]?.[0]],
 	] as const) {
-		(["pi-reset", "pi-goal", "pi-jscpd"].includes(name) ? it : it.fails)(
-			`${name}: a malformed state entry produces exactly one warning`,
-			async () => {
-				const { spy } = await openHostile([entry as Record<string, unknown>]);
-				await harness?.session.waitForIdle();
-				expect(reports(spy, name)).toBe(1);
-			},
-		);
+		it(`${name}: a malformed state entry produces exactly one warning`, async () => {
+			const { spy } = await openHostile([entry as Record<string, unknown>]);
+			await harness?.session.waitForIdle();
+			expect(reports(spy, name)).toBe(1);
+		});
 	}
 });
