@@ -30,3 +30,18 @@ export function hostAliases(): { find: RegExp; replacement: string }[] {
 		{ find: /^@earendil-works\/pi-ai$/, replacement: entry("pi-ai-1.3.0") },
 	];
 }
+
+/** The vitest configuration every package shares (each package's vitest.config.ts is one line). */
+export function packageTestConfig() {
+	return {
+		// PI_LIFECYCLE_HOST=1.3.0 runs the suite against the oldest supported Pi (see above).
+		resolve: { conditions: ["@pi-lifecycle/source"], alias: hostAliases() },
+		test: {
+			include: ["test/**/*.test.ts"],
+			pool: "forks" as const,
+			maxWorkers: 2,
+			testTimeout: 30_000,
+			hookTimeout: 30_000,
+		},
+	};
+}
