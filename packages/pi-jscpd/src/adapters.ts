@@ -10,6 +10,8 @@ import { Type } from "typebox";
 import type { JscpdController } from "./controller.js";
 import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
 import { dispatch, parseCommandLine } from "./dispatch.js";
+import { createOverviewModel } from "./overview.js";
+import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
 import { notify } from "./ui.js";
@@ -98,12 +100,18 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 
 /** Registers `/jscpd`. */
 export function registerCommand(pi: ExtensionAPI, controller: JscpdController): void {
+	const overview = createOverviewModel({
+		status: () => controller.status(),
+		dispatch: (command, ctx) => dispatch(controller, ctx, command, []),
+	});
 	pi.registerCommand("jscpd", {
 		description: `Duplicate-code checks with jscpd (${COMMAND_NAMES.join(", ")})`,
 		getArgumentCompletions: (prefix) => commandCompletions(prefix),
 		handler: async (line, ctx) => {
+			if (opensOverview(line, ctx)) return openOverview(overview, ctx);
 			const { command, args } = parseCommandLine(line);
 			const result = await dispatch(controller, ctx, command, args);
+			overview.remember(command, result);
 			notify(ctx, result.message, result.status === "error" ? "error" : "info");
 		},
 	});
