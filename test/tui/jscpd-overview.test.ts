@@ -57,7 +57,7 @@ describe("the bare /jscpd overview in pi's TUI", () => {
 		await command(session, "/jscpd");
 		const menu = await session.waitForScreen(/Browse findings \(0\)/);
 		expect(menu).toMatch(
-			/jscpd overview · checkpoint on · jscpd [\d.]+ · baseline accepted \(1 groups\) · 0 changed files/,
+			/jscpd overview · checkpoint on · jscpd [\d.]+ · baseline accepted \(1 group\) · 0 changed files/,
 		);
 		expect(menu).toMatch(
 			/Run the changed check[\s\S]*Run a project scan[\s\S]*Browse findings \(0\)[\s\S]*Help/,

@@ -108,8 +108,53 @@ async function resetTour(): Promise<void> {
 	}
 }
 
+/** A function body long enough for jscpd's default thresholds. */
+const dupBody = (name: string) => `export function ${name}(items: number[]): number {
+	let total = 0;
+	for (const item of items) {
+		if (item > 10) {
+			total += item * 2;
+		} else if (item > 5) {
+			total += item + 3;
+		} else {
+			total -= 1;
+		}
+	}
+	const scaled = total * 1.5;
+	const rounded = Math.round(scaled * 100) / 100;
+	if (rounded > 1000) {
+		return 1000;
+	}
+	return rounded;
+}
+`;
+
+async function jscpdTour(): Promise<void> {
+	const tui = await startPi({ projectFiles: { "src/a.ts": dupBody("alpha"), "src/b.ts": dupBody("beta") } });
+	try {
+		await tui.waitForScreen(/jscpd ✓/, 30_000);
+		await command(tui, "/jscpd");
+		shot(
+			"The `/jscpd` overview",
+			"Bare `/jscpd` in the TUI opens the overview. Opening it never scans: the title is the short status, and the entries run the changed check or a project scan (the same paths as `/jscpd changed` and `/jscpd scan`), browse the latest findings, or show the help.",
+			await tui.waitForScreen(/Browse findings \(0\)/),
+		);
+		tui.sendKeys("Down");
+		await tui.waitForScreen(/→ Run a project scan/);
+		tui.sendKeys("Enter");
+		shot(
+			"A project scan from the overview",
+			"Each clone pair is listed as `path:start-end ≈ path:start-end`; afterwards the overview offers them under Browse findings (1).",
+			await tui.waitForScreen(/jscpd: 1 duplicated block/, 30_000),
+		);
+	} finally {
+		tui.close();
+	}
+}
+
 await goalTour();
 await resetTour();
+await jscpdTour();
 
 const out = join(repoRoot, "docs", "tui-tour.md");
 mkdirSync(join(repoRoot, "docs"), { recursive: true });
@@ -134,7 +179,6 @@ writeFileSync(
 		"- pi-reset's boot note (`pi-reset/boot`) and checkpoint warning (`pi-reset/warning`) render as one header",
 		"  line (`reset · window … starts here · with handoff`) with the full note behind Pi's expand key (ctrl+o),",
 		"  as in the `/reset status` screen above. The model receives the full note either way.",
-		"- Not shown yet: the `/jscpd` overview (bare `/jscpd`), which is still to be built.",
 		"",
 	].join("\n"),
 );

@@ -60,7 +60,8 @@ export function overviewTitle(view: StatusView): string {
 			: cap.status === "probing"
 				? "jscpd probing…"
 				: "jscpd unavailable";
-	const groups = view.baseline.groups !== undefined ? ` (${view.baseline.groups} groups)` : "";
+	const n = view.baseline.groups;
+	const groups = n !== undefined ? ` (${n} group${n === 1 ? "" : "s"})` : "";
 	const first = [
 		"jscpd overview",
 		`checkpoint ${view.settings.enabled ? "on" : "off"}`,
