@@ -242,3 +242,37 @@ export function footer(screen: string, count = 3): string {
 		.slice(-count)
 		.join("\n");
 }
+
+/** The line of a select dialog that carries the cursor (`→`), or undefined. */
+function cursorLine(screen: string): string | undefined {
+	return screen.split("\n").find((line) => /^\s*→/.test(line));
+}
+
+/**
+ * Moves a select dialog's cursor to the entry whose label matches, then presses Enter. After each
+ * key it waits until the cursor line actually moved (the screen re-rendered), so keys never run
+ * ahead of the dialog; it searches downwards first, then upwards.
+ */
+export async function choose(tui: PiTui, label: RegExp): Promise<void> {
+	await tui.waitForScreen(/^\s*→/m, 10_000);
+	for (const key of ["Down", "Up"] as const) {
+		for (let step = 0; step < 20; step++) {
+			const current = cursorLine(tui.capture());
+			if (current && label.test(current)) {
+				tui.sendKeys("Enter");
+				return;
+			}
+			tui.sendKeys(key);
+			const moved = await tui
+				.waitForScreen(new RegExp(`^(?!${escapeRegExp(current ?? "")}$)\\s*→`, "m"), 2_000)
+				.then(() => true)
+				.catch(() => false);
+			if (!moved) break; // the end of the list in this direction
+		}
+	}
+	throw new Error(`No menu entry ${label}:\n${tui.capture()}`);
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -5,27 +5,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxScript, footer, type PiTui, startPi, submit } from "./driver.js";
+import { choose, fauxScript, footer, type PiTui, startPi, submit } from "./driver.js";
 
 let tui: PiTui | undefined;
 afterEach(() => {
 	tui?.close();
 	tui = undefined;
 });
-
-/** Moves the menu cursor to the entry whose label matches, then presses Enter. */
-async function choose(session: PiTui, label: RegExp): Promise<void> {
-	for (let step = 0; step < 12; step++) {
-		const screen = session.capture();
-		if (screen.split("\n").some((line) => /^\s*→/.test(line) && label.test(line))) {
-			session.sendKeys("Enter");
-			return;
-		}
-		session.sendKeys("Down");
-		await session.waitForScreen(/→/, 5_000);
-	}
-	throw new Error(`No menu entry ${label}:\n${session.capture()}`);
-}
 
 describe("the /goal manager menu in pi's TUI", () => {
 	it("during a goal the footer shows the goal, reset and jscpd statuses; bare /goal opens the menu; a clear confirmed after the goal changed does nothing", async () => {

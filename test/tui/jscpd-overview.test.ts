@@ -4,7 +4,7 @@
  * pair, and "Browse findings" then lists it as `path:start-end ≈ path:start-end`.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { command, footer, type PiTui, startPi } from "./driver.js";
+import { choose, command, footer, type PiTui, startPi } from "./driver.js";
 
 let tui: PiTui | undefined;
 afterEach(() => {
@@ -32,20 +32,6 @@ const body = (name: string) => `export function ${name}(items: number[]): number
 	return rounded;
 }
 `;
-
-/** Moves the menu cursor to the entry whose label matches, then presses Enter. */
-async function choose(session: PiTui, label: RegExp): Promise<void> {
-	for (let step = 0; step < 12; step++) {
-		const screen = session.capture();
-		if (screen.split("\n").some((line) => /^\s*→/.test(line) && label.test(line))) {
-			session.sendKeys("Enter");
-			return;
-		}
-		session.sendKeys("Down");
-		await session.waitForScreen(/→/, 5_000);
-	}
-	throw new Error(`No menu entry ${label}:\n${session.capture()}`);
-}
 
 describe("the bare /jscpd overview in pi's TUI", () => {
 	it("never scans on open: shows the status and four entries; a project scan from it reports the duplicate, which Browse then lists", async () => {
