@@ -4,6 +4,7 @@
  * pair, and "Browse findings" then lists it as `path:start-end ≈ path:start-end`.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { duplicatedFunction } from "../support/duplicates.js";
 import { choose, command, footer, type PiTui, startPi } from "./driver.js";
 
 let tui: PiTui | undefined;
@@ -12,30 +13,11 @@ afterEach(() => {
 	tui = undefined;
 });
 
-/** A function body long enough for jscpd's default thresholds. */
-const body = (name: string) => `export function ${name}(items: number[]): number {
-	let total = 0;
-	for (const item of items) {
-		if (item > 10) {
-			total += item * 2;
-		} else if (item > 5) {
-			total += item + 3;
-		} else {
-			total -= 1;
-		}
-	}
-	const scaled = total * 1.5;
-	const rounded = Math.round(scaled * 100) / 100;
-	if (rounded > 1000) {
-		return 1000;
-	}
-	return rounded;
-}
-`;
-
 describe("the bare /jscpd overview in pi's TUI", () => {
 	it("never scans on open: shows the status and four entries; a project scan from it reports the duplicate, which Browse then lists", async () => {
-		tui = await startPi({ projectFiles: { "src/a.ts": body("alpha"), "src/b.ts": body("beta") } });
+		tui = await startPi({
+			projectFiles: { "src/a.ts": duplicatedFunction("alpha"), "src/b.ts": duplicatedFunction("beta") },
+		});
 		const session = tui;
 		// The session baseline (the start-of-session scan) has finished: the footer is idle.
 		await session.waitForScreen(/jscpd ✓/, 30_000);

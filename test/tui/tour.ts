@@ -14,6 +14,9 @@ import { join } from "node:path";
 type Driver = typeof import("./driver.js");
 const driverUrl = new URL("./driver.ts", import.meta.url).href;
 const { command, fauxScript, repoRoot, startPi, submit } = (await import(driverUrl)) as Driver;
+type Duplicates = typeof import("../support/duplicates.js");
+const duplicatesUrl = new URL("../support/duplicates.ts", import.meta.url).href;
+const { duplicatedFunction } = (await import(duplicatesUrl)) as Duplicates;
 
 /** One captured screen with its caption. */
 interface Shot {
@@ -108,29 +111,10 @@ async function resetTour(): Promise<void> {
 	}
 }
 
-/** A function body long enough for jscpd's default thresholds. */
-const dupBody = (name: string) => `export function ${name}(items: number[]): number {
-	let total = 0;
-	for (const item of items) {
-		if (item > 10) {
-			total += item * 2;
-		} else if (item > 5) {
-			total += item + 3;
-		} else {
-			total -= 1;
-		}
-	}
-	const scaled = total * 1.5;
-	const rounded = Math.round(scaled * 100) / 100;
-	if (rounded > 1000) {
-		return 1000;
-	}
-	return rounded;
-}
-`;
-
 async function jscpdTour(): Promise<void> {
-	const tui = await startPi({ projectFiles: { "src/a.ts": dupBody("alpha"), "src/b.ts": dupBody("beta") } });
+	const tui = await startPi({
+		projectFiles: { "src/a.ts": duplicatedFunction("alpha"), "src/b.ts": duplicatedFunction("beta") },
+	});
 	try {
 		await tui.waitForScreen(/jscpd ✓/, 30_000);
 		await command(tui, "/jscpd");
