@@ -20,7 +20,7 @@ describe("the bare /jscpd overview in pi's TUI", () => {
 		});
 		const session = tui;
 		// The session baseline (the start-of-session scan) has finished: the footer is idle.
-		await session.waitForScreen(/jscpd ✓/, 30_000);
+		await session.waitForScreen(/jscpd ready/, 30_000);
 
 		await command(session, "/jscpd");
 		const menu = await session.waitForScreen(/Browse findings \(0\)/);
@@ -31,7 +31,7 @@ describe("the bare /jscpd overview in pi's TUI", () => {
 			/Run the changed check[\s\S]*Run a project scan[\s\S]*Browse findings \(0\)[\s\S]*Help/,
 		);
 		// Nothing scans on open: no check running, no scan result.
-		expect(footer(menu)).toMatch(/jscpd ✓/);
+		expect(footer(menu)).toMatch(/jscpd ready/);
 		expect(menu).not.toMatch(/checking|duplicated block/);
 
 		await choose(session, /Run a project scan/);

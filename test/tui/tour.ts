@@ -60,7 +60,7 @@ async function goalTour(): Promise<void> {
 		shot(
 			"The footer during a goal",
 			"Each extension writes one status under its own key: `pi-goal` (state, active time, automatic turns, budget), `pi-jscpd` and `pi-reset` (the current context window).",
-			await tui.waitForScreen(/active \d+s · auto 0\/25 · budget/),
+			await tui.waitForScreen(/goal active \d+s · auto 0\/25 · budget/),
 		);
 		submit(tui, "/goal");
 		shot(
@@ -77,7 +77,7 @@ async function goalTour(): Promise<void> {
 			await tui.waitForScreen(/Clear goal g-[a-z0-9]+\?/),
 		);
 		tui.openGate();
-		await tui.waitForScreen(/^complete · budget/m, 20_000);
+		await tui.waitForScreen(/goal complete · budget/, 20_000);
 		tui.sendKeys("Enter");
 		shot(
 			"The goal changed while the dialog was open",
@@ -116,7 +116,7 @@ async function jscpdTour(): Promise<void> {
 		projectFiles: { "src/a.ts": duplicatedFunction("alpha"), "src/b.ts": duplicatedFunction("beta") },
 	});
 	try {
-		await tui.waitForScreen(/jscpd ✓/, 30_000);
+		await tui.waitForScreen(/jscpd ready/, 30_000);
 		await command(tui, "/jscpd");
 		shot(
 			"The `/jscpd` overview",

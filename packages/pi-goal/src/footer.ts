@@ -57,7 +57,10 @@ export function nextStep(goal: GoalRecord): string | undefined {
 	}
 }
 
-/** Short footer text, or undefined when there is no goal. */
+/**
+ * Short footer text, or undefined when there is no goal. The grammar is shared with pi-reset and
+ * pi-jscpd: `<noun> <state>[ · <detail>]` (Pi joins the statuses of all extensions with a space).
+ */
 export function footerText(
 	goal: GoalRecord | null,
 	facts: { now: number; branchTotal: number; settings: GoalSettings },
@@ -78,7 +81,7 @@ export function footerText(
 			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(goal.pauseReason);
 			break;
 		case "budget_limited":
-			return spend ?? "budget exhausted";
+			return `goal ${spend ?? "budget exhausted"}`;
 		case "usage_limited":
 			parts.push("usage limited");
 			break;
@@ -86,5 +89,5 @@ export function footerText(
 			parts.push(goal.status);
 	}
 	if (spend) parts.push(spend);
-	return parts.join(" · ");
+	return `goal ${parts.join(" · ")}`;
 }

@@ -64,17 +64,20 @@ export function scanText(
 	return bound(lines.join("\n"));
 }
 
-/** Footer texts, keyed by state. */
+/**
+ * Footer texts, keyed by state. All three packages use one grammar: `<noun> <state>[ · <detail>]`
+ * (Pi joins extension statuses with a single space, so the noun says whose status it is).
+ */
 export const FOOTER = {
 	off: "jscpd off",
 	unavailable: "jscpd unavailable",
-	baseline: "jscpd: baseline…",
-	checking: "jscpd: checking…",
-	ready: "jscpd ✓",
-	clean: "jscpd ✓ no new duplicates",
-	findings: (n: number) => `jscpd: ${n} new duplicate${n === 1 ? "" : "s"}`,
-	failed: "jscpd: check failed (see /jscpd status)",
-	partial: "jscpd: baseline partial",
+	baseline: "jscpd baseline…",
+	checking: "jscpd checking…",
+	ready: "jscpd ready",
+	clean: "jscpd clean",
+	findings: (n: number) => `jscpd ${n} new duplicate${n === 1 ? "" : "s"}`,
+	failed: "jscpd failed · /jscpd status",
+	partial: "jscpd baseline partial",
 } as const;
 
 /** What the footer depends on. */

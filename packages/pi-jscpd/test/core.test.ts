@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { selectFindings } from "../src/compare.js";
 import { DEFAULT_SETTINGS, validateSettings } from "../src/config.js";
 import { MutationState, replayBranch } from "../src/mutations.js";
-import { findingsMessage } from "../src/presentation.js";
+import { FOOTER, findingsMessage, footerText } from "../src/presentation.js";
 import { COMMAND_NAMES, COMMANDS, commandCompletions, helpText, isCommandName } from "../src/registry.js";
 import { type CloneGroup, parseReport } from "../src/report.js";
 import { diffSnapshots, parsePorcelain } from "../src/worktree.js";
@@ -214,5 +214,36 @@ describe("outside-Pi change detection", () => {
 			]),
 		};
 		expect(diffSnapshots("/nonexistent-root", before, after)).toEqual(["a.ts", "c.ts"]);
+	});
+});
+
+describe("the pi-jscpd footer", () => {
+	const ready = {
+		enabled: true,
+		capability: "available",
+		baseline: "accepted",
+		checking: false,
+		outcome: undefined,
+	} as const;
+	it("footer follows the shared `<noun> <state> · <detail>` grammar", () => {
+		const texts = [
+			...Object.values(FOOTER).filter((text): text is string => typeof text === "string"),
+			FOOTER.findings(1),
+			FOOTER.findings(3),
+		];
+		for (const text of texts) expect(text).toMatch(/^jscpd [a-z0-9]/);
+		for (const text of texts) expect(text).not.toMatch(/:/);
+	});
+	it("footer says what the last check found, and never a stale state", () => {
+		expect(footerText(ready)).toBe("jscpd ready");
+		expect(footerText({ ...ready, checking: true })).toBe("jscpd checking…");
+		expect(footerText({ ...ready, outcome: { kind: "clean", text: "" } })).toBe("jscpd clean");
+		expect(footerText({ ...ready, outcome: { kind: "findings", text: "", delivered: 2 } })).toBe(
+			"jscpd 2 new duplicates",
+		);
+		expect(footerText({ ...ready, baseline: "pending" })).toBe("jscpd baseline…");
+		expect(footerText({ ...ready, baseline: "failed" })).toBe("jscpd failed · /jscpd status");
+		expect(footerText({ ...ready, capability: "unavailable" })).toBe("jscpd unavailable");
+		expect(footerText({ ...ready, enabled: false })).toBe("jscpd off");
 	});
 });

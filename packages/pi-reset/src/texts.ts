@@ -115,8 +115,8 @@ export interface StatusFacts {
 
 /** Footer text under the `pi-reset` key. */
 export function footerText(facts: StatusFacts): string {
-	if (!facts.enabled) return "reset: off";
-	const base = `reset: ${facts.windowId}`;
+	if (!facts.enabled) return "reset off";
+	const base = `reset ${facts.windowId}`;
 	return facts.pending ? `${base} · pending` : base;
 }
 

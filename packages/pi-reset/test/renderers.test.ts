@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderLines } from "../src/renderers.js";
-import { bootText, warningText } from "../src/texts.js";
+import { bootText, footerText, warningText } from "../src/texts.js";
 
 const boot = bootText({
 	windowId: "w1-abc",
@@ -37,5 +37,16 @@ describe("boot and warning messages in the transcript", () => {
 	it("a warning's header names the window and the tokens left", () => {
 		const lines = renderLines("warning", warningText("w3-x", 9000), { windowId: "w3-x" }, false);
 		expect(lines.header).toBe("reset · checkpoint warning · window w3-x · ~9000 tokens left");
+	});
+});
+
+describe("the pi-reset footer", () => {
+	const facts = { enabled: true, windowId: "w0", resets: 0, pending: false };
+	it("footer follows the shared `<noun> <state> · <detail>` grammar", () => {
+		expect(footerText(facts)).toBe("reset w0");
+		expect(footerText({ ...facts, windowId: "w2-k3f9", resets: 2, pending: true })).toBe(
+			"reset w2-k3f9 · pending",
+		);
+		expect(footerText({ ...facts, enabled: false })).toBe("reset off");
 	});
 });
