@@ -9,6 +9,7 @@ import { createArmedSubscription, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-
 import { Type } from "typebox";
 import type { JscpdController } from "./controller.js";
 import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
+import type { DialogScope } from "./dialog-scope.js";
 import { dispatch, parseCommandLine } from "./dispatch.js";
 import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
@@ -98,8 +99,8 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 	});
 }
 
-/** Registers `/jscpd`. */
-export function registerCommand(pi: ExtensionAPI, controller: JscpdController): void {
+/** Registers `/jscpd`; the overview's dialogs live in `dialogs` (dismissed at session_shutdown). */
+export function registerCommand(pi: ExtensionAPI, controller: JscpdController, dialogs: DialogScope): void {
 	const overview = createOverviewModel({
 		status: () => controller.status(),
 		dispatch: (command, ctx) => dispatch(controller, ctx, command, []),
@@ -108,7 +109,7 @@ export function registerCommand(pi: ExtensionAPI, controller: JscpdController): 
 		description: `Duplicate-code checks with jscpd (${COMMAND_NAMES.join(", ")})`,
 		getArgumentCompletions: (prefix) => commandCompletions(prefix),
 		handler: async (line, ctx) => {
-			if (opensOverview(line, ctx)) return openOverview(overview, ctx);
+			if (opensOverview(line, ctx)) return openOverview(overview, ctx, dialogs);
 			const { command, args } = parseCommandLine(line);
 			const result = await dispatch(controller, ctx, command, args);
 			overview.remember(command, result);

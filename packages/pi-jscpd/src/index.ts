@@ -6,6 +6,7 @@ import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-codi
 import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
 import { registerCommand, registerLifecycle, registerRenderer, registerTool } from "./adapters.js";
 import { JscpdController, type JscpdOptions } from "./controller.js";
+import { createDialogScope } from "./dialog-scope.js";
 
 export type { JscpdOptions } from "./controller.js";
 
@@ -18,7 +19,7 @@ export function createJscpdExtension(options: JscpdOptions = {}): (pi: Extension
 		options.onController?.(controller);
 		registerLifecycle(pi, controller);
 		registerTool(pi, controller);
-		registerCommand(pi, controller);
+		registerCommand(pi, controller, createDialogScope(pi, identity));
 		registerRenderer(pi);
 	};
 }

@@ -2,9 +2,13 @@
  * The bare `/jscpd` overview in Pi's interactive TUI: a thin adapter that shows the pure model
  * (overview.ts) with `ctx.ui.select` and reports outcomes with `ctx.ui.notify`. Opening it never
  * scans; the "Run …" entries go through the same dispatcher as `/jscpd changed` and `/jscpd scan`.
+ * Every dialog gets the signal of the session it opened in (session replacement dismisses it), and
+ * every answer is re-checked before it is acted on: a replaced session or, for the findings list,
+ * a newer result means nothing happens (with a short notice).
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { OverviewModel } from "./overview.js";
+import type { DialogScope, OpenedDialogs } from "./dialog-scope.js";
+import { type LatestFindings, OVERVIEW_NOTICES, type OverviewModel, recheck } from "./overview.js";
 
 /** Shown by "Browse findings (0)". */
 export const NO_FINDINGS_NOTICE =
@@ -16,16 +20,22 @@ export function opensOverview(line: string, ctx: Pick<ExtensionCommandContext, "
 }
 
 /** Opens the overview and runs the chosen entry. Never throws. */
-export async function openOverview(model: OverviewModel, ctx: ExtensionCommandContext): Promise<void> {
+export async function openOverview(
+	model: OverviewModel,
+	ctx: ExtensionCommandContext,
+	scope: DialogScope,
+): Promise<void> {
 	try {
+		const dialogs = scope.open();
 		const menu = model.open();
 		const choice = await ctx.ui.select(
 			menu.title,
 			menu.items.map((item) => item.label),
+			{ signal: dialogs.signal },
 		);
 		const action = menu.items.find((item) => item.label === choice)?.action;
-		if (!action) return;
-		if (action === "browse") return await browse(model, ctx);
+		if (!action || !still(dialogs, ctx)) return;
+		if (action === "browse") return await browse(model, ctx, dialogs);
 		const result = await model.run(action, ctx);
 		ctx.ui.notify(result.message, result.status === "error" ? "error" : "info");
 	} catch (err) {
@@ -37,13 +47,31 @@ export async function openOverview(model: OverviewModel, ctx: ExtensionCommandCo
 	}
 }
 
-async function browse(model: OverviewModel, ctx: ExtensionCommandContext): Promise<void> {
-	const latest = model.latest();
-	if (!latest || latest.entries.length === 0) return ctx.ui.notify(NO_FINDINGS_NOTICE, "info");
-	const source = latest.source === "scan" ? "the last project scan" : "the last changed check";
-	const labels = latest.entries.map((entry, i) => `${i + 1}. ${entry.label}`);
-	const choice = await ctx.ui.select(`jscpd findings from ${source} (${labels.length})`, labels);
-	const index = choice === undefined ? -1 : labels.indexOf(choice);
-	const entry = latest.entries[index];
-	if (entry) ctx.ui.notify(entry.detail, "info");
+/** Re-checks after a dialog answer; says why (best effort) and returns false when it no longer applies. */
+function still(
+	dialogs: OpenedDialogs,
+	ctx: ExtensionCommandContext,
+	findings?: { shown: LatestFindings; latest: LatestFindings | undefined },
+): boolean {
+	const verdict = recheck({ sessionCurrent: dialogs.current(), findings });
+	if (verdict === "ok") return true;
+	try {
+		ctx.ui.notify(OVERVIEW_NOTICES[verdict], "warning");
+	} catch {
+		// The old ctx is stale after a replacement: the notice is best effort.
+	}
+	return false;
+}
+
+async function browse(model: OverviewModel, ctx: ExtensionCommandContext, dialogs: OpenedDialogs) {
+	const shown = model.latest();
+	if (!shown || shown.entries.length === 0) return ctx.ui.notify(NO_FINDINGS_NOTICE, "info");
+	const source = shown.source === "scan" ? "the last project scan" : "the last changed check";
+	const labels = shown.entries.map((entry, i) => `${i + 1}. ${entry.label}`);
+	const choice = await ctx.ui.select(`jscpd findings from ${source} (${labels.length})`, labels, {
+		signal: dialogs.signal,
+	});
+	const entry = shown.entries[choice === undefined ? -1 : labels.indexOf(choice)];
+	if (!entry || !still(dialogs, ctx, { shown, latest: model.latest() })) return;
+	ctx.ui.notify(entry.detail, "info");
 }

@@ -35,7 +35,7 @@ export interface BrowseEntry {
 	readonly detail: string;
 }
 
-/** The latest findings and where they came from. */
+/** The latest findings and where they came from; every new result is a new object (its identity). */
 export interface LatestFindings {
 	/** `scan` or `changed`. */
 	readonly source: "scan" | "changed";
@@ -50,6 +50,35 @@ export const OVERVIEW_LABELS = {
 	browse: (n: number) => `Browse findings (${n})`,
 	help: "Help",
 } as const;
+
+/** Notices shown instead of acting on a dialog answer that no longer applies. */
+export const OVERVIEW_NOTICES = {
+	session: "The session changed while the dialog was open; nothing was done.",
+	findings: "The findings changed while the list was open; run /jscpd again.",
+} as const;
+
+/** Why a dialog answer must not be acted on, or `ok`. */
+export type Recheck = "ok" | keyof typeof OVERVIEW_NOTICES;
+
+/** What the overview checks after every dialog answer. */
+export interface RecheckInput {
+	/** Whether the session the overview opened in is still the live one. */
+	readonly sessionCurrent: boolean;
+	/** For the findings list: the list shown and the latest one now (compared by identity). */
+	readonly findings?: {
+		/** The findings the list showed. */
+		readonly shown: LatestFindings | undefined;
+		/** The latest findings now. */
+		readonly latest: LatestFindings | undefined;
+	};
+}
+
+/** Whether a dialog answer may be acted on (pure): the session first, then the findings shown. */
+export function recheck(input: RecheckInput): Recheck {
+	if (!input.sessionCurrent) return "session";
+	if (input.findings && input.findings.shown !== input.findings.latest) return "findings";
+	return "ok";
+}
 
 /** The short status title: checkpoint, jscpd, baseline, changed files and the last check. */
 export function overviewTitle(view: StatusView): string {

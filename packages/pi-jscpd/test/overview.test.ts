@@ -2,7 +2,14 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../src/config.js";
 import type { DispatchResult } from "../src/dispatch.js";
-import { createOverviewModel, OVERVIEW_LABELS, overviewMenu, rememberResult } from "../src/overview.js";
+import {
+	createOverviewModel,
+	OVERVIEW_LABELS,
+	OVERVIEW_NOTICES,
+	overviewMenu,
+	recheck,
+	rememberResult,
+} from "../src/overview.js";
 import { opensOverview } from "../src/overview-ui.js";
 import type { StatusView } from "../src/status.js";
 
@@ -148,5 +155,28 @@ describe("the /jscpd overview model", () => {
 		expect(opensOverview("status", { hasUI: true, mode: "tui" })).toBe(false);
 		expect(opensOverview("", { hasUI: false, mode: "print" } as never)).toBe(false);
 		expect(opensOverview("", { hasUI: true, mode: "rpc" } as never)).toBe(false);
+	});
+
+	it("a dialog answer is acted on only in the session the overview opened in", () => {
+		expect(recheck({ sessionCurrent: true })).toBe("ok");
+		expect(recheck({ sessionCurrent: false })).toBe("session");
+		// The session comes first: a replaced session also has no findings list to compare.
+		const shown = rememberResult(undefined, "scan", SCAN);
+		expect(recheck({ sessionCurrent: false, findings: { shown, latest: shown } })).toBe("session");
+		expect(OVERVIEW_NOTICES.session).toBe("The session changed while the dialog was open; nothing was done.");
+	});
+
+	it("a finding is shown only while the list it was picked from is still the latest result", () => {
+		const shown = rememberResult(undefined, "scan", SCAN);
+		expect(recheck({ sessionCurrent: true, findings: { shown, latest: shown } })).toBe("ok");
+		// Errors, status and help keep the list; any new scan or changed result replaces it, even an equal one.
+		const kept = rememberResult(shown, "scan", { status: "error", message: "timeout", details: {} });
+		expect(recheck({ sessionCurrent: true, findings: { shown, latest: kept } })).toBe("ok");
+		const rescanned = rememberResult(shown, "scan", SCAN);
+		expect(rescanned).toEqual(shown);
+		expect(recheck({ sessionCurrent: true, findings: { shown, latest: rescanned } })).toBe("findings");
+		const changed = rememberResult(shown, "changed", CHANGED);
+		expect(recheck({ sessionCurrent: true, findings: { shown, latest: changed } })).toBe("findings");
+		expect(OVERVIEW_NOTICES.findings).toBe("The findings changed while the list was open; run /jscpd again.");
 	});
 });
