@@ -37,6 +37,11 @@ export function fauxScript(name: string): string {
 	return existsSync(local) ? local : join(repoRoot, "test", "cli", "scripts", name);
 }
 
+/** Path of a test-only extension in test/tui/fixtures (for `extraExtensions`). */
+export function fixtureExtension(name: string): string {
+	return join(here, "fixtures", name);
+}
+
 /** Options of {@link startPi}. */
 export interface StartOptions {
 	/** Faux script module (see faux-provider-extension.ts); none = the model is never asked. */
@@ -53,6 +58,8 @@ export interface StartOptions {
 	readonly projectFiles?: Record<string, string>;
 	/** Sets PI_TUI_GATE to a file in the run's directory (see scripts/gated-goal.mjs and `openGate`). */
 	readonly gated?: boolean;
+	/** More extensions to load after the three (`-e` paths), e.g. test fixtures in test/tui/fixtures. */
+	readonly extraExtensions?: readonly string[];
 }
 
 /** A running interactive pi. */
@@ -118,7 +125,7 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 		"-ne",
 		"-e",
 		join(repoRoot, "test", "cli", "faux-provider-extension.ts"),
-		...EXTENSIONS.flatMap((path) => ["-e", path]),
+		...[...EXTENSIONS, ...(options.extraExtensions ?? [])].flatMap((path) => ["-e", path]),
 		"--model",
 		"pi-lifecycle-faux/scripted",
 	];
@@ -197,10 +204,13 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 	return tui;
 }
 
-/** The text in pi's editor: the lines between the last two horizontal rules of the screen. */
+/**
+ * The text in pi's editor: the lines between the last two horizontal rules of the screen. While the
+ * agent works the top rule carries the working indicator (`── ⠴ Working ───…`).
+ */
 export function editorText(screen: string): string {
 	const lines = screen.split("\n");
-	const rules = lines.flatMap((line, index) => (/^─{20,}/.test(line) ? [index] : []));
+	const rules = lines.flatMap((line, index) => (/^─{20,}|^── .*─{20,}\s*$/.test(line) ? [index] : []));
 	const [top, bottom] = rules.slice(-2);
 	if (top === undefined || bottom === undefined) return "";
 	return lines

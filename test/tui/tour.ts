@@ -7,13 +7,13 @@
  * Goal and window ids are random per run; temp paths are replaced by `~/project`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 // A computed specifier keeps this script runnable by plain Node (type stripping needs `.ts`)
 // while the type comes from the module vitest compiles.
 type Driver = typeof import("./driver.js");
 const driverUrl = new URL("./driver.ts", import.meta.url).href;
-const { command, fauxScript, repoRoot, startPi, submit } = (await import(driverUrl)) as Driver;
+const { choose, command, fauxScript, repoRoot, startPi, submit } = (await import(driverUrl)) as Driver;
 type Duplicates = typeof import("../support/duplicates.js");
 const duplicatesUrl = new URL("../support/duplicates.ts", import.meta.url).href;
 const { duplicatedFunction } = (await import(duplicatesUrl)) as Duplicates;
@@ -89,6 +89,52 @@ async function goalTour(): Promise<void> {
 	}
 }
 
+async function goalDialogsTour(): Promise<void> {
+	// The abortable script holds each answer until the gate opens or Pi aborts it (pause).
+	const tui = await startPi({ script: fauxScript("abortable-goal.mjs"), gated: true });
+	try {
+		submit(tui, "/goal Write the two parts");
+		await tui.waitForScreen(/^goal active \d+s/m);
+		submit(tui, "/goal");
+		await tui.waitForScreen(/Full status/);
+		await choose(tui, /Pause/);
+		await tui.waitForScreen(/^goal paused/m);
+		submit(tui, "/goal");
+		shot(
+			"Pause and resume from the menu",
+			"Pause stops the current turn and keeps the goal; the footer says `paused`. The menu of a paused goal offers Resume instead of Pause.",
+			await tui.waitForScreen(/Resume \(new goal id\)/),
+		);
+		await choose(tui, /Resume \(new goal id\)/);
+		shot(
+			"Resumed with a new goal id",
+			"Resuming a stopped goal gives it a new id (a reply or tool call still meant for the old id is rejected) and the model continues.",
+			await tui.waitForScreen(/Goal g-[a-z0-9]+ resumed\./),
+		);
+		submit(tui, "/goal");
+		await tui.waitForScreen(/Full status/);
+		await choose(tui, /Edit the objective/);
+		shot(
+			"Editing the objective",
+			"Edit the objective opens Pi's editor dialog with the current objective (Enter submits, Shift+Enter adds a line, Escape cancels and changes nothing).",
+			await tui.waitForScreen(/Edit the objective of goal g-[a-z0-9]+/),
+		);
+		tui.sendKeys("End");
+		tui.type(" and the tests");
+		await tui.waitForScreen(/Write the two parts and the tests/);
+		tui.sendKeys("Enter");
+		await tui.waitForScreen(/Goal edited; new goal id g-[a-z0-9]+ \(active\)\./);
+		await command(tui, "/goal status");
+		shot(
+			"The edited goal",
+			"The edit gives the goal a new id; an active goal stays active. `/goal status` shows the new objective.",
+			await tui.waitForScreen(/Objective: Write the two parts and the tests/),
+		);
+	} finally {
+		tui.close();
+	}
+}
+
 async function resetTour(): Promise<void> {
 	const tui = await startPi({ script: fauxScript("reset.mjs") });
 	try {
@@ -137,11 +183,13 @@ async function jscpdTour(): Promise<void> {
 }
 
 await goalTour();
+await goalDialogsTour();
 await resetTour();
 await jscpdTour();
 
-const out = join(repoRoot, "docs", "tui-tour.md");
-mkdirSync(join(repoRoot, "docs"), { recursive: true });
+// PI_TUI_TOUR_OUT writes elsewhere (to try the tour without touching docs/).
+const out = process.env.PI_TUI_TOUR_OUT ?? join(repoRoot, "docs", "tui-tour.md");
+mkdirSync(dirname(out), { recursive: true });
 const body = shots
 	.map((s) =>
 		[`## ${s.title}`, "", ...(s.text ? [s.text, ""] : []), "```text", s.screen, "```", ""].join("\n"),
