@@ -7,6 +7,7 @@ import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-
 import { Type } from "typebox";
 import { admitsUnfinished } from "./contract.js";
 import type { GoalController } from "./controller.js";
+import type { GoalEvent } from "./goal-machine.js";
 import { bound, oneLine, quoteInline } from "./quote.js";
 import { MIN_WAIT_MS } from "./types.js";
 
@@ -57,6 +58,33 @@ export function staleReason(controller: GoalController, goalId: unknown): string
 	return undefined;
 }
 
+/** What a goal tool decided about a call that passed the stale check. */
+type Decision = { readonly event: GoalEvent; readonly done: string } | { readonly rejected: string };
+
+/**
+ * The shared body of the goal tools: stale check (exact id, active, owned) → the tool's own
+ * decision → the controller applies the event → a terminal success or an error result.
+ */
+function goalExecute<P extends { readonly goal_id: unknown }>(
+	controller: GoalController,
+	decide: (params: P) => Decision,
+) {
+	return async (
+		_id: string,
+		params: P,
+		_signal: AbortSignal | undefined,
+		_onUpdate: unknown,
+		ctx: ExtensionContext,
+	): Promise<AgentToolResult<{ ok: boolean }>> => {
+		const stale = staleReason(controller, params.goal_id);
+		if (stale) return result(stale, true);
+		const decision = decide(params);
+		if ("rejected" in decision) return result(decision.rejected, true);
+		const applied = controller.apply(decision.event, ctx);
+		return applied.error ? result(`Rejected: ${applied.error}`, true) : result(decision.done, false);
+	};
+}
+
 /** Registers goal_complete, goal_blocked and goal_wait. */
 export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller: GoalController): void {
 	pi.registerTool({
@@ -65,22 +93,19 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 		description:
 			"Mark the active pi-goal goal complete. Only call it after verifying every requirement of the objective; the summary must give the evidence.",
 		parameters: COMPLETE,
-		async execute(_id, params, _signal, _onUpdate, ctx: ExtensionContext) {
-			const stale = staleReason(controller, params.goal_id);
-			if (stale) return result(stale, true);
+		execute: goalExecute(controller, (params: { goal_id: string; summary: string }) => {
 			const summary = String(params.summary ?? "").trim();
-			if (!summary) return result("Rejected: the summary is empty. Give the evidence of completion.", true);
+			if (!summary) return { rejected: "Rejected: the summary is empty. Give the evidence of completion." };
 			const admitted = admitsUnfinished(summary);
 			if (admitted)
-				return result(
-					`Rejected: the summary says "${admitted}", so the work is not finished. Keep working, or call goal_blocked if you cannot finish.`,
-					true,
-				);
-			const applied = controller.apply({ type: "complete", summary: bound(summary, MAX_SUMMARY) }, ctx);
-			return applied.error
-				? result(`Rejected: ${applied.error}`, true)
-				: result("Goal marked complete.", false);
-		},
+				return {
+					rejected: `Rejected: the summary says "${admitted}", so the work is not finished. Keep working, or call goal_blocked if you cannot finish.`,
+				};
+			return {
+				event: { type: "complete", summary: bound(summary, MAX_SUMMARY) },
+				done: "Goal marked complete.",
+			};
+		}),
 	});
 	pi.registerTool({
 		name: "goal_blocked",
@@ -88,17 +113,12 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 		description:
 			"Report that the active pi-goal goal cannot continue because of a real blocker, with the reason and the evidence.",
 		parameters: BLOCKED,
-		async execute(_id, params, _signal, _onUpdate, ctx: ExtensionContext) {
-			const stale = staleReason(controller, params.goal_id);
-			if (stale) return result(stale, true);
+		execute: goalExecute(controller, (params: { goal_id: string; reason: string; evidence: string }) => {
 			const reason = String(params.reason ?? "").trim();
-			if (!reason) return result("Rejected: the reason is empty.", true);
+			if (!reason) return { rejected: "Rejected: the reason is empty." };
 			const text = `${reason}${params.evidence ? ` (evidence: ${String(params.evidence).trim()})` : ""}`;
-			const applied = controller.apply({ type: "blocked", reason: text.slice(0, 2000) }, ctx);
-			return applied.error
-				? result(`Rejected: ${applied.error}`, true)
-				: result("Goal marked blocked.", false);
-		},
+			return { event: { type: "blocked", reason: text.slice(0, 2000) }, done: "Goal marked blocked." };
+		}),
 	});
 	pi.registerTool({
 		name: "goal_wait",
@@ -106,23 +126,22 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 		description:
 			"Pause automatic work on the active pi-goal goal while waiting for something external. Waits shorter than 10 s are raised to 10 s.",
 		parameters: WAIT,
-		async execute(_id, params, _signal, _onUpdate, ctx: ExtensionContext) {
-			const stale = staleReason(controller, params.goal_id);
-			if (stale) return result(stale, true);
-			const reason = oneLine(String(params.reason ?? ""), 200);
-			if (!reason) return result("Rejected: the reason is empty.", true);
-			const requested = params.resume_after_ms;
-			let resumeAt: number | null = null;
-			if (requested !== undefined) {
-				if (typeof requested !== "number" || !Number.isFinite(requested))
-					return result("Rejected: resume_after_ms must be a number of milliseconds.", true);
-				resumeAt = controller.facts().now + Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, requested));
-			}
-			const applied = controller.apply({ type: "wait", reason, resumeAt }, ctx);
-			if (applied.error) return result(`Rejected: ${applied.error}`, true);
-			const when =
-				resumeAt === null ? "until the user resumes it" : `until ${new Date(resumeAt).toISOString()}`;
-			return result(`Goal waiting ${when}.`, false);
-		},
+		execute: goalExecute(
+			controller,
+			(params: { goal_id: string; reason: string; resume_after_ms?: number }) => {
+				const reason = oneLine(String(params.reason ?? ""), 200);
+				if (!reason) return { rejected: "Rejected: the reason is empty." };
+				const requested = params.resume_after_ms;
+				let resumeAt: number | null = null;
+				if (requested !== undefined) {
+					if (typeof requested !== "number" || !Number.isFinite(requested))
+						return { rejected: "Rejected: resume_after_ms must be a number of milliseconds." };
+					resumeAt = controller.facts().now + Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, requested));
+				}
+				const when =
+					resumeAt === null ? "until the user resumes it" : `until ${new Date(resumeAt).toISOString()}`;
+				return { event: { type: "wait", reason, resumeAt }, done: `Goal waiting ${when}.` };
+			},
+		),
 	});
 }
