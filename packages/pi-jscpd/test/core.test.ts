@@ -227,7 +227,7 @@ describe("the pi-jscpd footer", () => {
 	} as const;
 	it("footer follows the shared `<noun> <state> · <detail>` grammar", () => {
 		const texts = [
-			...Object.values(FOOTER).filter((text): text is string => typeof text === "string"),
+			...(Object.values(FOOTER) as unknown[]).filter((text): text is string => typeof text === "string"),
 			FOOTER.findings(1),
 			FOOTER.findings(3),
 		];
