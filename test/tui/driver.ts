@@ -170,7 +170,7 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 			tmux(["send-keys", "-t", session, ...keys]);
 		},
 		type: (text) => {
-			tmux(["send-keys", "-t", session, "-l", text]);
+			tmux(["send-keys", "-t", session, "-l", "--", text]); // "--": text may start with a dash
 		},
 		capture,
 		openGate: () => writeFileSync(join(root, "gate"), ""),

@@ -130,6 +130,29 @@ describe("pause, resume and edit from the /goal menu in pi's TUI", () => {
 		session.sendKeys("Escape");
 		await session.waitForNoMatch(/Full status/);
 	});
+
+	it("an objective edited in the dialog is taken literally: a leading --tokens is text, not an option", async () => {
+		tui = await startWithGoal();
+		const session = tui;
+
+		submit(session, "/goal");
+		await session.waitForScreen(/Full status/);
+		await choose(session, /Edit the objective/);
+		await session.waitForScreen(/Edit the objective of goal g-[a-z0-9]+/);
+		session.sendKeys("End", "C-u");
+		await session.waitForNoMatch(/Write the two parts/);
+		session.type("--tokens 5k is a flag the CLI must accept");
+		await session.waitForScreen(/--tokens 5k is a flag the CLI must accept/);
+		session.sendKeys("Enter");
+		const edited = await session.waitForScreen(/Goal edited; new goal id (g-[a-z0-9]+) \(active\)\./);
+		const newId = /Goal edited; new goal id (g-[a-z0-9]+)/.exec(edited)?.[1];
+
+		await command(session, "/goal status");
+		const status = await session.waitForScreen(new RegExp(`Goal ${newId}: active[\\s\\S]*Tokens: `));
+		expect(status).toMatch(/Objective: --tokens 5k is a flag the CLI must accept\n/);
+		expect(status).toMatch(/Tokens: \S+\n/); // no budget (a budget reads "Tokens: 0 of 5k")
+		expect(footer(status)).not.toMatch(/budget/);
+	});
 });
 
 describe("session replacement closes an open /goal dialog", () => {

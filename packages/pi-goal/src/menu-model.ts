@@ -82,6 +82,24 @@ export function objectiveProblem(objective: string): string | undefined {
 	return undefined;
 }
 
+/** What the text submitted in the edit dialog asks for. */
+export type ObjectiveEdit =
+	| { readonly kind: "unchanged" }
+	| { readonly kind: "invalid"; readonly error: string }
+	| { readonly kind: "edit"; readonly objective: string };
+
+/**
+ * The edit dialog's answer (undefined = cancelled) against the current objective. The text is the
+ * objective, taken literally: unlike `/goal edit`, a leading `--tokens N` is not an option.
+ */
+export function objectiveEdit(current: string, text: string | undefined): ObjectiveEdit {
+	if (text === undefined) return { kind: "unchanged" };
+	const objective = text.trim();
+	if (objective === current.trim()) return { kind: "unchanged" };
+	const problem = objectiveProblem(objective);
+	return problem === undefined ? { kind: "edit", objective } : { kind: "invalid", error: problem };
+}
+
 /** A typed token budget: the count, or why it is not one. */
 export function parseBudget(text: string): { readonly tokens?: number; readonly error?: string } {
 	const tokens = parseTokenCount(text.trim());

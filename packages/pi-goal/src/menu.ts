@@ -7,13 +7,15 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
-import { type CommandDeps, handleGoalCommand, startGoal, statusText } from "./commands.js";
+import { type CommandDeps, handleGoalCommand, newGoalId, startGoal, statusText } from "./commands.js";
+import { publishWhileIdle } from "./hooks.js";
 import {
 	budgetLine,
 	goalIdentity,
 	MENU_LABELS,
 	menuItems,
 	menuTitle,
+	objectiveEdit,
 	objectiveProblem,
 	parseBudget,
 	parseSettingValue,
@@ -136,10 +138,30 @@ async function edit(menu: Opened): Promise<void> {
 	if (!goal) return;
 	// Pi's editor dialog takes no signal: the identity check after it covers a replaced session.
 	const text = await menu.ctx.ui.editor(`Edit the objective of goal ${goal.id}`, goal.objective);
-	if (text === undefined || text.trim() === goal.objective.trim() || !menu.still()) return;
-	const problem = objectiveProblem(text);
-	if (problem) return say(menu.ctx, problem, "error");
-	return handleGoalCommand(menu.deps, `edit ${text.trim()}`, menu.ctx);
+	const request = objectiveEdit(goal.objective, text);
+	if (request.kind === "unchanged" || !menu.still()) return;
+	if (request.kind === "invalid") return say(menu.ctx, request.error, "error");
+	editObjective(menu.deps, menu.ctx, request.objective);
+}
+
+/**
+ * The effects of `/goal edit <objective>` for an objective that must not be parsed as a command
+ * line (it may start with `--tokens`): new goal id, budget re-check, idle kickoff, contract.
+ */
+function editObjective(deps: CommandDeps, ctx: ExtensionCommandContext, objective: string): void {
+	const { controller, waker } = deps;
+	const applied = controller.apply({ type: "edit", newId: newGoalId(), objective }, ctx);
+	if (!applied.error) {
+		// A used-up budget stops the goal now (terminal limit, no request), as /goal edit does.
+		controller.apply({ type: "budget_check" }, ctx);
+		if (controller.working) {
+			waker.request("kickoff");
+			if (ctx.isIdle()) waker.flush(ctx);
+		}
+	}
+	publishWhileIdle(deps.pi, controller);
+	const done = `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`;
+	say(ctx, applied.error ?? done, applied.error ? "error" : "info");
 }
 
 async function start(menu: Opened, withBudget: boolean): Promise<void> {

@@ -4,6 +4,7 @@ import {
 	MENU_LABELS,
 	menuItems,
 	menuTitle,
+	objectiveEdit,
 	objectiveProblem,
 	parseBudget,
 	parseSettingValue,
@@ -93,6 +94,31 @@ describe("goal manager menu model", () => {
 		expect(objectiveProblem("fine")).toBeUndefined();
 		expect(parseBudget("100k")).toEqual({ tokens: 100_000 });
 		expect(parseBudget("lots").error).toMatch(/Invalid token budget "lots"/);
+	});
+
+	it("an objective edited in the dialog is taken literally: a leading --tokens is text, not an option", () => {
+		expect(objectiveEdit("ship it", "--tokens 5k is a flag the CLI must accept\n")).toEqual({
+			kind: "edit",
+			objective: "--tokens 5k is a flag the CLI must accept",
+		});
+		expect(objectiveEdit("ship it", "--dry-run support")).toEqual({
+			kind: "edit",
+			objective: "--dry-run support",
+		});
+		expect(objectiveEdit("ship it", "line one\nline two")).toEqual({
+			kind: "edit",
+			objective: "line one\nline two",
+		});
+	});
+
+	it("a cancelled or unchanged edit does nothing; an empty or over-long one says why", () => {
+		expect(objectiveEdit("ship it", undefined)).toEqual({ kind: "unchanged" });
+		expect(objectiveEdit("ship it", "  ship it \n")).toEqual({ kind: "unchanged" });
+		expect(objectiveEdit("ship it", " \n ")).toEqual({ kind: "invalid", error: "The objective is empty." });
+		expect(objectiveEdit("ship it", "x".repeat(4001))).toMatchObject({
+			kind: "invalid",
+			error: expect.stringMatching(/limit is 4000/),
+		});
 	});
 
 	it("settings show current values and typed values parse like the settings file accepts them", () => {
