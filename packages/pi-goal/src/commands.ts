@@ -62,6 +62,34 @@ function wakeFromCommand(deps: CommandDeps, ctx: ExtensionContext, kind: "kickof
 	if (ctx.isIdle()) deps.waker.flush(ctx);
 }
 
+/**
+ * The effects of `/goal edit` (also the menu's edit, whose objective is taken literally): new goal
+ * id, budget re-check, idle kickoff, contract. Returns the error, or undefined.
+ */
+export function editGoal(
+	deps: CommandDeps,
+	ctx: ExtensionCommandContext,
+	edit: { readonly objective: string; readonly tokenBudget?: number | null },
+): string | undefined {
+	const { controller } = deps;
+	const applied = controller.apply(
+		{ type: "edit", newId: newGoalId(), objective: edit.objective, tokenBudget: edit.tokenBudget },
+		ctx,
+	);
+	if (!applied.error) {
+		// A lowered budget that is already used up stops the goal now (terminal limit, no request).
+		controller.apply({ type: "budget_check" }, ctx);
+		wakeFromCommand(deps, ctx, "kickoff");
+	}
+	publishWhileIdle(deps.pi, controller);
+	return applied.error;
+}
+
+/** What `/goal edit` reports on success. */
+export function editedText(controller: GoalController): string {
+	return `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`;
+}
+
 /** Multi-line status for `/goal status`. */
 export function statusText(controller: GoalController): string {
 	const goal = controller.goal;
@@ -139,20 +167,8 @@ export async function handleGoalCommand(
 			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
 			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);
 		}
-		case "edit": {
-			const applied = controller.apply(
-				{ type: "edit", newId: newGoalId(), objective: command.objective, tokenBudget: command.tokenBudget },
-				ctx,
-			);
-			// A lowered budget that is already used up stops the goal now (terminal limit, no request).
-			if (!applied.error) controller.apply({ type: "budget_check" }, ctx);
-			if (!applied.error) wakeFromCommand(deps, ctx, "kickoff");
-			publishWhileIdle(pi, controller);
-			return report(
-				applied.error,
-				`Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`,
-			);
-		}
+		case "edit":
+			return report(editGoal(deps, ctx, command), editedText(controller));
 		case "retry-usage-limits":
 			return setRetryUsageLimits(deps, ctx, command.enabled);
 		case "clear": {

@@ -12,6 +12,7 @@ export type MenuAction =
 	| "pause"
 	| "resume"
 	| "edit"
+	| "budget"
 	| "status"
 	| "clear"
 	| "settings";
@@ -33,6 +34,7 @@ export const MENU_LABELS = {
 	resume: "Resume (new goal id)",
 	wake: "Resume now (end the wait)",
 	edit: "Edit the objective",
+	budget: "Change the token budget…",
 	status: "Full status",
 	clear: "Clear the goal…",
 	settings: "Settings…",
@@ -44,12 +46,13 @@ export function menuItems(goal: GoalRecord | null): MenuItem[] {
 	if (goal?.status === "active") {
 		if (goal.wait) items.push({ action: "resume", label: MENU_LABELS.wake });
 		items.push({ action: "pause", label: MENU_LABELS.pause });
-	} else if (goal && goal.status !== "complete") {
+	} else if (goal && goal.status !== "complete" && goal.status !== "budget_limited") {
+		// A used-up budget cannot resume: raising the budget (below) continues the goal instead.
 		items.push({ action: "resume", label: MENU_LABELS.resume });
 	}
-	if (goal) {
-		items.push({ action: "edit", label: MENU_LABELS.edit }, { action: "status", label: MENU_LABELS.status });
-	}
+	if (goal) items.push({ action: "edit", label: MENU_LABELS.edit });
+	if (goal && goal.status !== "complete") items.push({ action: "budget", label: MENU_LABELS.budget });
+	if (goal) items.push({ action: "status", label: MENU_LABELS.status });
 	items.push({ action: "start", label: goal ? MENU_LABELS.replace : MENU_LABELS.start });
 	items.push({ action: "start-budget", label: MENU_LABELS["start-budget"] });
 	if (goal) items.push({ action: "clear", label: MENU_LABELS.clear });
@@ -106,6 +109,16 @@ export function parseBudget(text: string): { readonly tokens?: number; readonly 
 	return tokens === undefined
 		? { error: `Invalid token budget "${text.trim()}": use a positive number like 100k, 1.5m or 300000.` }
 		: { tokens };
+}
+
+/** A typed token budget for an existing goal: a count, or "off"/"none" to remove the budget. */
+export function parseBudgetChange(text: string): {
+	readonly tokens?: number | null;
+	readonly error?: string;
+} {
+	const typed = text.trim().toLowerCase();
+	if (typed === "off" || typed === "none") return { tokens: null };
+	return parseBudget(text);
 }
 
 /** The settings the menu edits. */

@@ -7,8 +7,14 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
-import { type CommandDeps, handleGoalCommand, newGoalId, startGoal, statusText } from "./commands.js";
-import { publishWhileIdle } from "./hooks.js";
+import {
+	type CommandDeps,
+	editedText,
+	editGoal,
+	handleGoalCommand,
+	startGoal,
+	statusText,
+} from "./commands.js";
 import {
 	budgetLine,
 	goalIdentity,
@@ -18,6 +24,7 @@ import {
 	objectiveEdit,
 	objectiveProblem,
 	parseBudget,
+	parseBudgetChange,
 	parseSettingValue,
 	type SettingKey,
 	settingsItems,
@@ -113,6 +120,8 @@ export async function openGoalMenu(
 			return clear(menu);
 		case "edit":
 			return edit(menu);
+		case "budget":
+			return changeBudget(menu);
 		case "start":
 		case "start-budget":
 			return start(menu, action === "start-budget");
@@ -141,27 +150,29 @@ async function edit(menu: Opened): Promise<void> {
 	const request = objectiveEdit(goal.objective, text);
 	if (request.kind === "unchanged" || !menu.still()) return;
 	if (request.kind === "invalid") return say(menu.ctx, request.error, "error");
-	editObjective(menu.deps, menu.ctx, request.objective);
+	const error = editGoal(menu.deps, menu.ctx, { objective: request.objective });
+	say(menu.ctx, error ?? editedText(menu.deps.controller), error ? "error" : "info");
 }
 
-/**
- * The effects of `/goal edit <objective>` for an objective that must not be parsed as a command
- * line (it may start with `--tokens`): new goal id, budget re-check, idle kickoff, contract.
- */
-function editObjective(deps: CommandDeps, ctx: ExtensionCommandContext, objective: string): void {
-	const { controller, waker } = deps;
-	const applied = controller.apply({ type: "edit", newId: newGoalId(), objective }, ctx);
-	if (!applied.error) {
-		// A used-up budget stops the goal now (terminal limit, no request), as /goal edit does.
-		controller.apply({ type: "budget_check" }, ctx);
-		if (controller.working) {
-			waker.request("kickoff");
-			if (ctx.isIdle()) waker.flush(ctx);
-		}
-	}
-	publishWhileIdle(deps.pi, controller);
-	const done = `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`;
-	say(ctx, applied.error ?? done, applied.error ? "error" : "info");
+async function changeBudget(menu: Opened): Promise<void> {
+	const goal = menu.deps.controller.goal;
+	if (!goal) return;
+	const typed = await menu.ctx.ui.input(
+		`Token budget of goal ${goal.id} (now ${budgetLine(goal.tokenBudget)})`,
+		"e.g. 200k, 1.5m, or off for no budget",
+		{ signal: menu.signal },
+	);
+	if (typed === undefined || !menu.still()) return;
+	const budget = parseBudgetChange(typed);
+	if (budget.tokens === undefined) return say(menu.ctx, budget.error ?? "Invalid token budget.", "error");
+	// The same path as `/goal edit --tokens N <objective>` with the objective unchanged.
+	const error = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: budget.tokens });
+	const now = menu.deps.controller.goal;
+	say(
+		menu.ctx,
+		error ?? `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`,
+		error ? "error" : "info",
+	);
 }
 
 async function start(menu: Opened, withBudget: boolean): Promise<void> {

@@ -7,6 +7,7 @@ import {
 	objectiveEdit,
 	objectiveProblem,
 	parseBudget,
+	parseBudgetChange,
 	parseSettingValue,
 	settingsItems,
 } from "../src/menu-model.js";
@@ -36,6 +37,7 @@ describe("goal manager menu model", () => {
 		expect(actions(goal())).toEqual([
 			"pause",
 			"edit",
+			"budget",
 			"status",
 			"start",
 			"start-budget",
@@ -52,11 +54,25 @@ describe("goal manager menu model", () => {
 	});
 
 	it("stopped goals offer resume except a complete one; none offers pause", () => {
-		for (const status of ["paused", "blocked", "budget_limited", "usage_limited"] as const) {
+		for (const status of ["paused", "blocked", "usage_limited"] as const) {
 			expect(actions(goal({ status }))[0]).toBe("resume");
 			expect(actions(goal({ status }))).not.toContain("pause");
 		}
 		expect(actions(goal({ status: "complete" }))).not.toContain("resume");
+	});
+
+	it("a budget-limited goal offers a budget change instead of a resume that could only fail", () => {
+		const limited = actions(goal({ status: "budget_limited" }));
+		expect(limited).not.toContain("resume");
+		expect(limited.slice(0, 2)).toEqual(["edit", "budget"]);
+		expect(actions(goal({ status: "complete" }))).not.toContain("budget");
+	});
+
+	it("a typed budget change is a token count, or off/none to remove the budget", () => {
+		expect(parseBudgetChange(" 200k ")).toEqual({ tokens: 200_000 });
+		expect(parseBudgetChange("OFF")).toEqual({ tokens: null });
+		expect(parseBudgetChange("none")).toEqual({ tokens: null });
+		expect(parseBudgetChange("lots").error).toMatch(/Invalid token budget "lots"/);
 	});
 
 	it("labels are unique within every menu (the adapter maps the chosen label back)", () => {
