@@ -69,6 +69,9 @@ describe("the /goal manager menu in pi's TUI", () => {
 		submit(session, "50k");
 		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
 		expect(footer(started)).toMatch(/goal active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
+		// The model request is held (gate closed): no event arrives, yet the footer's clock moves on.
+		const later = await session.waitForScreen(/goal active [3-9]s · auto 0\/25/, 15_000);
+		expect(footer(later)).toMatch(/goal active [3-9]s/);
 
 		// Settings: automaticTurns is saved to the global settings file and the footer follows.
 		submit(session, "/goal");

@@ -14,6 +14,7 @@ import {
 import { proposeAtBoundary } from "./boundary.js";
 import { registerGoalCommand } from "./commands.js";
 import { GoalController } from "./controller.js";
+import { FooterClock } from "./footer-clock.js";
 import { registerHooks } from "./hooks.js";
 import { registerManagedRuns } from "./managed-run.js";
 import { createDialogScope } from "./menu.js";
@@ -68,6 +69,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			timers,
 			checkUsageDue: () => usage.checkDue(),
 		});
+		const footerClock = new FooterClock({ controller, timers, now });
 		const participant = createBoundaryParticipant(pi, {
 			events: ["turn_end", "agent_before_settle"],
 			propose: (event, ctx) => proposeAtBoundary({ controller, waker, run, nonce }, event, ctx),
@@ -79,11 +81,13 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			restorer.sync();
 			waker.syncTimer();
 			usage.sync();
+			footerClock.sync();
 		};
 		const agentDir = () => options.agentDir ?? getAgentDir();
 		const disarm = () => {
 			participant.disarm();
 			restorer.hook.disarm();
+			footerClock.stop();
 		};
 		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now });
 		registerTools(pi, controller);
