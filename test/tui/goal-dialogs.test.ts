@@ -153,6 +153,34 @@ describe("pause, resume and edit from the /goal menu in pi's TUI", () => {
 		expect(status).toMatch(/Tokens: \S+\n/); // no budget (a budget reads "Tokens: 0 of 5k")
 		expect(footer(status)).not.toMatch(/budget/);
 	});
+
+	it("Change the token budget from the menu sets, then removes, the goal's budget; a bad value says why", async () => {
+		tui = await startWithGoal();
+		const session = tui;
+
+		submit(session, "/goal");
+		await session.waitForScreen(/Full status/);
+		await choose(session, /Change the token budget…/);
+		await session.waitForScreen(/Token budget of goal g-[a-z0-9]+ \(now no token budget\)/);
+		submit(session, "lots");
+		await session.waitForScreen(/Invalid token budget "lots"/);
+
+		submit(session, "/goal");
+		await session.waitForScreen(/Full status/);
+		await choose(session, /Change the token budget…/);
+		await session.waitForScreen(/Token budget of goal g-[a-z0-9]+/);
+		submit(session, "80k");
+		const set = await session.waitForScreen(/Goal g-[a-z0-9]+ now has a budget of 80k tokens \(active\)\./);
+		expect(footer(set)).toMatch(/^goal active \d+s · auto \d+\/25 · budget [\d.k]+\/80k/m);
+
+		submit(session, "/goal");
+		await session.waitForScreen(/Full status/);
+		await choose(session, /Change the token budget…/);
+		await session.waitForScreen(/\(now a budget of 80k tokens\)/);
+		submit(session, "off");
+		const removed = await session.waitForScreen(/Goal g-[a-z0-9]+ now has no token budget \(active\)\./);
+		expect(footer(removed)).not.toMatch(/budget/);
+	});
 });
 
 describe("session replacement closes an open /goal dialog", () => {
