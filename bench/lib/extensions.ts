@@ -11,6 +11,7 @@ import {
 import piGoal from "@pi-lifecycle/pi-goal";
 import { createJscpdExtension, type JscpdOptions } from "@pi-lifecycle/pi-jscpd";
 import piReset from "@pi-lifecycle/pi-reset";
+import { Type } from "typebox";
 import { nowMs } from "./stats.ts";
 
 /** The jscpd controller type (only what the bench reads). */
@@ -103,6 +104,26 @@ export function allExtensions(onJscpd?: (controller: JscpdController) => void): 
 		{ name: "pi-goal", factory: piGoal },
 		{ name: "pi-jscpd", factory: createJscpdExtension({ onController: onJscpd }) },
 	];
+}
+
+/**
+ * A reference extension: five tools with a one-string-parameter schema and a short description,
+ * no handlers. Pi's per-request work for any five tools, for the wall-time floor.
+ */
+export function minimalTools(): NamedFactory {
+	return {
+		name: "minimal-tools",
+		factory: (pi: ExtensionAPI) => {
+			for (let i = 1; i <= 5; i++)
+				pi.registerTool({
+					name: `stub_tool_${i}`,
+					label: `stub ${i}`,
+					description: "Does nothing.",
+					parameters: Type.Object({ note: Type.String() }),
+					execute: async () => ({ content: [{ type: "text", text: "ok" }], details: undefined }),
+				});
+		},
+	};
 }
 
 /** A scripted session without the recorder (extensions as given). */

@@ -24,6 +24,8 @@ export interface Metric {
 	pass: boolean;
 	/** Side-by-side figures, repeats and absolute times (context only). */
 	context?: Record<string, unknown>;
+	/** Shown next to pass/miss: e.g. the measured floor that makes a target unreachable. */
+	note?: string;
 }
 
 /** Builds a metric and decides pass/miss. */
@@ -98,7 +100,7 @@ export function writeReport(
 		"|---|---:|---:|---|",
 		...report.metrics.map(
 			(x) =>
-				`| ${x.name} | ${formatValue(x.value)} ${x.unit} | ${x.op} ${formatValue(x.target)} ${x.unit} | ${x.pass ? "pass" : "**MISS**"} |`,
+				`| ${x.name} | ${formatValue(x.value)} ${x.unit} | ${x.op} ${formatValue(x.target)} ${x.unit} | ${x.pass ? "pass" : "**MISS**"}${x.note ? ` (${x.note})` : ""} |`,
 		),
 		"",
 		"## Context (side-by-side figures, repeats, absolute times)",

@@ -7,11 +7,11 @@
  * Spec grammar: `none` | `all` | `pi-reset+pi-goal` …, optionally followed by
  * `/stub:<ext>:<event>[,<ext>:<event>…]` and/or `/drop:<ext>:<event>…`; `*` matches any event or
  * extension. Example: `all/stub:pi-reset:*` or `all/drop:pi-jscpd:tool_call,pi-jscpd:tool_result`.
- * `/tools:none` ignores the extensions' `registerTool` calls (`/tools:none:pi-goal` one extension's); `all/drop:*:*` keeps only their tools
+ * `minimal-tools` loads a reference extension with five minimal tools (lib/extensions.ts). `/tools:none` ignores the extensions' `registerTool` calls (`/tools:none:pi-goal` one extension's); `all/drop:*:*` keeps only their tools
  * (and commands, renderers), `all/tools:none` only their handlers.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { allExtensions, type JscpdController, type NamedFactory } from "../lib/extensions.ts";
+import { allExtensions, type JscpdController, minimalTools, type NamedFactory } from "../lib/extensions.ts";
 
 /** A parsed variant. */
 export interface Variant {
@@ -77,7 +77,7 @@ export function variantFactories(
 	counter?: HandlerCounter,
 	onJscpd?: (controller: JscpdController) => void,
 ): NamedFactory[] {
-	return allExtensions(onJscpd)
+	return [...allExtensions(onJscpd), minimalTools()]
 		.filter((e) => variant.names.includes(e.name))
 		.map((named) => ({
 			name: named.name,
