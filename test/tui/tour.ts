@@ -68,9 +68,7 @@ async function goalTour(): Promise<void> {
 			"Bare `/goal` in the TUI opens the manager. The entries follow the goal's state (a paused goal offers Resume, a waiting one Resume now).",
 			await tui.waitForScreen(/Full status/),
 		);
-		for (let step = 0; step < 5; step++) tui.sendKeys("Down");
-		await tui.waitForScreen(/→ Clear the goal/);
-		tui.sendKeys("Enter");
+		await choose(tui, /Clear the goal/);
 		shot(
 			"A confirmation dialog",
 			"Clearing asks first. The dialog remembers the goal id and status it was opened for.",
