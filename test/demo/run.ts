@@ -45,11 +45,13 @@ function textOf(content: unknown): string {
 }
 
 const footer = new Map<string, string>();
+/** The statuses as Pi's footer shows them: sorted by key, each text starting with its noun. */
 const footerLine = () =>
 	[...footer]
 		.filter(([, text]) => text)
-		.map(([key, text]) => `${key}: ${text}`)
-		.join("  ·  ");
+		.sort(([a], [b]) => a.localeCompare(b))
+		.map(([, text]) => text)
+		.join("   ");
 const story = {
 	findings: 0,
 	resets: 0,
