@@ -35,17 +35,36 @@ export function signature(absolute: string): string {
 	}
 }
 
-/** Runs git on a later macrotask (never inside the caller's handler); undefined on any failure or abort. */
+/**
+ * Runs git on a later macrotask (never inside the caller's handler); undefined on any failure or abort.
+ *
+ * - `GIT_OPTIONAL_LOCKS=0`: a background `git status` must not take the index lock it would
+ *   otherwise take to refresh stat data, or the user's own git commands could fail with
+ *   "index.lock exists" while a probe runs.
+ * - Abort kills git on a later macrotask with a plain `kill()`: execFile's own `signal` handling
+ *   runs inside the aborting call (a Pi handler such as `input`) and costs about 0.5 ms there.
+ */
 async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
 	await nextMacrotask();
 	if (signal?.aborted) return undefined;
 	return new Promise((resolve) => {
-		execFile(
+		const onAbort = () => setImmediate(() => child.kill());
+		const child = execFile(
 			"git",
 			args,
-			{ cwd, timeout: 5_000, maxBuffer: 1024 * 1024, signal, encoding: "utf8" },
-			(error, stdout) => resolve(error ? undefined : stdout),
+			{
+				cwd,
+				timeout: 5_000,
+				maxBuffer: 1024 * 1024,
+				encoding: "utf8",
+				env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
+			},
+			(error, stdout) => {
+				signal?.removeEventListener("abort", onAbort);
+				resolve(error || signal?.aborted ? undefined : stdout);
+			},
 		);
+		signal?.addEventListener("abort", onAbort, { once: true });
 	});
 }
 
