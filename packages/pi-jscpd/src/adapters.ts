@@ -77,7 +77,7 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 		label: "jscpd",
 		description:
 			"Copy/paste detection with jscpd. command: scan (optional args: paths inside the project), changed (new duplicates in files changed this session), status, on, off, help.",
-		promptSnippet: "jscpd_run: find duplicated code (scan, changed, status)",
+		promptSnippet: "Find duplicated code (scan, changed, status)",
 		parameters: Type.Object({
 			command: StringEnum(COMMAND_NAMES as unknown as string[], { description: "Subcommand" }),
 			args: Type.Optional(

@@ -67,6 +67,16 @@ function captureStderr(): string[] {
 }
 
 describe("checkpoint lifecycle (scripted sessions)", () => {
+	it("the tool list in the system prompt names jscpd_run once, with its one-line snippet", async () => {
+		const { root, agentDir } = project();
+		h = await jscpdSession({ project: root, agentDir });
+		h.script(reply("ok"));
+		await h.prompt("hello");
+		const system = JSON.stringify(h.requests[0]?.messages.filter((m) => m.role === "system"));
+		expect(system).toContain("- jscpd_run: Find duplicated code (scan, changed, status)");
+		expect(system).not.toContain("jscpd_run: jscpd_run");
+	});
+
 	it("an explicit scan during an automatic check takes priority: it cancels the check, which resumes afterwards", async () => {
 		const { root, agentDir, gate } = project();
 		const marker = `pijscpdgate${process.pid}${Date.now()}`;
