@@ -18,6 +18,7 @@ export {
 	WINDOW_KEY,
 } from "./boundary.js";
 export { isResetAnnouncement, RESET_CHANNEL, type ResetAnnouncement } from "./channels.js";
+export { createDialogScope, type DialogScope, type OpenedDialogs } from "./dialogs.js";
 export {
 	type FlushOutcome,
 	IdleDispatcher,

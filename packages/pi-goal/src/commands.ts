@@ -9,13 +9,13 @@ import type {
 	ExtensionCommandContext,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
-import { loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
+import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
 import type { GoalController } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
-import { type DialogScope, openGoalMenu, opensMenu } from "./menu.js";
+import { openGoalMenu, opensMenu } from "./menu.js";
 import { say } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable } from "./settle.js";

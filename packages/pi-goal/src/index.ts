@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-coding-agent";
 import {
 	createBoundaryParticipant,
+	createDialogScope,
 	createWorkflowMutex,
 	guardHost,
 	IdleDispatcher,
@@ -17,7 +18,6 @@ import { GoalController } from "./controller.js";
 import { FooterClock } from "./footer-clock.js";
 import { registerHooks } from "./hooks.js";
 import { registerManagedRuns } from "./managed-run.js";
-import { createDialogScope } from "./menu.js";
 import { RunOwnership } from "./run.js";
 import { registerTools } from "./tools.js";
 import { UsageRecovery } from "./usage-recovery.js";
@@ -91,7 +91,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		};
 		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now });
 		registerTools(pi, controller);
-		registerGoalCommand({ pi, controller, waker, agentDir, dialogs: createDialogScope(pi) });
+		registerGoalCommand({ pi, controller, waker, agentDir, dialogs: createDialogScope(pi, identity) });
 		registerManagedRuns(pi, { pi, controller, waker });
 	};
 }

@@ -5,8 +5,8 @@
  * opened in; when the user answers, a changed identity or a replaced session means nothing happens
  * (with a short notice). Session replacement also dismisses an open dialog through its AbortSignal.
  */
-import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import {
 	type CommandDeps,
 	editedText,
@@ -39,22 +39,6 @@ export const CHANGED_NOTICE =
 /** Notice shown when the session was replaced while a dialog was open. */
 const REPLACED_NOTICE = "The session changed while the dialog was open; nothing was done.";
 
-/** Dismisses open dialogs when the session is replaced or reloaded. */
-export interface DialogScope {
-	/** The signal of the current session; aborted at session_shutdown. */
-	signal(): AbortSignal;
-}
-
-/** Creates the dialog scope: one AbortController per session, aborted at session_shutdown. */
-export function createDialogScope(pi: Pick<ExtensionAPI, "on">): DialogScope {
-	let controller = new AbortController();
-	pi.on("session_shutdown", () => {
-		controller.abort();
-		controller = new AbortController();
-	});
-	return { signal: () => controller.signal };
-}
-
 /** Whether bare `/goal` opens the menu here (interactive TUI with dialogs). */
 export function opensMenu(args: string, ctx: Pick<ExtensionCommandContext, "hasUI" | "mode">): boolean {
 	return args.trim() === "" && ctx.hasUI && ctx.mode === "tui";
@@ -72,13 +56,14 @@ interface Opened {
 function open(deps: CommandDeps, ctx: ExtensionCommandContext, scope: DialogScope | undefined): Opened {
 	const session = deps.controller.ctx;
 	const identity = goalIdentity(deps.controller.goal);
-	const signal = scope?.signal();
+	const dialogs = scope?.open();
+	const signal = dialogs?.signal;
 	return {
 		deps,
 		ctx,
 		signal,
 		still(anyGoal = false) {
-			if (signal?.aborted || deps.controller.ctx !== session || session === undefined) {
+			if (dialogs?.current() === false || deps.controller.ctx !== session || session === undefined) {
 				// The old ctx may be stale: a notice is best effort.
 				try {
 					say(ctx, REPLACED_NOTICE, "warning");

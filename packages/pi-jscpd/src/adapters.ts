@@ -5,11 +5,10 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { createArmedSubscription, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
+import { createArmedSubscription, type DialogScope, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
 import { Type } from "typebox";
 import type { JscpdController } from "./controller.js";
 import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
-import type { DialogScope } from "./dialog-scope.js";
 import { dispatch, parseCommandLine } from "./dispatch.js";
 import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";

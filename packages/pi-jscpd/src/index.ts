@@ -3,10 +3,9 @@
  * tool, a session baseline and a quiet advisory checkpoint after the agent settles.
  */
 import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-coding-agent";
-import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
+import { createDialogScope, guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
 import { registerCommand, registerLifecycle, registerRenderer, registerTool } from "./adapters.js";
 import { JscpdController, type JscpdOptions } from "./controller.js";
-import { createDialogScope } from "./dialog-scope.js";
 
 export type { JscpdOptions } from "./controller.js";
 

@@ -7,7 +7,7 @@
  * a newer result means nothing happens (with a short notice).
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { DialogScope, OpenedDialogs } from "./dialog-scope.js";
+import type { DialogScope, OpenedDialogs } from "@pi-lifecycle/lifecycle-kit";
 import { type LatestFindings, OVERVIEW_NOTICES, type OverviewModel, recheck } from "./overview.js";
 
 /** Shown by "Browse findings (0)". */
