@@ -1,7 +1,13 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDialogScope, type DialogScope, trackLifecycle } from "../src/index.js";
-import { createScriptedSession, reply, type ScriptedSession } from "../src/testing/index.js";
+import {
+	createDialogStub,
+	createScriptedSession,
+	type DialogStub,
+	reply,
+	type ScriptedSession,
+} from "../src/testing/index.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -55,5 +61,81 @@ describe("dialog scope", () => {
 		const identity = trackLifecycle(pi as unknown as ExtensionAPI);
 		const scope = createDialogScope(pi as unknown as ExtensionAPI, identity);
 		expect(scope.open().current()).toBe(false);
+	});
+});
+
+/**
+ * An extension with `/tidy`: asks for confirmation (with the scope's signal), then acts only if the
+ * session is still the one it asked in. `acted` counts the actions.
+ */
+async function tidySession(stub: DialogStub): Promise<{ h: ScriptedSession; acted: () => number }> {
+	let acted = 0;
+	const h = await createScriptedSession({
+		ui: { context: stub.ui },
+		extensions: [
+			(pi: ExtensionAPI) => {
+				const dialogs = createDialogScope(pi, trackLifecycle(pi));
+				pi.registerCommand("tidy", {
+					description: "tidy up",
+					handler: async (_args, ctx) => {
+						const opened = dialogs.open();
+						const ok = await ctx.ui.confirm("Tidy?", "Removes temp files.", { signal: opened.signal });
+						if (!ok || !opened.current()) return;
+						acted++;
+						ctx.ui.notify("Tidied.", "info");
+					},
+				});
+			},
+		],
+	});
+	harness = h;
+	return { h, acted: () => acted };
+}
+
+describe("dialog scope in a scripted TUI session (createDialogStub)", () => {
+	it("the harness's ui option binds the stub before session_start: commands see hasUI and mode tui", async () => {
+		const stub = createDialogStub();
+		let seen: { hasUI: boolean; mode: string } | undefined;
+		harness = await createScriptedSession({
+			ui: { context: stub.ui },
+			extensions: [(pi: ExtensionAPI) => void pi.on("session_start", (_e, ctx) => void (seen = ctx))],
+		});
+		expect(seen?.hasUI).toBe(true);
+		expect(seen?.mode).toBe("tui");
+	});
+
+	it("a confirmation answered in the same session acts", async () => {
+		const stub = createDialogStub();
+		const { h, acted } = await tidySession(stub);
+		const done = h.session.prompt("/tidy");
+		const dialog = await stub.dialog(0);
+		expect(dialog).toMatchObject({ kind: "confirm", title: "Tidy?", text: "Removes temp files." });
+		dialog.answer(true);
+		await done;
+		expect(acted()).toBe(1);
+		expect(stub.notices).toEqual([{ message: "Tidied.", type: "info" }]);
+	});
+
+	it("a confirmation open during a reload is dismissed and nothing happens", async () => {
+		const stub = createDialogStub();
+		const { h, acted } = await tidySession(stub);
+		const done = h.session.prompt("/tidy");
+		const dialog = await stub.dialog(0);
+		await h.reload();
+		expect(dialog.settled).toBe(true);
+		await done;
+		expect(acted()).toBe(0);
+	});
+
+	it("an answer that arrives after a reload anyway (a dialog that ignored the signal) is not current", async () => {
+		const stub = createDialogStub({ honourSignal: false });
+		const { h, acted } = await tidySession(stub);
+		const done = h.session.prompt("/tidy");
+		const dialog = await stub.dialog(0);
+		await h.reload();
+		expect(dialog.settled).toBe(false);
+		dialog.answer(true);
+		await done;
+		expect(acted()).toBe(0);
 	});
 });

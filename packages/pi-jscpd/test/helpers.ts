@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import type { ExtensionFactory, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { vi } from "vitest";
 import type { JscpdController } from "../src/controller.js";
@@ -99,12 +99,15 @@ export async function jscpdSession(options: {
 	session?: "memory" | "file" | { open: string };
 	/** Load the harness's recorder (default true; it subscribes to every event, `tool_call` too). */
 	recorder?: boolean;
+	/** An interactive UI (TUI mode), e.g. the kit's `createDialogStub().ui`. */
+	ui?: ExtensionUIContext;
 }): Promise<JscpdSession> {
 	let controller: JscpdController | undefined;
 	const h = await createScriptedSession({
 		cwd: options.project,
 		session: options.session,
 		recorder: options.recorder,
+		...(options.ui ? { ui: { context: options.ui } } : {}),
 		extensions: [
 			...(options.before ?? []),
 			{

@@ -3,6 +3,7 @@
  * pi-ai's faux provider, plus small helpers for deterministic lifecycle tests.
  */
 export { type Deferred, deferred, flushMicrotasks } from "./deferred.js";
+export { createDialogStub, type DialogStub, type StubDialog } from "./dialog-stub.js";
 export {
 	type DynamicStep,
 	lengthStop,

@@ -24,6 +24,7 @@ import {
 	type ExtensionAPI,
 	type ExtensionError,
 	type ExtensionFactory,
+	type ExtensionUIContext,
 	type InlineExtension,
 	ModelRuntime,
 	SessionManager,
@@ -32,6 +33,8 @@ import {
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
 
 type Settings = Parameters<typeof SettingsManager.inMemory>[0];
+/** Pi's extension mode (`"tui"`, `"rpc"`, …), as `bindExtensions` takes it. */
+type UIMode = NonNullable<Parameters<AgentSession["bindExtensions"]>[0]["mode"]>;
 
 /** Options for {@link createScriptedSession}. */
 export interface ScriptedSessionOptions {
@@ -52,6 +55,12 @@ export interface ScriptedSessionOptions {
 	session?: "memory" | "file" | { open: string };
 	/** Tool allowlist passed to Pi (built-in tools are read, bash, edit, write). */
 	tools?: string[];
+	/**
+	 * An interactive UI for the extensions (e.g. `createDialogStub().ui`), bound before
+	 * `session_start` so `ctx.hasUI` is true throughout; `mode` defaults to `"tui"`. Without it the
+	 * session runs like Pi's print mode (no UI, dialogs answer at once with nothing).
+	 */
+	ui?: { readonly context: ExtensionUIContext; readonly mode?: UIMode };
 	/** Scripted responses queued before the first prompt. */
 	responses?: readonly FauxResponseStep[];
 	/** Where the recorder goes relative to the extensions under test. Default: last. */
@@ -199,6 +208,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 	// 1.3.0 emits session_start(reload) only when the session has a binding.
 	let recording = true;
 	await session.bindExtensions({
+		...(options.ui ? { uiContext: options.ui.context, mode: options.ui.mode ?? "tui" } : {}),
 		onError: (error) => {
 			if (recording) errors.push(error);
 		},
