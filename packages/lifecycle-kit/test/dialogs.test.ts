@@ -98,7 +98,12 @@ describe("dialog scope in a scripted TUI session (createDialogStub)", () => {
 		let seen: { hasUI: boolean; mode: string } | undefined;
 		harness = await createScriptedSession({
 			ui: { context: stub.ui },
-			extensions: [(pi: ExtensionAPI) => void pi.on("session_start", (_e, ctx) => void (seen = ctx))],
+			extensions: [
+				(pi: ExtensionAPI) =>
+					void pi.on("session_start", (_e, ctx) => {
+						seen = ctx;
+					}),
+			],
 		});
 		expect(seen?.hasUI).toBe(true);
 		expect(seen?.mode).toBe("tui");
