@@ -3,19 +3,9 @@ import type { GoalController } from "../src/controller.js";
 import { FooterClock, nextFooterChange } from "../src/footer-clock.js";
 import type { GoalRecord } from "../src/types.js";
 import type { Timers } from "../src/wake.js";
+import { goalRecord } from "./goal-record.js";
 
-const goal = (over: Partial<GoalRecord> = {}): GoalRecord =>
-	Object.freeze({
-		id: "g-1",
-		objective: "ship it",
-		tokenBudget: null,
-		status: "active",
-		iteration: 0,
-		usage: { spent: 0, baseline: 0 },
-		clock: { activeMs: 0, since: 0 },
-		safety: { epoch: 0, automaticTurns: 0, noProgress: 0, fingerprint: null },
-		...over,
-	});
+const goal = goalRecord;
 
 /** Timers whose callbacks the test fires by hand. */
 function manualTimers() {

@@ -12,19 +12,9 @@ import {
 	settingsItems,
 } from "../src/menu-model.js";
 import { DEFAULT_SETTINGS, type GoalRecord } from "../src/types.js";
+import { goalRecord } from "./goal-record.js";
 
-const goal = (over: Partial<GoalRecord> = {}): GoalRecord =>
-	Object.freeze({
-		id: "g-1",
-		objective: "ship it",
-		tokenBudget: null,
-		status: "active",
-		iteration: 0,
-		usage: { spent: 0, baseline: 0 },
-		clock: { activeMs: 0, since: 0 },
-		safety: { epoch: 0, automaticTurns: 0, noProgress: 0, fingerprint: null },
-		...over,
-	});
+const goal = goalRecord;
 const actions = (g: GoalRecord | null) => menuItems(g).map((item) => item.action);
 
 describe("goal manager menu model", () => {
