@@ -16,7 +16,7 @@ import type { GoalController } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
-import { say } from "./output.js";
+import { say, sayOutcome } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable } from "./settle.js";
 import { isUnfinished } from "./types.js";
@@ -143,8 +143,7 @@ export async function handleGoalCommand(
 		return;
 	}
 	const command = parsed.command;
-	const report = (error: string | undefined, success: string) =>
-		say(ctx, error ?? success, error ? "error" : "info");
+	const report = (error: string | undefined, success: string) => sayOutcome(ctx, error, success);
 	switch (command.kind) {
 		case "status":
 			return say(ctx, statusText(controller));

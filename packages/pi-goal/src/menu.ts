@@ -29,7 +29,7 @@ import {
 	type SettingKey,
 	settingsItems,
 } from "./menu-model.js";
-import { say } from "./output.js";
+import { say, sayOutcome } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { isUnfinished } from "./types.js";
 
@@ -136,7 +136,7 @@ async function edit(menu: Opened): Promise<void> {
 	if (request.kind === "unchanged" || !menu.still()) return;
 	if (request.kind === "invalid") return say(menu.ctx, request.error, "error");
 	const error = editGoal(menu.deps, menu.ctx, { objective: request.objective });
-	say(menu.ctx, error ?? editedText(menu.deps.controller), error ? "error" : "info");
+	sayOutcome(menu.ctx, error, editedText(menu.deps.controller));
 }
 
 async function changeBudget(menu: Opened): Promise<void> {
@@ -153,10 +153,10 @@ async function changeBudget(menu: Opened): Promise<void> {
 	// The same path as `/goal edit --tokens N <objective>` with the objective unchanged.
 	const error = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: budget.tokens });
 	const now = menu.deps.controller.goal;
-	say(
+	sayOutcome(
 		menu.ctx,
-		error ?? `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`,
-		error ? "error" : "info",
+		error,
+		`Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`,
 	);
 }
 
@@ -184,7 +184,7 @@ async function start(menu: Opened, withBudget: boolean): Promise<void> {
 		if (!yes || !menu.still()) return;
 	}
 	const error = startGoal(deps, ctx, { objective: objective.trim(), tokenBudget });
-	say(ctx, error ?? `Goal ${deps.controller.goal?.id} started.`, error ? "error" : "info");
+	sayOutcome(ctx, error, `Goal ${deps.controller.goal?.id} started.`);
 }
 
 async function settings(menu: Opened): Promise<void> {

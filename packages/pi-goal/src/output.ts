@@ -17,3 +17,12 @@ export function say(
 	if (ctx.mode === "print" && level === "info") console.log(text);
 	else console.error(`pi-goal: ${text}`);
 }
+
+/** Shows the error of an action if there is one, else its success text. */
+export function sayOutcome(
+	ctx: Pick<ExtensionContext, "hasUI" | "ui" | "mode">,
+	error: string | undefined,
+	success: string,
+): void {
+	say(ctx, error ?? success, error ? "error" : "info");
+}
