@@ -86,7 +86,8 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 			),
 		}),
 		async execute(_id, params, _signal, _onUpdate, ctx) {
-			const result = await dispatch(controller, ctx, params.command, params.args);
+			// A switch the model reaches acts on this session only; saved switches are the user's.
+			const result = await dispatch(controller, ctx, params.command, params.args, "session");
 			// The result goes to the model: what `changed` listed counts as delivered.
 			if (result.status === "ok") controller.acknowledgeDelivered(acksOfChangedDetails(result.details));
 			return {

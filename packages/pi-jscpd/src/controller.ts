@@ -144,9 +144,9 @@ export class JscpdController {
 		this.#baselineWait?.(!this.#shutdown && this.#baseline.state.status === "pending");
 	}
 
-	/** Reloads settings (session start, on/off); warns once per runtime about rejected files. */
-	reloadSettings(ctx: ExtensionContext): void {
-		this.#settings.reload(ctx, this.agentDir());
+	/** Reloads settings (session start, on/off; `session`: see SettingsHolder.reload); warns once per runtime. */
+	reloadSettings(ctx: ExtensionContext, session?: boolean | null): void {
+		this.#settings.reload(ctx, this.agentDir(), session);
 	}
 
 	/** Pi's agent directory. */

@@ -41,12 +41,19 @@ export function parseCommandLine(line: string): { command: string; args: string[
 	return { command: tokens[0] ?? "help", args: tokens.slice(1) };
 }
 
+/**
+ * Who a switch (`on`/`off`) belongs to: the user's `/jscpd` and overview save it in the global
+ * settings file; the model's `jscpd_run` switches this session only and saves nothing.
+ */
+export type SwitchScope = "global" | "session";
+
 /** Dispatches one command. Never throws. */
 export async function dispatch(
 	controller: JscpdController,
 	ctx: ExtensionContext,
 	command: unknown,
 	rawArgs: unknown,
+	scope: SwitchScope = "global",
 ): Promise<DispatchResult> {
 	try {
 		if (!isCommandName(command)) {
@@ -55,7 +62,7 @@ export async function dispatch(
 		const args = toArgs(rawArgs);
 		if (!args) return error(command, "args must be a string or a list of strings");
 		if (command !== "scan" && args.length > 0) return error(command, `"${command}" takes no arguments`);
-		return await run(controller, ctx, command, args);
+		return await run(controller, ctx, command, args, scope);
 	} catch (err) {
 		return error(
 			String(command),
@@ -69,6 +76,7 @@ async function run(
 	ctx: ExtensionContext,
 	command: CommandName,
 	args: string[],
+	scope: SwitchScope,
 ): Promise<DispatchResult> {
 	switch (command) {
 		case "help":
@@ -81,7 +89,9 @@ async function run(
 			};
 		case "on":
 		case "off":
-			return toggle(controller, ctx, command === "on");
+			return scope === "session"
+				? sessionToggle(controller, ctx, command === "on")
+				: toggle(controller, ctx, command === "on");
 		case "scan":
 			return scan(controller, args);
 		case "changed":
@@ -193,7 +203,8 @@ function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boo
 		enabled,
 	});
 	if (!saved.ok) return error(enabled ? "on" : "off", `Could not save the setting: ${saved.error}`);
-	controller.reloadSettings(ctx);
+	// The user's saved switch also ends a session switch the model set.
+	controller.reloadSettings(ctx, null);
 	if (!enabled) controller.cancelAutomatic();
 	const effective = controller.status().settings.enabled;
 	const note = effective === enabled ? "" : " (a trusted project settings file overrides it)";
@@ -201,6 +212,17 @@ function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boo
 		status: "ok",
 		message: `jscpd automatic checkpoint ${effective ? "enabled" : "disabled"}${note}. Saved to ${saved.path}.`,
 		details: { command: enabled ? "on" : "off", enabled: effective, path: saved.path },
+	};
+}
+
+/** `jscpd_run on|off`: this session only, nothing saved (the user's settings stay as they are). */
+function sessionToggle(controller: JscpdController, ctx: ExtensionContext, enabled: boolean): DispatchResult {
+	controller.reloadSettings(ctx, enabled);
+	if (!enabled) controller.cancelAutomatic();
+	return {
+		status: "ok",
+		message: `jscpd automatic checkpoint ${enabled ? "on" : "off"} for this session only; the user's saved setting is unchanged.`,
+		details: { command: enabled ? "on" : "off", enabled, scope: "session" },
 	};
 }
 

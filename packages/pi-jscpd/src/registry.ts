@@ -33,12 +33,14 @@ export const COMMANDS = {
 	},
 	on: {
 		hint: "",
-		description: "Enable the automatic checkpoint (saved in the global settings file)",
+		description:
+			"Turn the automatic checkpoint on (/jscpd: saved for every project; jscpd_run: this session only)",
 		takesArgs: false,
 	},
 	off: {
 		hint: "",
-		description: "Disable the automatic checkpoint (saved in the global settings file)",
+		description:
+			"Turn the automatic checkpoint off (/jscpd: saved for every project; jscpd_run: this session only)",
 		takesArgs: false,
 	},
 	help: { hint: "", description: "Show this help", takesArgs: false },

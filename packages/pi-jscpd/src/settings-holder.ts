@@ -1,4 +1,8 @@
-/** The effective settings of one runtime, reloaded at session start and on `/jscpd on|off`. */
+/**
+ * The effective settings of one runtime, reloaded at session start and on `/jscpd on|off`. A
+ * session switch (`jscpd_run on|off`, which the model can reach) overrides `enabled` for this
+ * runtime only and is never saved: persistent switches are the user's.
+ */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadSettings } from "@pi-lifecycle/lifecycle-kit";
 import { DEFAULT_SETTINGS, type JscpdSettings, SETTINGS_SPEC } from "./config.js";
@@ -8,22 +12,31 @@ import { notify, safeTrusted } from "./ui.js";
 export class SettingsHolder {
 	#value: JscpdSettings = DEFAULT_SETTINGS;
 	#sources: string[] = [];
+	#session: boolean | undefined;
 	#warned = false;
 
-	/** The effective settings. */
+	/** The effective settings (the session switch applied). */
 	get value(): JscpdSettings {
 		return this.#value;
 	}
 
 	/** Where each layer came from, for status. */
 	get sources(): readonly string[] {
-		return this.#sources;
+		const session =
+			this.#session === undefined
+				? []
+				: [`session: checkpoint ${this.#session ? "on" : "off"} (jscpd_run, not saved)`];
+		return [...this.#sources, ...session];
 	}
 
-	/** Reads the global layer and, in trusted projects, the project layer. */
-	reload(ctx: ExtensionContext, agentDir: string): void {
+	/**
+	 * Reads the global layer and, in trusted projects, the project layer. `session` sets the session
+	 * switch (`null` clears it, so a saved `/jscpd on|off` takes effect); omitted keeps it.
+	 */
+	reload(ctx: ExtensionContext, agentDir: string, session?: boolean | null): void {
+		if (session !== undefined) this.#session = session ?? undefined;
 		const loaded = loadSettings(SETTINGS_SPEC, { agentDir, cwd: ctx.cwd, projectTrusted: safeTrusted(ctx) });
-		this.#value = loaded.value;
+		this.#value = this.#session === undefined ? loaded.value : { ...loaded.value, enabled: this.#session };
 		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${s.path})`);
 		if (loaded.warnings.length > 0 && !this.#warned) {
 			this.#warned = true;
