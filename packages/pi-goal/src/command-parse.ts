@@ -1,6 +1,11 @@
 /**
  * `/goal` argument parsing (pure): one registry from which help, completions and the parser
  * derive. Malformed input gets a clear error string.
+ *
+ * The grammar has no traps: a subcommand that takes no text, followed by text, is the first word
+ * of an objective (`/goal clear the build warnings` starts a goal). `edit` takes text, so
+ * `/goal edit <text>` is ambiguous: the command adapter asks in the TUI and edits elsewhere.
+ * `/goal -- <objective>` always starts a goal, the objective taken literally.
  */
 import { parseTokenCount } from "./accounting.js";
 import { MAX_OBJECTIVE } from "./types.js";
@@ -16,6 +21,9 @@ export const SUBCOMMANDS = {
 	help: "show this help",
 } as const satisfies Record<string, string>;
 
+/** Subcommands that take no text: followed by text, the whole text is an objective. */
+export const NO_TEXT_SUBCOMMANDS = ["status", "help", "pause", "resume", "clear"] as const;
+
 /** A parsed `/goal` command. */
 export type GoalCommand =
 	| { readonly kind: "status" }
@@ -25,7 +33,13 @@ export type GoalCommand =
 	| { readonly kind: "clear" }
 	| { readonly kind: "retry-usage-limits"; readonly enabled: boolean }
 	| { readonly kind: "start"; readonly objective: string; readonly tokenBudget: number | null }
-	| { readonly kind: "edit"; readonly objective: string; readonly tokenBudget?: number };
+	| {
+			readonly kind: "edit";
+			readonly objective: string;
+			readonly tokenBudget?: number;
+			/** Set when the whole text could also be a new goal's objective (`/goal edit the README`). */
+			readonly orStart?: string;
+	  };
 
 /** Parse result. */
 export type ParseResult =
@@ -37,7 +51,11 @@ export const HELP_TEXT = [
 	"Usage:",
 	"  /goal <objective>                 start a goal (1-4000 characters)",
 	"  /goal --tokens N <objective>      start with a token budget (100k, 1.5m, 300000)",
+	"  /goal -- <objective>              start a goal, the objective taken literally",
 	...Object.entries(SUBCOMMANDS).map(([name, text]) => `  /goal ${name.padEnd(28)}${text}`),
+	"A subcommand that takes no text, followed by text, starts a goal with the whole text:",
+	"/goal clear the build warnings in src/ starts that goal. /goal edit <text> asks in the TUI",
+	"whether to edit the objective or start a new goal; without a UI it edits.",
 ].join("\n");
 
 function objectiveError(objective: string): string | undefined {
@@ -67,16 +85,21 @@ function takeTokens(text: string): { tokens?: number; rest: string; error?: stri
 export function parseGoalCommand(args: string): ParseResult {
 	const text = args.trim();
 	if (text === "") return { ok: true, command: { kind: "status" } };
+	const literal = /^--(?:\s+|$)([\s\S]*)$/.exec(text);
+	if (literal) return startCommand(literal[1] ?? "", null);
 	const [head = "", ...restWords] = text.split(/\s+/);
 	const word = head.toLowerCase();
-	if (word === "status" || word === "help" || word === "pause" || word === "resume" || word === "clear") {
-		if (restWords.length > 0) return { ok: false, error: `/goal ${word} takes no arguments.` };
-		return { ok: true, command: { kind: word } };
-	}
+	const noText = NO_TEXT_SUBCOMMANDS.find((name) => name === word);
+	// Followed by text, a word that takes none begins an objective (falls through to start).
+	if (noText && restWords.length === 0) return { ok: true, command: { kind: noText } };
 	if (word === "retry-usage-limits") {
 		const value = restWords.join(" ").toLowerCase();
 		if (value !== "on" && value !== "off")
-			return { ok: false, error: "/goal retry-usage-limits takes exactly one argument: on or off." };
+			return {
+				ok: false,
+				error:
+					"/goal retry-usage-limits takes exactly one argument: on or off. (/goal -- <objective> starts a goal with any text.)",
+			};
 		return { ok: true, command: { kind: "retry-usage-limits", enabled: value === "on" } };
 	}
 	if (word === "edit") {
@@ -84,20 +107,27 @@ export function parseGoalCommand(args: string): ParseResult {
 		if (taken.error) return { ok: false, error: taken.error };
 		const error = objectiveError(taken.rest);
 		if (error) return { ok: false, error: `/goal edit needs an objective. ${error}` };
+		// `edit --tokens …` is unambiguous; plain text could also be a new goal's objective.
+		const orStart = taken.tokens === undefined && objectiveError(text) === undefined ? text : undefined;
 		return {
 			ok: true,
 			command: {
 				kind: "edit",
 				objective: taken.rest,
 				...(taken.tokens ? { tokenBudget: taken.tokens } : {}),
+				...(orStart ? { orStart } : {}),
 			},
 		};
 	}
 	const taken = takeTokens(text);
 	if (taken.error) return { ok: false, error: taken.error };
-	const error = objectiveError(taken.rest);
+	return startCommand(taken.rest, taken.tokens ?? null);
+}
+
+function startCommand(objective: string, tokenBudget: number | null): ParseResult {
+	const error = objectiveError(objective.trim());
 	if (error) return { ok: false, error };
-	return { ok: true, command: { kind: "start", objective: taken.rest, tokenBudget: taken.tokens ?? null } };
+	return { ok: true, command: { kind: "start", objective: objective.trim(), tokenBudget } };
 }
 
 /** Completions for the argument prefix. */

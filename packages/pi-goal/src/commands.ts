@@ -11,6 +11,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
+import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
 import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
 import type { GoalController } from "./controller.js";
 import { nextStep } from "./footer.js";
@@ -166,8 +167,20 @@ export async function handleGoalCommand(
 			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
 			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);
 		}
-		case "edit":
-			return report(editGoal(deps, ctx, command), editedText(controller));
+		case "edit": {
+			const choice = command.orStart
+				? await askEditOrStart(controller, ctx, { ...command, orStart: command.orStart }, deps.dialogs)
+				: "edit";
+			if (choice === undefined) return say(ctx, "Nothing changed.");
+			if (choice === "start" && command.orStart) {
+				const error = startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null });
+				return report(error, `Goal ${controller.goal?.id} started.`);
+			}
+			const error = editGoal(deps, ctx, command);
+			const hint =
+				error && !controller.goal && command.orStart ? `\n${noGoalToEditHint(command.orStart)}` : "";
+			return report(error && `${error}${hint}`, editedText(controller));
+		}
 		case "retry-usage-limits":
 			return setRetryUsageLimits(deps, ctx, command.enabled);
 		case "clear": {

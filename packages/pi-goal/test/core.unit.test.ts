@@ -176,8 +176,24 @@ describe("command parsing", () => {
 			ok: false,
 			error: expect.stringMatching(/4000/),
 		});
-		expect(parseGoalCommand("pause now")).toMatchObject({ ok: false });
 		expect(parseGoalCommand("--bogus x")).toMatchObject({ ok: false });
+		expect(parseGoalCommand("retry-usage-limits maybe")).toMatchObject({ ok: false });
+	});
+	it("a subcommand word that takes no text, followed by text, begins an objective", () => {
+		expect(parseGoalCommand("pause")).toEqual({ ok: true, command: { kind: "pause" } });
+		expect(parseGoalCommand("clear the build warnings in src/")).toEqual({
+			ok: true,
+			command: { kind: "start", objective: "clear the build warnings in src/", tokenBudget: null },
+		});
+		expect(parseGoalCommand("-- edit the README")).toEqual({
+			ok: true,
+			command: { kind: "start", objective: "edit the README", tokenBudget: null },
+		});
+		expect(parseGoalCommand("--")).toMatchObject({ ok: false, error: "The objective is empty." });
+		expect(parseGoalCommand("edit the README")).toEqual({
+			ok: true,
+			command: { kind: "edit", objective: "the README", orStart: "edit the README" },
+		});
 	});
 	it("completes subcommands", () => {
 		expect(completeGoalArgs("pa")?.map((item) => item.value)).toEqual(["pause"]);
