@@ -77,6 +77,10 @@ export function registerResetCommand(
 		handler: async (args, ctx) => {
 			const text = args.trim();
 			const word = text.toLowerCase();
+			// Only a bare subcommand word is a subcommand: `/reset status of the db is in notes.md` is a
+			// handoff, and `/reset -- <handoff>` takes even a bare word (`/reset -- off`) as one.
+			const literal = /^--(?:\s+|$)([\s\S]*)$/.exec(text);
+			if (literal) return request(literal[1] ?? "", ctx);
 			if (word === "help") return notify(ctx, COMMAND_HELP, "info");
 			if (word === "on" || word === "off") return toggle(word === "on", ctx);
 			if (word === "status") {
@@ -93,22 +97,26 @@ export function registerResetCommand(
 				else console.log(report);
 				return;
 			}
-			const effect = control.dispatch(
-				{ type: "request", source: "command", handoff: normaliseHandoff(text), streaming: !ctx.isIdle() },
-				ctx,
-			);
-			switch (effect.type) {
-				case "rejected-off":
-					return notify(ctx, "pi-reset is off for this session; /reset on turns it back on.", "warning");
-				case "already-pending":
-					return notify(ctx, "A reset is already pending for this window.", "info");
-				case "arm-boundary":
-					return notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
-				case "queued-next-run":
-					return notify(ctx, "Reset queued: your next message starts in a fresh context window.", "info");
-				default:
-					return;
-			}
+			return request(text, ctx);
 		},
 	});
+
+	function request(text: string, ctx: ExtensionCommandContext): void {
+		const effect = control.dispatch(
+			{ type: "request", source: "command", handoff: normaliseHandoff(text), streaming: !ctx.isIdle() },
+			ctx,
+		);
+		switch (effect.type) {
+			case "rejected-off":
+				return notify(ctx, "pi-reset is off for this session; /reset on turns it back on.", "warning");
+			case "already-pending":
+				return notify(ctx, "A reset is already pending for this window.", "info");
+			case "arm-boundary":
+				return notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
+			case "queued-next-run":
+				return notify(ctx, "Reset queued: your next message starts in a fresh context window.", "info");
+			default:
+				return;
+		}
+	}
 }

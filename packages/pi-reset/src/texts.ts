@@ -145,4 +145,6 @@ export const COMMAND_HELP = [
 	"/reset [handoff]  start a new context window, carrying the optional handoff note",
 	"/reset status     window id, tokens left before the checkpoint warning, resets so far",
 	"/reset on|off     turn pi-reset on or off for this session",
+	"Only a bare subcommand word is a subcommand: /reset status of the db is in notes.md resets with",
+	"that handoff. /reset -- <handoff> takes the handoff literally, even a single word like off.",
 ].join("\n");
