@@ -108,15 +108,19 @@ export function registerResetCommand(
 		);
 		switch (effect.type) {
 			case "rejected-off":
-				return notify(ctx, "pi-reset is off for this session; /reset on turns it back on.", "warning");
+				notify(ctx, "pi-reset is off for this session; /reset on turns it back on.", "warning");
+				break;
 			case "already-pending":
-				return notify(ctx, "A reset is already pending for this window.", "info");
+				notify(ctx, "A reset is already pending for this window.", "info");
+				break;
 			case "arm-boundary":
-				return notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
+				notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
+				break;
 			case "queued-next-run":
-				return notify(ctx, "Reset queued: your next message starts in a fresh context window.", "info");
+				notify(ctx, "Reset queued: your next message starts in a fresh context window.", "info");
+				break;
 			default:
-				return;
+				break;
 		}
 	}
 }
