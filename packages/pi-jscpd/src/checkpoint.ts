@@ -108,7 +108,7 @@ export async function runCheckpoint(
 	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
 	const selection = selectFindings({
 		groups: scan.report.groups,
-		baseline: baseline.identities,
+		baseline: baseline.index,
 		changed: deps.mutations.changed,
 		acknowledged: (identity) => deps.mutations.isAcknowledged(identity),
 		max: deps.maxFindings(),
@@ -148,7 +148,7 @@ function deliver(
 	const details: FindingsDetails = {
 		deliveryId,
 		generation,
-		delivered: findings.map((finding) => ackOf(finding.group)),
+		delivered: findings.map((finding) => ackOf(finding)),
 		findings: findings.map(({ identity, label, group }) => ({
 			identity,
 			label,

@@ -150,7 +150,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		});
 	const selection = selectFindings({
 		groups: outcome.report.groups,
-		baseline: baseline.identities,
+		baseline: baseline.index,
 		changed: mutations.changed,
 		acknowledged: () => false,
 		max: settings.maxFindings,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { selectFindings } from "../src/compare.js";
 import { DEFAULT_SETTINGS, validateSettings } from "../src/config.js";
+import { indexGroups } from "../src/identity.js";
 import { MutationState, replayBranch } from "../src/mutations.js";
 import { FOOTER, findingsMessage, footerText } from "../src/presentation.js";
 import { COMMAND_NAMES, COMMANDS, commandCompletions, helpText, isCommandName } from "../src/registry.js";
@@ -69,7 +70,7 @@ describe("changed comparison", () => {
 	);
 	const [preexisting] = all;
 	const base = {
-		baseline: new Set([preexisting?.identity ?? ""]),
+		baseline: indexGroups(preexisting ? [preexisting] : []),
 		changed: new Set(["new.ts", "new2.ts"]),
 		acknowledged: () => false,
 	};
