@@ -20,7 +20,10 @@ export interface AckRecord {
 }
 
 /** The acknowledgement record of a finding (its identity, the paths of its group). */
-export function ackOf(finding: { readonly identity: string; readonly group: Pick<CloneGroup, "locations"> }): AckRecord {
+export function ackOf(finding: {
+	readonly identity: string;
+	readonly group: Pick<CloneGroup, "locations">;
+}): AckRecord {
 	return { identity: finding.identity, paths: finding.group.locations.map((loc) => loc.path) };
 }
 

@@ -65,7 +65,12 @@ export function indexGroups(groups: readonly CloneGroup[]): LineIndex {
 }
 
 /** Whether `loc` of `group` holds duplicated code that was not there (in its file or anywhere) at the baseline. */
-export function isNewLocation(group: CloneGroup, loc: CloneLocation, now: LineIndex, base: LineIndex): boolean {
+export function isNewLocation(
+	group: CloneGroup,
+	loc: CloneLocation,
+	now: LineIndex,
+	base: LineIndex,
+): boolean {
 	const hashes = group.hashes.filter((hash) => hash >= 0);
 	if (hashes.length === 0) return false;
 	const nowHere = now.perPath.get(loc.path);
