@@ -14,6 +14,7 @@ import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
+import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
 
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */
@@ -57,9 +58,15 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
 		}
 	});
+	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.
+	let recovery = false;
+	pi.on("agent_end", (event) => {
+		recovery = endsInRecovery(event.messages);
+	});
 	// Notification only and O(1): a boundary continuation starts a background check, never awaited.
 	pi.on("agent_start", (_event, ctx) => {
-		controller.onAttemptStart(ctx);
+		controller.onAttemptStart(ctx, recovery);
+		recovery = false;
 	});
 	pi.on("agent_settled", (_event, ctx) => {
 		controller.startBackgroundCheck(ctx);

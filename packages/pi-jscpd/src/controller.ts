@@ -204,11 +204,12 @@ export class JscpdController {
 	/**
 	 * agent_start: at a boundary continuation (not the first agent_start of its run) the tree is at
 	 * rest, so a check of the latest write/edit generation is claimed now and runs in the background,
-	 * never delaying the continuation. Like the settle, this only schedules.
+	 * never delaying the continuation. Like the settle, this only schedules. A retry or compaction
+	 * retry (`recovery`) is not at rest: nothing starts there.
 	 */
-	onAttemptStart(ctx: ExtensionContext): void {
+	onAttemptStart(ctx: ExtensionContext, recovery = false): void {
 		const snapshot = this.#identity.snapshot;
-		const continuation = isContinuationStart(this.#lastRun, snapshot);
+		const continuation = isContinuationStart(this.#lastRun, snapshot) && !recovery;
 		this.#lastRun = snapshot.run;
 		if (!continuation || this.#shutdown || !this.#settings.value.enabled) return;
 		this.#ctx = ctx;

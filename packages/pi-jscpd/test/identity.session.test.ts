@@ -1,5 +1,5 @@
 /** Clone identity with the real jscpd 5.3.2 on Pi's real agent loop (issue 17, item 1). */
-import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { reply, retryableError, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
 	customMessages,
@@ -82,5 +82,23 @@ describe("clone identity with the real jscpd", () => {
 		const findings = customMessages(s, FINDINGS)[0]?.details?.findings ?? [];
 		expect(findings).toHaveLength(1);
 		expect(findings[0]?.locations.map((l) => l.path)).toContain("src/d.ts");
+	});
+});
+
+describe("automatic triggers (seed 004): nothing runs during recovery", () => {
+	it("no automatic scan during retries: an auto-retry after a write starts no check; the settle does", async () => {
+		const s = await session({ "src/a.ts": duplicatedFunction("totalsA") });
+		let activeAtRetry: boolean | undefined;
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("totalsB") }),
+			retryableError(),
+			() => {
+				activeAtRetry = s.controller.status().scheduler.automaticActive;
+				return reply("done after retry");
+			},
+		);
+		await s.prompt("write b.ts");
+		expect(activeAtRetry).toBe(false);
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
 });
