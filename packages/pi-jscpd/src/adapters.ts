@@ -56,7 +56,7 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("tool_result", (event, ctx) => {
 		if ((event.toolName === "write" || event.toolName === "edit") && !event.isError) {
 			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
-		}
+		} else if (event.toolName === "bash") controller.noteCommand();
 	});
 	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.
 	let recovery = false;

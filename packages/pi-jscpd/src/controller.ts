@@ -178,6 +178,11 @@ export class JscpdController {
 		this.#scheduler.markMutation();
 	}
 
+	/** A command outside the built-in tools ran (bash): outside git, its changes cannot be seen. */
+	noteCommand(): void {
+		this.#outside.noteOpaque();
+	}
+
 	/** A `jscpd_run` result is delivered to the model: acknowledge the findings it listed. */
 	acknowledgeDelivered(acks: readonly AckRecord[]): void {
 		if (!this.#shutdown) this.#mutations.acknowledge(acks);
@@ -305,6 +310,7 @@ export class JscpdController {
 				context: () => this.#ctx,
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
+				incomplete: () => this.#outside.incomplete,
 				record: (outcome) => {
 					this.#lastOutcome = outcome;
 				},
@@ -353,6 +359,7 @@ export class JscpdController {
 			baseline: this.#baseline.state,
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
 			settings: this.#settings.value,
+			incomplete: this.#outside.incomplete,
 		};
 	}
 

@@ -156,9 +156,9 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		max: settings.maxFindings,
 	});
 	const partial =
-		baseline.status === "partial"
+		(baseline.status === "partial"
 			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
-			: "";
+			: "") + (controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "");
 	const lines =
 		selection.findings.length === 0
 			? ["jscpd changed: no new duplicates in files changed this session."]
