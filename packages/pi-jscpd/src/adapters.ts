@@ -38,10 +38,12 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("before_agent_start", () => {
 		controller.cancelAutomatic();
 	});
-	// Subscribed only while the baseline is pending: Pi skips tool_call entirely without a handler.
+	// Subscribed only while the baseline is pending (Pi skips tool_call entirely without a handler):
+	// a write/edit is never held; the file's content before it is kept for the baseline instead.
 	const baselineWait = createArmedSubscription(() =>
-		pi.on("tool_call", async (event) => {
-			if (event.toolName === "write" || event.toolName === "edit") await controller.awaitBaseline();
+		pi.on("tool_call", (event, ctx) => {
+			if (event.toolName === "write" || event.toolName === "edit")
+				controller.noteEarlyWrite(ctx, (event.input as { path?: unknown }).path);
 		}),
 	);
 	controller.onBaselineWait((pending) => {

@@ -163,9 +163,10 @@ export class JscpdController {
 		});
 	}
 
-	/** tool_call for write/edit: the first mutation waits for the baseline, bounded by the timeout. */
-	awaitBaseline(): Promise<void> {
-		return this.#baseline.awaitPending();
+	/** tool_call for write/edit while the baseline is pending: never waits (see BaselineKeeper.noteEarlyWrite). */
+	noteEarlyWrite(ctx: ExtensionContext, path: unknown): void {
+		if (this.#root && typeof path === "string")
+			this.#baseline.noteEarlyWrite(projectPathOf(this.#root, ctx.cwd, path));
 	}
 
 	/** tool_result of a successful built-in write/edit: records the canonical path and bumps the generation. */
