@@ -215,6 +215,10 @@ export function statusText(view: StatusView): string {
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
 		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
 	];
+	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
+		lines.push(
+			`automatic checkpoint paused: the baseline is ${view.baseline.status}${view.baseline.reason ? ` (${view.baseline.reason})` : ""}; /jscpd changed still works with a partial baseline`,
+		);
 	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
 	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
 		lines.push(
