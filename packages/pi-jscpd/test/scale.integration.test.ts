@@ -19,7 +19,7 @@ afterEach(async () => {
 	await h?.dispose();
 	h = undefined;
 	remove(...dirs.splice(0));
-});
+}, TIMEOUT);
 
 /** Block `i`: a function that appears in a<i>.ts and b<i>.ts (one clone group each). */
 function block(i: number): string {
