@@ -217,7 +217,7 @@ export function statusText(view: StatusView): string {
 	];
 	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
 		lines.push(
-			`automatic checkpoint paused: the baseline is ${view.baseline.status}${view.baseline.reason ? ` (${view.baseline.reason})` : ""}; /jscpd changed still works with a partial baseline`,
+			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
 		);
 	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
 	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
