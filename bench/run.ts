@@ -27,6 +27,7 @@ const groups: [string, () => Promise<Metric[]>][] = [
 	["wall", async () => (await import("./metrics/wall.ts")).wallTime(smoke)],
 	["scaling", async () => (await import("./metrics/scaling.ts")).scaling(smoke)],
 	["jscpd", async () => (await import("./metrics/jscpd.ts")).jscpdFigures(smoke)],
+	["jscpd-scale", async () => (await import("./metrics/jscpd-scale.ts")).jscpdScale(smoke)],
 	["startup", async () => (await import("./metrics/startup.ts")).startup(smoke)],
 	["heap", async () => (await import("./metrics/heap.ts")).heap(smoke)],
 	["goal", async () => (await import("./metrics/goal-run.ts")).goalRun(smoke)],

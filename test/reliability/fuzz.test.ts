@@ -264,12 +264,13 @@ describe("fuzz: pi-jscpd persisted entries and files", () => {
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
 	const root = "/work/project";
 	const validFile = {
-		version: 1,
+		version: 2,
 		sessionId: "s1",
 		root,
 		capturedAt: "2026-01-01T00:00:00.000Z",
 		complete: true,
-		identities: ["a", "b"],
+		groups: 2,
+		lines: { "src/a.ts": "1f 2e 2e", "src/b.ts": "1f" },
 	};
 
 	it("pi-jscpd/state: isStateEntry never throws; an accepted entry names a string file and root", () => {

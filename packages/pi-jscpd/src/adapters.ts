@@ -14,6 +14,7 @@ import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
+import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
 
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */
@@ -37,10 +38,12 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("before_agent_start", () => {
 		controller.cancelAutomatic();
 	});
-	// Subscribed only while the baseline is pending: Pi skips tool_call entirely without a handler.
+	// Subscribed only while the baseline is pending (Pi skips tool_call entirely without a handler):
+	// a write/edit is never held; the file's content before it is kept for the baseline instead.
 	const baselineWait = createArmedSubscription(() =>
-		pi.on("tool_call", async (event) => {
-			if (event.toolName === "write" || event.toolName === "edit") await controller.awaitBaseline();
+		pi.on("tool_call", (event, ctx) => {
+			if (event.toolName === "write" || event.toolName === "edit")
+				controller.noteEarlyWrite(ctx, (event.input as { path?: unknown }).path);
 		}),
 	);
 	controller.onBaselineWait((pending) => {
@@ -55,11 +58,17 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("tool_result", (event, ctx) => {
 		if ((event.toolName === "write" || event.toolName === "edit") && !event.isError) {
 			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
-		}
+		} else if (event.toolName === "bash") controller.noteCommand();
+	});
+	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.
+	let recovery = false;
+	pi.on("agent_end", (event) => {
+		recovery = endsInRecovery(event.messages);
 	});
 	// Notification only and O(1): a boundary continuation starts a background check, never awaited.
 	pi.on("agent_start", (_event, ctx) => {
-		controller.onAttemptStart(ctx);
+		controller.onAttemptStart(ctx, recovery);
+		recovery = false;
 	});
 	pi.on("agent_settled", (_event, ctx) => {
 		controller.startBackgroundCheck(ctx);

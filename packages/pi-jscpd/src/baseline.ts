@@ -1,6 +1,6 @@
 /**
- * The session baseline: identities of the clone groups that existed before the session's first
- * mutation. Captured quietly at session start, persisted outside model context in a file keyed by
+ * The session baseline: which lines were duplicated where (a line index, see identity.ts) before
+ * the session's first mutation. Captured quietly at session start, persisted outside model context in a file keyed by
  * session id (`<agentDir>/pi-lifecycle/pi-jscpd/baselines/<sessionId>.json`) and referenced from a
  * `pi-jscpd/state` session entry, so it survives reload and resume.
  */
@@ -16,12 +16,13 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { deserialiseIndex, indexGroups, type LineIndex, rebaseIndex, serialiseIndex } from "./identity.js";
 import type { Capability } from "./locate.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
 
-/** Largest baseline file read. */
-export const MAX_BASELINE_BYTES = 8 * 1024 * 1024;
+/** Largest baseline file read (a 10,000-group baseline is about 3 MB). */
+export const MAX_BASELINE_BYTES = 32 * 1024 * 1024;
 
 /** Baseline state. `accepted` is complete; `partial` is usable for display but never for the automatic checkpoint. */
 export type BaselineState =
@@ -29,8 +30,10 @@ export type BaselineState =
 	| { readonly status: "pending" }
 	| {
 			readonly status: "accepted" | "partial";
-			/** Clone-group identities present before the session changed anything. */
-			readonly identities: ReadonlySet<string>;
+			/** Duplicated lines per file before the session changed anything. */
+			readonly index: LineIndex;
+			/** Clone groups in the baseline report. */
+			readonly groups: number;
 			/** Why it is partial (status `partial`). */
 			readonly reason?: string;
 			/** When it was captured (ISO). */
@@ -42,8 +45,8 @@ export type BaselineState =
 
 /** The persisted file. */
 export interface BaselineFile {
-	/** Format version. */
-	readonly version: 1;
+	/** Format version (1 held pair identities and is no longer read). */
+	readonly version: 2;
 	/** Session that captured it. */
 	readonly sessionId: string;
 	/** Canonical project root it describes. */
@@ -54,8 +57,10 @@ export interface BaselineFile {
 	readonly complete: boolean;
 	/** Why it is incomplete. */
 	readonly reason?: string;
-	/** Clone-group identities. */
-	readonly identities: readonly string[];
+	/** Clone groups in the report. */
+	readonly groups: number;
+	/** The line index ({@link serialiseIndex}). */
+	readonly lines: Record<string, string>;
 }
 
 /** The `pi-jscpd/state` entry data. */
@@ -130,14 +135,16 @@ export function loadBaseline(path: string, root: string, directory?: string): Ba
 		if (!stat.isFile()) return fail(`${path} is not a regular file`);
 		if (stat.size > MAX_BASELINE_BYTES) return fail(`${path} is larger than ${MAX_BASELINE_BYTES} bytes`);
 		const raw = JSON.parse(readFileSync(fd, "utf8")) as Partial<BaselineFile> | null;
-		if (typeof raw !== "object" || raw === null || raw.version !== 1 || typeof raw.capturedAt !== "string")
+		if (typeof raw === "object" && raw !== null && (raw as { version?: unknown }).version === 1)
+			return fail(`${path} has an older format`);
+		if (typeof raw !== "object" || raw === null || raw.version !== 2 || typeof raw.capturedAt !== "string")
 			return fail(`${path} is not a pi-jscpd baseline`);
 		if (raw.root !== root) return fail(`${path} describes another project`);
 		if (
 			typeof raw.complete !== "boolean" ||
 			(raw.reason !== undefined && typeof raw.reason !== "string") ||
-			!Array.isArray(raw.identities) ||
-			!raw.identities.every((id) => typeof id === "string")
+			!Number.isSafeInteger(raw.groups) ||
+			deserialiseIndex(raw.lines) === undefined
 		)
 			return fail(`${path} is not a pi-jscpd baseline`);
 		return { ok: true, file: raw as BaselineFile };
@@ -164,7 +171,8 @@ export function readBaseline(path: string, root: string, directory?: string): Ba
 export function stateFromFile(path: string, file: BaselineFile): BaselineState {
 	return {
 		status: file.complete ? "accepted" : "partial",
-		identities: new Set(file.identities),
+		index: deserialiseIndex(file.lines) ?? { perPath: new Map(), total: new Map() },
+		groups: file.groups,
 		reason: file.reason,
 		capturedAt: file.capturedAt,
 		file: path,
@@ -192,11 +200,16 @@ export interface CaptureRequest {
 	readonly priorMutations: number;
 	/** The session_start reason (for the partial explanation). */
 	readonly reason: string;
+	/**
+	 * Files the session changed while the capture ran, with their content before the change (read
+	 * when the write/edit was called). Their lines in the baseline are replaced by that content.
+	 */
+	readonly originals?: () => ReadonlyMap<string, string>;
 	readonly signal: AbortSignal;
 }
 
 /**
- * Scans the whole project and persists the identities. The result is `partial` only when it truly
+ * Scans the whole project and persists the line index. The result is `partial` only when it truly
  * is: some groups could not be identified, or the session had already changed files.
  */
 export async function captureBaseline(request: CaptureRequest): Promise<BaselineState> {
@@ -220,21 +233,24 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 		);
 	}
 	const capturedAt = new Date().toISOString();
-	const identities = scan.report.groups.map((g) => g.identity);
+	const index = rebaseIndex(indexGroups(scan.report.groups), request.originals?.() ?? new Map());
+	const groups = scan.report.groups.length;
 	const complete = reasons.length === 0;
 	const reason = reasons.join("; ") || undefined;
 	const error = writeBaseline(request.file, {
-		version: 1,
+		version: 2,
 		sessionId,
 		root,
 		capturedAt,
 		complete,
 		reason,
-		identities,
+		groups,
+		lines: serialiseIndex(index),
 	});
 	return {
 		status: complete ? "accepted" : "partial",
-		identities: new Set(identities),
+		index,
+		groups,
 		reason,
 		capturedAt,
 		file: error ? undefined : request.file,

@@ -40,8 +40,8 @@ export interface FindingsDetails extends DeliveredDetails {
 
 /** A terminal outcome for status. */
 export interface CheckOutcome {
-	/** clean, findings, unavailable, timeout or failed. */
-	readonly kind: "clean" | "findings" | "unavailable" | "timeout" | "failed";
+	/** clean, findings, incomplete (no findings, but not every change was visible), unavailable, timeout or failed. */
+	readonly kind: "clean" | "findings" | "incomplete" | "unavailable" | "timeout" | "failed";
 	/** One line for status. */
 	readonly text: string;
 	/** Findings delivered (kind `findings`). */
@@ -71,6 +71,8 @@ export interface CheckpointDeps {
 	 * changed when it resolves; the selection waits for it. Undefined when none was started.
 	 */
 	readonly outside?: Promise<void>;
+	/** Why the changed files may be incomplete (read after `outside`); never "clean" then. */
+	readonly incomplete?: () => string | undefined;
 }
 
 let deliveryCounter = 0;
@@ -108,12 +110,15 @@ export async function runCheckpoint(
 	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
 	const selection = selectFindings({
 		groups: scan.report.groups,
-		baseline: baseline.identities,
+		baseline: baseline.index,
 		changed: deps.mutations.changed,
 		acknowledged: (identity) => deps.mutations.isAcknowledged(identity),
 		max: deps.maxFindings(),
 	});
 	if (selection.findings.length === 0) {
+		const incomplete = deps.incomplete?.();
+		if (incomplete)
+			return terminal({ kind: "incomplete", text: `no new duplicates found, but ${incomplete}` });
 		return terminal({ kind: "clean", text: "no new duplicates in files changed this session" });
 	}
 	return {
@@ -148,7 +153,7 @@ function deliver(
 	const details: FindingsDetails = {
 		deliveryId,
 		generation,
-		delivered: findings.map((finding) => ackOf(finding.group)),
+		delivered: findings.map((finding) => ackOf(finding)),
 		findings: findings.map(({ identity, label, group }) => ({
 			identity,
 			label,

@@ -1,7 +1,9 @@
 /**
- * The changed comparison (pure): clone groups that are new since the baseline and touch a file
- * changed in this session, minus acknowledged ones, prioritised and capped.
+ * The changed comparison (pure): clone groups with a location that is new since the baseline (see
+ * identity.ts) in a file changed in this session, minus acknowledged ones, prioritised and capped.
+ * Only the groups touching a changed file are judged; the line index covers the whole report.
  */
+import { findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
 import { type CloneGroup, compareGroups } from "./report.js";
 
 /** How a new finding relates to code that existed before. */
@@ -9,7 +11,7 @@ export type FindingLabel = "new" | "matches-existing";
 
 /** One net-new clone group worth telling the agent about. */
 export interface Finding {
-	/** The group's stable identity (what acknowledgement records). */
+	/** The finding's identity: its new locations' paths and content (what acknowledgement records). */
 	readonly identity: string;
 	/** The clone group. */
 	readonly group: CloneGroup;
@@ -25,8 +27,8 @@ export interface Finding {
 export interface SelectInput {
 	/** Groups of the current full-project report. */
 	readonly groups: readonly CloneGroup[];
-	/** Identities present in the accepted baseline. */
-	readonly baseline: ReadonlySet<string>;
+	/** Line index of the accepted baseline. */
+	readonly baseline: LineIndex;
 	/** Project-relative paths changed in this session. */
 	readonly changed: ReadonlySet<string>;
 	/** Whether an identity was already delivered (and not invalidated since). */
@@ -50,16 +52,23 @@ export function selectFindings(input: SelectInput): Selection {
 	const eligible: Finding[] = [];
 	const seen = new Set<string>();
 	let acknowledged = 0;
-	for (const group of input.groups) {
-		if (input.baseline.has(group.identity) || seen.has(group.identity)) continue;
-		seen.add(group.identity);
-		const touched = group.locations.filter((loc) => input.changed.has(loc.path)).length;
-		if (touched === 0) continue;
-		if (input.acknowledged(group.identity)) {
+	const touching = input.groups.filter((group) => group.locations.some((loc) => input.changed.has(loc.path)));
+	const now = touching.length > 0 ? indexGroups(input.groups) : undefined;
+	for (const group of touching) {
+		if (!now) break;
+		const fresh = group.locations.filter(
+			(loc) => input.changed.has(loc.path) && isNewLocation(group, loc, now, input.baseline),
+		);
+		if (fresh.length === 0) continue;
+		const identity = findingIdentity(group, fresh);
+		if (seen.has(identity)) continue;
+		seen.add(identity);
+		if (input.acknowledged(identity)) {
 			acknowledged++;
 			continue;
 		}
-		eligible.push({ identity: group.identity, group, label: touched === 2 ? "new" : "matches-existing" });
+		const touched = group.locations.filter((loc) => input.changed.has(loc.path)).length;
+		eligible.push({ identity, group, label: touched === 2 ? "new" : "matches-existing" });
 	}
 	eligible.sort((a, b) => rank(a) - rank(b) || compareGroups(a.group, b.group));
 	const max = Math.max(0, input.max);

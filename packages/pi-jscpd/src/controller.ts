@@ -163,9 +163,10 @@ export class JscpdController {
 		});
 	}
 
-	/** tool_call for write/edit: the first mutation waits for the baseline, bounded by the timeout. */
-	awaitBaseline(): Promise<void> {
-		return this.#baseline.awaitPending();
+	/** tool_call for write/edit while the baseline is pending: never waits (see BaselineKeeper.noteEarlyWrite). */
+	noteEarlyWrite(ctx: ExtensionContext, path: unknown): void {
+		if (this.#root && typeof path === "string")
+			this.#baseline.noteEarlyWrite(projectPathOf(this.#root, ctx.cwd, path));
 	}
 
 	/** tool_result of a successful built-in write/edit: records the canonical path and bumps the generation. */
@@ -177,6 +178,9 @@ export class JscpdController {
 		this.#outside.noteRecorded(projectPath);
 		this.#scheduler.markMutation();
 	}
+
+	/** A command outside the built-in tools ran (bash): outside git, its changes cannot be seen. */
+	readonly noteCommand = (): void => this.#outside.noteOpaque();
 
 	/** A `jscpd_run` result is delivered to the model: acknowledge the findings it listed. */
 	acknowledgeDelivered(acks: readonly AckRecord[]): void {
@@ -190,11 +194,7 @@ export class JscpdController {
 		if (this.#scheduler.cancelAutomatic()) this.#updateFooter();
 	}
 
-	/**
-	 * agent_settled: only schedules (O(1), nothing spawned or read here). A check of a write/edit
-	 * generation is claimed at once and starts on a later macrotask, alongside the outside-change
-	 * comparison; without one, the comparison runs first and a check follows if it found changes.
-	 */
+	/** agent_settled: only schedules (O(1), nothing spawned or read here); see {@link #trigger}. */
 	startBackgroundCheck(ctx: ExtensionContext): void {
 		this.#ctx = ctx;
 		if (this.#shutdown || !this.#settings.value.enabled) return;
@@ -202,13 +202,12 @@ export class JscpdController {
 	}
 
 	/**
-	 * agent_start: at a boundary continuation (not the first agent_start of its run) the tree is at
-	 * rest, so a check of the latest write/edit generation is claimed now and runs in the background,
-	 * never delaying the continuation. Like the settle, this only schedules.
+	 * agent_start: at a boundary continuation (not the first of its run, not a retry or compaction
+	 * retry: `recovery`) the tree is at rest; a check is claimed like at the settle, never awaited.
 	 */
-	onAttemptStart(ctx: ExtensionContext): void {
+	onAttemptStart(ctx: ExtensionContext, recovery = false): void {
 		const snapshot = this.#identity.snapshot;
-		const continuation = isContinuationStart(this.#lastRun, snapshot);
+		const continuation = isContinuationStart(this.#lastRun, snapshot) && !recovery;
 		this.#lastRun = snapshot.run;
 		if (!continuation || this.#shutdown || !this.#settings.value.enabled) return;
 		this.#ctx = ctx;
@@ -216,11 +215,9 @@ export class JscpdController {
 	}
 
 	/**
-	 * One trigger (settle or continuation). The outside-change probe is scheduled first. When a check
-	 * starts now, it scans the same tree, so it takes the probe's paths as changed files of its own
-	 * generation (no new generation, which would make it stale). Otherwise the paths are a new
-	 * generation; after a settle a check is then requested (a continuation leaves it to the next
-	 * trigger: by the time the probe answers, the run has moved on).
+	 * One trigger. The outside-change probe is scheduled first; a check that starts now scans the same
+	 * tree and takes the probe's paths as its own changed files. Otherwise they are a new generation
+	 * and, after a settle, a check is requested (a continuation leaves it to the next trigger).
 	 */
 	#trigger(atRest: boolean): void {
 		const probe = this.#outside.start();
@@ -304,6 +301,7 @@ export class JscpdController {
 				context: () => this.#ctx,
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
+				incomplete: () => this.#outside.incomplete,
 				record: (outcome) => {
 					this.#lastOutcome = outcome;
 				},
@@ -352,6 +350,7 @@ export class JscpdController {
 			baseline: this.#baseline.state,
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
 			settings: this.#settings.value,
+			incomplete: this.#outside.incomplete,
 		};
 	}
 

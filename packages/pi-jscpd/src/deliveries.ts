@@ -19,9 +19,12 @@ export interface AckRecord {
 	readonly paths: readonly string[];
 }
 
-/** The acknowledgement record of a group. */
-export function ackOf(group: Pick<CloneGroup, "identity" | "locations">): AckRecord {
-	return { identity: group.identity, paths: group.locations.map((loc) => loc.path) };
+/** The acknowledgement record of a finding (its identity, the paths of its group). */
+export function ackOf(finding: {
+	readonly identity: string;
+	readonly group: Pick<CloneGroup, "locations">;
+}): AckRecord {
+	return { identity: finding.identity, paths: finding.group.locations.map((loc) => loc.path) };
 }
 
 /** Findings message details carry what was acknowledged. */

@@ -160,15 +160,15 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		});
 	const selection = selectFindings({
 		groups: outcome.report.groups,
-		baseline: baseline.identities,
+		baseline: baseline.index,
 		changed: mutations.changed,
 		acknowledged: () => false,
 		max: settings.maxFindings,
 	});
 	const partial =
-		baseline.status === "partial"
+		(baseline.status === "partial"
 			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
-			: "";
+			: "") + (controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "");
 	const lines =
 		selection.findings.length === 0
 			? ["jscpd changed: no new duplicates in files changed this session."]
@@ -237,6 +237,10 @@ export function statusText(view: StatusView): string {
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
 		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
 	];
+	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
+		lines.push(
+			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
+		);
 	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
 	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
 		lines.push(

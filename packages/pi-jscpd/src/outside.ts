@@ -39,9 +39,19 @@ export class OutsideProbe {
 		this.#detector = new OutsideChangeDetector(root);
 	}
 
+	/** Why the last comparison may have missed changes (undefined when it saw everything). */
+	get incomplete(): string | undefined {
+		return this.#detector?.incomplete;
+	}
+
 	/** Notes a path recorded through a built-in tool since the last snapshot. */
 	noteRecorded(path: string): void {
 		this.#detector?.noteRecorded(path);
+	}
+
+	/** Notes that a command outside the built-in tools (bash) ran. */
+	noteOpaque(): void {
+		this.#detector?.noteOpaque();
 	}
 
 	/** Takes the reference snapshot (with the baseline). */

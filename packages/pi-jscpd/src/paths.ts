@@ -3,7 +3,9 @@
  * no user-supplied argument can be read as a jscpd option.
  */
 import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Most paths accepted by one `scan`. */
 export const MAX_SCAN_PATHS = 32;
@@ -31,15 +33,38 @@ export function toProjectPath(root: string, absolute: string): string {
 	return (rel === "" ? "." : rel).split(sep).join("/");
 }
 
+/** Unicode spaces Pi's tools read as a plain space (`normalizeUnicodeSpaces` in Pi's path utils). */
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
 /**
- * Canonicalises a path the agent wrote or edited: resolves it against the project root, follows
- * symlinks of the longest existing prefix, and returns the project-relative path, or undefined when
- * it ends up outside the project.
+ * The file a built-in write/edit tool touched for `path`, spelled as Pi's tools accept it
+ * (`resolveToCwd` in Pi's `core/tools/path-utils`): Unicode spaces become plain spaces, one
+ * leading `@` is dropped, `~` and `~/…` are the home directory, `file://` URLs are file paths.
+ */
+export function toolPath(cwd: string, path: string): string | undefined {
+	let spelled = path.replace(UNICODE_SPACES, " ");
+	if (spelled.startsWith("@")) spelled = spelled.slice(1);
+	if (spelled === "~") spelled = homedir();
+	else if (spelled.startsWith("~/")) spelled = join(homedir(), spelled.slice(2));
+	else if (spelled.startsWith("file://")) {
+		try {
+			spelled = fileURLToPath(spelled);
+		} catch {
+			return undefined;
+		}
+	}
+	return resolve(cwd, spelled);
+}
+
+/**
+ * Canonicalises a path the agent wrote or edited: resolves it against the project root the way
+ * Pi's tools do ({@link toolPath}), follows symlinks of the longest existing prefix, and returns the
+ * project-relative path, or undefined when it ends up outside the project.
  */
 export function projectPathOf(root: string, cwd: string, path: string): string | undefined {
 	if (typeof path !== "string" || path.length === 0 || path.includes("\0")) return undefined;
-	const stripped = path.startsWith("@") ? path.slice(1) : path;
-	const absolute = resolve(cwd, stripped);
+	const absolute = toolPath(cwd, path);
+	if (!absolute) return undefined;
 	const canonical = canonicalPath(absolute) ?? canonicalParent(absolute);
 	if (!canonical || !isInside(root, canonical)) return undefined;
 	return toProjectPath(root, canonical);

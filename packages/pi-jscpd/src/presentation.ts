@@ -77,6 +77,7 @@ export const FOOTER = {
 	clean: "jscpd clean",
 	findings: (n: number) => `jscpd ${n} new duplicate${n === 1 ? "" : "s"}`,
 	failed: "jscpd failed · /jscpd status",
+	incomplete: "jscpd incomplete · /jscpd status",
 	partial: "jscpd baseline partial",
 } as const;
 
@@ -100,5 +101,6 @@ export function footerText(input: FooterInput): string {
 	if (!input.outcome) return FOOTER.ready;
 	if (input.outcome.kind === "clean") return FOOTER.clean;
 	if (input.outcome.kind === "findings") return FOOTER.findings(input.outcome.delivered ?? 0);
+	if (input.outcome.kind === "incomplete") return FOOTER.incomplete;
 	return FOOTER.failed;
 }

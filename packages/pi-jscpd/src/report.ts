@@ -2,16 +2,19 @@
  * Parses jscpd 5.x JSON reports (the file written by `--reporters json --output DIR --absolute`)
  * into clone groups with stable identities. Pure: no I/O.
  *
- * A group's identity ignores line numbers, so editing elsewhere in a file does not make an old
- * duplicate look new: it is a digest of the format, the whitespace-normalised fragment and the
- * two project-relative paths (sorted).
+ * A group's `identity` names the reported pair (for listing). Whether a group is new since the
+ * baseline, and what acknowledgement records, is decided per location from its line hashes, never
+ * from the pair (see identity.ts): jscpd pairs every copy with the alphabetically first.
  */
 import { createHash } from "node:crypto";
 import { isAbsolute } from "node:path";
 import { isInside, toProjectPath } from "./paths.js";
 
-/** Most clone groups kept from one report; the rest count as omitted (the report is partial). */
-export const MAX_GROUPS = 5_000;
+/**
+ * Most clone groups kept from one report; the rest count as omitted. The report file itself is
+ * bounded (runner limits), so this only guards against a pathological report of tiny groups.
+ */
+export const MAX_GROUPS = 200_000;
 
 /** One side of a clone group. */
 export interface CloneLocation {
@@ -35,6 +38,8 @@ export interface CloneGroup {
 	readonly tokens: number;
 	/** The two locations, in report order. */
 	readonly locations: readonly [CloneLocation, CloneLocation];
+	/** Line hashes of the fragment, one per line, -1 for lines without code (see identity.ts). */
+	readonly hashes: readonly number[];
 }
 
 /** A parsed report. */
@@ -51,6 +56,28 @@ export interface ParsedReport {
 export type ParseResult =
 	| { readonly ok: true; readonly report: ParsedReport }
 	| { readonly ok: false; readonly error: string };
+
+/** FNV-1a (32 bit) of a normalised line. */
+function fnv(text: string): number {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return hash >>> 0;
+}
+
+/**
+ * Line hashes of a fragment, one per line; -1 for a line that carries no code of its own (blank,
+ * or only braces and punctuation). A fragment without any significant line hashes its non-blank
+ * lines instead, so it still has an identity.
+ */
+export function fragmentHashes(fragment: string): number[] {
+	const lines = fragment.split("\n").map((line) => line.replace(/\s+/g, " ").trim());
+	const significant = (line: string) => (line.match(/\w/g)?.length ?? 0) >= 2;
+	const keep = lines.some(significant) ? significant : (line: string) => line.length > 0;
+	return lines.map((line) => (keep(line) ? fnv(line) : -1));
+}
 
 function digest(value: string): string {
 	return createHash("sha256").update(value).digest("hex").slice(0, 32);
@@ -82,7 +109,8 @@ export function toGroup(root: string, raw: unknown): CloneGroup | undefined {
 	const fragment = typeof dup.fragment === "string" ? dup.fragment.replace(/\s+/g, " ").trim() : "";
 	const paths = [first.path, second.path].sort();
 	const identity = digest(JSON.stringify([format, fragment || `${lines}:${tokens}`, paths]));
-	return { identity, format, lines, tokens, locations: [first, second] };
+	const hashes = typeof dup.fragment === "string" ? fragmentHashes(dup.fragment) : [];
+	return { identity, format, lines, tokens, locations: [first, second], hashes };
 }
 
 /** Parses report text. `root` must be canonical (jscpd runs with `--absolute`). */

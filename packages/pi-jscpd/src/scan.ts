@@ -3,6 +3,7 @@
  * precedes `--`, so no argument can be read as a jscpd option. The project's own `.jscpd.json`
  * (read by jscpd itself from the working directory) decides the detection policy.
  */
+import { defaultIgnores } from "./ignores.js";
 import type { Capability } from "./locate.js";
 import { type ParsedReport, parseReport } from "./report.js";
 import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
@@ -45,8 +46,9 @@ export type ScanOutcome =
 	| { readonly status: "failed"; readonly reason: string };
 
 /** The fixed argument list for a scan of `paths` (canonical, inside the project). */
-export function scanArguments(paths: readonly string[]): string[] {
+export function scanArguments(paths: readonly string[], ignore: readonly string[] = []): string[] {
 	return [
+		...(ignore.length > 0 ? ["--ignore", ignore.join(",")] : []),
 		"--reporters",
 		"json",
 		"--output",
@@ -72,7 +74,7 @@ export async function runScan(
 	if (capability.status !== "available") return { status: "unavailable", reason: capability.reason };
 	const outcome = await runner.run({
 		command: capability.command,
-		args: scanArguments(request.paths),
+		args: scanArguments(request.paths, defaultIgnores(request.root)),
 		cwd: request.root,
 		timeoutMs: request.timeoutMs,
 		signal: request.signal,

@@ -1,8 +1,11 @@
 /**
  * The jscpd capability and the session baseline of one runtime: the background `--version` probe,
  * the baseline restored from the `pi-jscpd/state` entry or captured at session start (one
- * full-project scan through the serialised runner), and the bounded wait of the first write/edit.
+ * full-project scan through the serialised runner), and the content of files the session changed
+ * before the capture finished (the agent never waits for the baseline).
  */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	type BaselineState,
@@ -18,6 +21,9 @@ import {
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import type { ReplayEntry } from "./mutations.js";
 import type { ProcessRunner } from "./runner.js";
+
+/** Largest file whose content is kept for the baseline (jscpd's default `--max-size`). */
+const MAX_ORIGINAL_BYTES = 1024 * 1024;
 
 /** What the keeper needs from its owner. */
 export interface BaselineDeps {
@@ -61,6 +67,9 @@ export class BaselineKeeper {
 	#capabilityPromise: Promise<Capability> = Promise.resolve({ status: "unavailable", reason: "not started" });
 	#state: BaselineState = { status: "none" };
 	#pending: Promise<void> = Promise.resolve();
+	#root = "";
+	/** Project path → content before the session's first write/edit of it while the capture ran. */
+	readonly #originals = new Map<string, string>();
 
 	constructor(deps: BaselineDeps) {
 		this.#deps = deps;
@@ -99,6 +108,7 @@ export class BaselineKeeper {
 			this.#deps.changed();
 			return capability;
 		});
+		this.#root = start.root;
 		const restored = this.#restore(start.entries, start.root, baselineDirectory(start.agentDir));
 		this.#pending = restored.ok ? this.#deps.snapshot() : this.#capture(start);
 		return restored.ignored;
@@ -147,6 +157,7 @@ export class BaselineKeeper {
 					timeoutMs: this.#deps.timeoutMs(),
 					priorMutations: start.priorMutations,
 					reason: start.reason,
+					originals: () => this.#originals,
 					signal,
 				});
 				if (signal.aborted || this.#deps.closed()) return;
@@ -163,17 +174,23 @@ export class BaselineKeeper {
 		this.#deps.changed();
 	}
 
-	/** The first write/edit waits for a pending baseline, bounded by the timeout. */
-	async awaitPending(): Promise<void> {
-		if (this.#state.status !== "pending") return;
-		let timer: NodeJS.Timeout | undefined;
-		await Promise.race([
-			this.#pending,
-			new Promise<void>((resolve) => {
-				timer = setTimeout(resolve, this.#deps.timeoutMs());
-			}),
-		]);
-		clearTimeout(timer);
+	/**
+	 * A write/edit is about to change `path` while the capture runs: its current content is kept
+	 * (one bounded synchronous read, in `tool_call`, before the tool runs), so the baseline describes
+	 * the file as it was before the session changed it, whenever jscpd reads it. Nothing waits.
+	 */
+	noteEarlyWrite(path: string | undefined): void {
+		if (this.#state.status !== "pending" || path === undefined || this.#originals.has(path)) return;
+		const absolute = join(this.#root, path);
+		try {
+			// jscpd skips files over 1 MB by default: a larger file holds no baseline clone either.
+			this.#originals.set(
+				path,
+				statSync(absolute).size > MAX_ORIGINAL_BYTES ? "" : readFileSync(absolute, "utf8"),
+			);
+		} catch {
+			this.#originals.set(path, ""); // A new file: nothing was duplicated in it.
+		}
 	}
 
 	/** Resolves when the restore or capture has finished. */

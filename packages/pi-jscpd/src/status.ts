@@ -44,7 +44,7 @@ export interface StatusView {
 export function baselineView(b: BaselineState): StatusView["baseline"] {
 	return {
 		status: b.status,
-		groups: "identities" in b ? b.identities.size : undefined,
+		groups: "groups" in b ? b.groups : undefined,
 		reason: "reason" in b ? b.reason : undefined,
 		file: "file" in b ? b.file : undefined,
 	};

@@ -2,11 +2,14 @@
  * When an automatic check may start (pure).
  *
  * - `agent_settled`: Pi is idle.
- * - A boundary continuation: an `agent_start` that is not the first of its run (a goal continuing
- *   at `agent_before_settle`, and also an auto-retry or compaction retry). There the tree is at
- *   rest — every tool of the previous attempt finished, the next request is not answered yet —
- *   although Pi is not idle. Detected from the kit's run counter, so it does not depend on the
- *   order in which extensions' handlers run.
+ * - A boundary continuation: an `agent_start` that is not the first of its run and follows an
+ *   attempt that ended with a final answer (`stopReason: "stop"`): a goal continuing at
+ *   `agent_before_settle`. There the tree is at rest — every tool of the previous attempt finished,
+ *   the next request is not answered yet — although Pi is not idle. Detected from the kit's run
+ *   counter, so it does not depend on the order in which extensions' handlers run.
+ * - Never at an auto-retry or a compaction retry (seed 004: nothing runs during recovery): those
+ *   follow an attempt that ended with an error or a length stop ({@link endsInRecovery}). Steering
+ *   and follow-ups are delivered inside the attempt (no `agent_start`), so they never trigger.
  */
 import type { IdentitySnapshot } from "@pi-lifecycle/lifecycle-kit";
 
@@ -16,6 +19,19 @@ import type { IdentitySnapshot } from "@pi-lifecycle/lifecycle-kit";
  */
 export function isContinuationStart(lastRun: number, snapshot: IdentitySnapshot): boolean {
 	return snapshot.active && snapshot.running && snapshot.run === lastRun;
+}
+
+/**
+ * Whether the attempt that `agent_end` closed may be followed by a retry or a compaction retry
+ * (its last assistant message did not stop normally). Pi's own `willRetry` is not given to
+ * extensions, and a continuation after an exhausted retry is skipped too (the settle checks).
+ */
+export function endsInRecovery(messages: readonly unknown[]): boolean {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as { role?: unknown; stopReason?: unknown } | undefined;
+		if (message?.role === "assistant") return message.stopReason !== "stop";
+	}
+	return false;
 }
 
 /** The facts {@link blockReason} reads. */

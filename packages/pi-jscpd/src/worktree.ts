@@ -3,10 +3,14 @@
  * cheap comparison at settle:
  *
  * - in a git work tree: `git status --porcelain -z --untracked-files=all` (execFile, no shell,
- *   bounded output and time) lists dirty paths; each gets an mtime/size signature;
+ *   bounded output and time) lists dirty paths, and `git diff --name-only <session-start commit>`
+ *   the tracked paths that differ from the commit the session started on (so a change that was
+ *   committed by the same command is still seen); each gets an mtime/size signature;
  * - elsewhere: the mtime/size signature of the files already known to this session.
  *
- * Two snapshots are compared path by path; a path whose signature differs changed.
+ * Two snapshots are compared path by path; a path whose signature differs changed. A snapshot that
+ * could not list everything (output over the bound, more than {@link MAX_TRACKED_PATHS} paths, a
+ * command outside the built-in tools in a project without git) says why in `incomplete`.
  */
 import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
@@ -15,7 +19,11 @@ import { nextMacrotask } from "./defer.js";
 import { isInside, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
-export const MAX_TRACKED_PATHS = 2_000;
+export const MAX_TRACKED_PATHS = 20_000;
+/** Largest git output read (a path list of about 100,000 entries). */
+export const MAX_GIT_OUTPUT = 16 * 1024 * 1024;
+/** git's empty tree: the base of a repository that had no commit when the session started. */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /** Signatures of project paths. */
 export interface WorktreeSnapshot {
@@ -23,6 +31,14 @@ export interface WorktreeSnapshot {
 	readonly mode: "git" | "stat";
 	/** Project path → `mtimeMs:size` or `missing`. */
 	readonly entries: ReadonlyMap<string, string>;
+	/** Why the snapshot may miss changed paths (undefined when it lists them all). */
+	readonly incomplete?: string;
+}
+
+/** Output of one git command: `stdout` undefined on failure; `overflow` when cut at the bound. */
+interface GitOutput {
+	readonly stdout: string | undefined;
+	readonly overflow: boolean;
 }
 
 /** The mtime/size signature of one file. */
@@ -45,8 +61,18 @@ export function signature(absolute: string): string {
  *   runs inside the aborting call (a Pi handler such as `input`) and costs about 0.5 ms there.
  */
 async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
+	return (await runBounded(args, cwd, signal, MAX_GIT_OUTPUT)).stdout;
+}
+
+/** {@link run}, and output over {@link MAX_GIT_OUTPUT} is kept up to the bound and flagged, not dropped. */
+async function runBounded(
+	args: string[],
+	cwd: string,
+	signal: AbortSignal | undefined,
+	limit: number,
+): Promise<GitOutput> {
 	await nextMacrotask();
-	if (signal?.aborted) return undefined;
+	if (signal?.aborted) return { stdout: undefined, overflow: false };
 	return new Promise((resolve) => {
 		const onAbort = () => setImmediate(() => child.kill());
 		const child = execFile(
@@ -55,13 +81,17 @@ async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<s
 			{
 				cwd,
 				timeout: 5_000,
-				maxBuffer: 1024 * 1024,
+				maxBuffer: limit,
 				encoding: "utf8",
 				env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
 			},
 			(error, stdout) => {
 				signal?.removeEventListener("abort", onAbort);
-				resolve(error || signal?.aborted ? undefined : stdout);
+				const overflow = (error as { code?: unknown } | null)?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
+				if (signal?.aborted || (error && !overflow)) resolve({ stdout: undefined, overflow: false });
+				// Over the bound: the records before the last (possibly cut) one are still valid.
+				else if (overflow) resolve({ stdout: stdout.slice(0, stdout.lastIndexOf("\0") + 1), overflow });
+				else resolve({ stdout, overflow: false });
 			},
 		);
 		signal?.addEventListener("abort", onAbort, { once: true });
@@ -89,37 +119,68 @@ export async function gitTopLevel(root: string, signal?: AbortSignal): Promise<s
 	return out?.trim() || undefined;
 }
 
-/** Takes a snapshot. `known` are project paths to sign even when git does not list them. */
+/** The commit the session starts on (the empty tree before the first commit); undefined outside git. */
+export async function baseCommit(root: string, signal?: AbortSignal): Promise<string | undefined> {
+	const out = await run(["rev-parse", "-q", "--verify", "HEAD^{commit}"], root, signal);
+	return out?.trim() || EMPTY_TREE;
+}
+
+/** Where to find changed paths: the git top level and the session-start commit, or neither. */
+export interface GitBase {
+	readonly topLevel: string;
+	readonly commit: string;
+}
+
+/**
+ * Takes a snapshot. `known` are project paths to sign even when git does not list them; `opaque`
+ * says a command outside the built-in tools ran (only git can see what it changed).
+ */
 export async function snapshotWorktree(
 	root: string,
-	topLevel: string | undefined,
+	git: GitBase | undefined,
 	known: Iterable<string>,
 	signal?: AbortSignal,
+	opaque = false,
+	limit = MAX_GIT_OUTPUT,
 ): Promise<WorktreeSnapshot> {
 	const entries = new Map<string, string>();
+	const reasons: string[] = [];
 	let mode: WorktreeSnapshot["mode"] = "stat";
-	if (topLevel) {
-		const out = await run(
-			["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
-			root,
-			signal,
-		);
-		if (out !== undefined) {
-			mode = "git";
-			for (const rel of parsePorcelain(out)) {
-				if (entries.size >= MAX_TRACKED_PATHS) break;
-				const absolute = join(topLevel, rel);
-				if (!isInside(root, absolute)) continue;
-				entries.set(toProjectPath(root, absolute), signature(absolute));
-			}
+	const add = (path: string, absolute: string) => {
+		if (entries.has(path)) return;
+		if (entries.size >= MAX_TRACKED_PATHS) {
+			if (!reasons.includes(CAPPED)) reasons.push(CAPPED);
+			return;
 		}
+		entries.set(path, signature(absolute));
+	};
+	if (git) {
+		const [status, diff] = await Promise.all([
+			runBounded(
+				["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
+				root,
+				signal,
+				limit,
+			),
+			runBounded(["diff", "--name-only", "-z", "--no-renames", git.commit, "--", "."], root, signal, limit),
+		]);
+		if (status.stdout !== undefined && diff.stdout !== undefined) {
+			mode = "git";
+			if (status.overflow || diff.overflow) reasons.push(`git listed more than ${limit} bytes of paths`);
+			const rels = [...parsePorcelain(status.stdout), ...diff.stdout.split("\0").filter(Boolean)];
+			for (const rel of rels) {
+				const absolute = join(git.topLevel, rel);
+				if (isInside(root, absolute)) add(toProjectPath(root, absolute), absolute);
+			}
+		} else if (!signal?.aborted) reasons.push("git status failed");
 	}
-	for (const path of known) {
-		if (entries.size >= MAX_TRACKED_PATHS) break;
-		if (!entries.has(path)) entries.set(path, signature(join(root, path)));
-	}
-	return { mode, entries };
+	if (mode === "stat" && opaque)
+		reasons.push("outside git, files changed by commands (bash) are not visible");
+	for (const path of known) add(path, join(root, path));
+	return { mode, entries, incomplete: reasons.join("; ") || undefined };
 }
+
+const CAPPED = `more than ${MAX_TRACKED_PATHS} changed paths`;
 
 /** Paths whose signature changed between two snapshots; paths missing from one side are re-signed. */
 export function diffSnapshots(root: string, before: WorktreeSnapshot, after: WorktreeSnapshot): string[] {
@@ -142,10 +203,12 @@ export function diffSnapshots(root: string, before: WorktreeSnapshot, after: Wor
  */
 export class OutsideChangeDetector {
 	readonly #root: string;
-	#topLevel: string | undefined;
-	#resolvedTopLevel = false;
+	#git: GitBase | undefined;
+	#resolvedGit = false;
 	#snapshot: WorktreeSnapshot | undefined;
 	readonly #recorded = new Set<string>();
+	/** A command outside the built-in tools ran this session (sticky: outside git its changes stay unseen). */
+	#opaque = false;
 
 	/** @param root Canonical project root. */
 	constructor(root: string) {
@@ -157,18 +220,30 @@ export class OutsideChangeDetector {
 		return this.#snapshot?.mode ?? "none";
 	}
 
+	/** Why the last snapshot may have missed changes (undefined when it saw everything). */
+	get incomplete(): string | undefined {
+		return this.#snapshot?.incomplete;
+	}
+
 	/** Notes a path recorded through a built-in tool since the last snapshot. */
 	noteRecorded(path: string): void {
 		this.#recorded.add(path);
 	}
 
-	/** Takes the reference snapshot. */
+	/** Notes that a command outside the built-in tools (bash) ran. */
+	noteOpaque(): void {
+		this.#opaque = true;
+	}
+
+	/** Takes the reference snapshot; the first one also fixes the session-start commit. */
 	async reset(known: Iterable<string>, signal?: AbortSignal): Promise<void> {
-		if (!this.#resolvedTopLevel) {
-			this.#topLevel = await gitTopLevel(this.#root, signal);
-			this.#resolvedTopLevel = true;
+		if (!this.#resolvedGit) {
+			const topLevel = await gitTopLevel(this.#root, signal);
+			const commit = topLevel ? await baseCommit(this.#root, signal) : undefined;
+			this.#git = topLevel && commit ? { topLevel, commit } : undefined;
+			this.#resolvedGit = true;
 		}
-		this.#snapshot = await snapshotWorktree(this.#root, this.#topLevel, known, signal);
+		this.#snapshot = await snapshotWorktree(this.#root, this.#git, known, signal, this.#opaque);
 		this.#recorded.clear();
 	}
 
@@ -176,7 +251,7 @@ export class OutsideChangeDetector {
 	async detect(known: Iterable<string>, signal: AbortSignal): Promise<string[]> {
 		const before = this.#snapshot;
 		if (!before) return [];
-		const after = await snapshotWorktree(this.#root, this.#topLevel, known, signal);
+		const after = await snapshotWorktree(this.#root, this.#git, known, signal, this.#opaque);
 		if (signal.aborted) return [];
 		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 		this.#snapshot = after;

@@ -1,10 +1,16 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectFindings } from "../src/compare.js";
 import { DEFAULT_SETTINGS, validateSettings } from "../src/config.js";
+import { indexGroups } from "../src/identity.js";
+import { DEFAULT_IGNORES, defaultIgnores } from "../src/ignores.js";
 import { MutationState, replayBranch } from "../src/mutations.js";
 import { FOOTER, findingsMessage, footerText } from "../src/presentation.js";
 import { COMMAND_NAMES, COMMANDS, commandCompletions, helpText, isCommandName } from "../src/registry.js";
 import { type CloneGroup, parseReport } from "../src/report.js";
+import { scanArguments } from "../src/scan.js";
 import { diffSnapshots, parsePorcelain } from "../src/worktree.js";
 
 const ROOT = "/p";
@@ -69,7 +75,7 @@ describe("changed comparison", () => {
 	);
 	const [preexisting] = all;
 	const base = {
-		baseline: new Set([preexisting?.identity ?? ""]),
+		baseline: indexGroups(preexisting ? [preexisting] : []),
 		changed: new Set(["new.ts", "new2.ts"]),
 		acknowledged: () => false,
 	};
@@ -245,5 +251,27 @@ describe("the pi-jscpd footer", () => {
 		expect(footerText({ ...ready, baseline: "failed" })).toBe("jscpd failed · /jscpd status");
 		expect(footerText({ ...ready, capability: "unavailable" })).toBe("jscpd unavailable");
 		expect(footerText({ ...ready, enabled: false })).toBe("jscpd off");
+	});
+});
+
+describe("default ignores outside git", () => {
+	it("outside git, dependency, build, VCS and vendored folders are ignored unless the project's jscpd config sets ignore", () => {
+		const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-jscpd-ignores-")));
+		try {
+			expect(defaultIgnores(root)).toContain("**/node_modules/**");
+			expect(defaultIgnores(root)).toEqual(
+				expect.arrayContaining(["**/dist/**", "**/.git/**", "**/vendor/**", "**/coverage/**"]),
+			);
+			const args = scanArguments([], defaultIgnores(root));
+			expect(args.slice(0, 2)).toEqual(["--ignore", DEFAULT_IGNORES.join(",")]);
+			expect(args.indexOf("--ignore")).toBeLessThan(args.indexOf("--"));
+			writeFileSync(join(root, ".jscpd.json"), JSON.stringify({ ignore: ["**/gen/**"] }));
+			expect(defaultIgnores(root)).toEqual([]);
+			rmSync(join(root, ".jscpd.json"));
+			mkdirSync(join(root, ".git"));
+			expect(defaultIgnores(root)).toEqual([]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });

@@ -9,7 +9,7 @@ import {
 	MAX_RESET_WALK,
 } from "../src/deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "../src/mutations.js";
-import { blockReason, isContinuationStart } from "../src/triggers.js";
+import { blockReason, endsInRecovery, isContinuationStart } from "../src/triggers.js";
 
 const FINDINGS = "pi-jscpd/findings";
 
@@ -189,5 +189,14 @@ describe("triggers", () => {
 		expect(blockReason({ ...facts, idle: busy, atRest: true, baseline: "pending" })).toBe("baseline pending");
 		expect(blockReason({ ...facts, idle: busy, atRest: true, enabled: false })).toBe("disabled");
 		expect(blockReason({ ...facts, idle: busy, atRest: true, active: false })).toBe("inactive");
+	});
+});
+
+describe("endsInRecovery", () => {
+	it("an attempt that ended with an error or a length stop is followed by recovery, a final answer is not", () => {
+		expect(endsInRecovery([{ role: "user" }, { role: "assistant", stopReason: "stop" }])).toBe(false);
+		expect(endsInRecovery([{ role: "assistant", stopReason: "error" }])).toBe(true);
+		expect(endsInRecovery([{ role: "assistant", stopReason: "length" }, { role: "toolResult" }])).toBe(true);
+		expect(endsInRecovery([])).toBe(false);
 	});
 });

@@ -103,7 +103,7 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 		expect(s.providerCalls).toBe(2);
 	});
 
-	it("the first write waits for the session baseline, so its duplicate is reported as new", async () => {
+	it("the agent never waits on the baseline scan: the first write runs while it is pending, and its duplicate is still reported as new", async () => {
 		const { root, agentDir, gate } = project();
 		const marker = `pijscpdfirst${process.pid}${Date.now()}`;
 		writeFileSync(join(gate, "hold"), "");
@@ -115,14 +115,16 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 		h = s;
 		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
 		writeDuplicate(s);
-		const prompting = s.prompt("write b.ts");
-		await waitFor(() => expect(s.count("tool_execution_start")).toBe(1));
-		// The write is held at tool_call while the baseline scan is still running.
-		expect(existsSync(join(root, "src/b.ts"))).toBe(false);
+		// The whole prompt (write included) finishes while the baseline scan is still held.
+		await s.prompt("write b.ts");
+		expect(existsSync(join(root, "src/b.ts"))).toBe(true);
 		expect(s.controller.status().baseline.status).toBe("pending");
+		// The baseline scan reads b.ts only now, with the duplicate in it: b.ts's content before the
+		// write (none) replaces it in the baseline, so the copy is still the session's.
 		writeFileSync(join(gate, "release"), "");
-		await prompting;
-		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", groups: 0 });
+		await waitFor(() =>
+			expect(s.controller.status().baseline).toMatchObject({ status: "accepted", groups: 1 }),
+		);
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
 

@@ -50,12 +50,13 @@ function agent() {
 
 const ROOT = "/project";
 const VALID: BaselineFile = {
-	version: 1,
+	version: 2,
 	sessionId: "s",
 	root: ROOT,
 	capturedAt: "2026-01-01T00:00:00.000Z",
 	complete: true,
-	identities: ["a"],
+	groups: 1,
+	lines: { "a.ts": "1f 2e" },
 };
 
 /**

@@ -1,0 +1,149 @@
+/**
+ * Clone identity that does not depend on how jscpd pairs copies (pure).
+ *
+ * jscpd 5.x reports every copy of a block paired with one other copy (the alphabetically first),
+ * so a pair changes whenever a copy is removed, renamed or added, although no code was copied.
+ * Identity is therefore defined per **location**, on the duplicated content and the location's own
+ * file, never on its partner:
+ *
+ * - every significant line of a reported fragment (whitespace-normalised, at least two word
+ *   characters) gets a 32-bit hash;
+ * - a {@link LineIndex} counts, per file and project-wide, how often each hash occurs inside a
+ *   reported clone location (a line covered by several pairs counts once);
+ * - a current location is **new** when most of its significant lines occur more often now than
+ *   in the baseline, both in its own file and in the whole project. A copy that was removed, a
+ *   file renamed or moved, a pair that jscpd re-paired, an edit inside or around an old block (the
+ *   remaining duplicated lines were duplicated before): none of these grows a count.
+ *
+ * A finding's identity (what acknowledgement records) is a digest of its new locations only:
+ * path and line hashes, never the partner or line numbers.
+ */
+import { createHash } from "node:crypto";
+import { type CloneGroup, type CloneLocation, fragmentHashes } from "./report.js";
+
+/** Occurrences of line hashes inside clone locations, per project path and in total. */
+export interface LineIndex {
+	/** Project path → line hash → occurrences. */
+	readonly perPath: ReadonlyMap<string, ReadonlyMap<number, number>>;
+	/** Line hash → occurrences in the whole project. */
+	readonly total: ReadonlyMap<number, number>;
+}
+
+/** The empty index. */
+export const EMPTY_INDEX: LineIndex = { perPath: new Map(), total: new Map() };
+
+function bump(map: Map<number, number>, hash: number, by = 1): void {
+	map.set(hash, (map.get(hash) ?? 0) + by);
+}
+
+/** Indexes the clone locations of a report (each covered line of a file counted once). */
+export function indexGroups(groups: readonly CloneGroup[]): LineIndex {
+	const lines = new Map<string, Map<number, number>>();
+	for (const group of groups) {
+		for (const loc of group.locations) {
+			let covered = lines.get(loc.path);
+			if (!covered) {
+				covered = new Map();
+				lines.set(loc.path, covered);
+			}
+			group.hashes.forEach((hash, i) => {
+				if (hash >= 0 && !covered.has(loc.startLine + i)) covered.set(loc.startLine + i, hash);
+			});
+		}
+	}
+	const perPath = new Map<string, Map<number, number>>();
+	const total = new Map<number, number>();
+	for (const [path, covered] of lines) {
+		const counts = new Map<number, number>();
+		for (const hash of covered.values()) {
+			bump(counts, hash);
+			bump(total, hash);
+		}
+		perPath.set(path, counts);
+	}
+	return { perPath, total };
+}
+
+/** Whether `loc` of `group` holds duplicated code that was not there (in its file or anywhere) at the baseline. */
+export function isNewLocation(
+	group: CloneGroup,
+	loc: CloneLocation,
+	now: LineIndex,
+	base: LineIndex,
+): boolean {
+	const hashes = group.hashes.filter((hash) => hash >= 0);
+	if (hashes.length === 0) return false;
+	const nowHere = now.perPath.get(loc.path);
+	const baseHere = base.perPath.get(loc.path);
+	let grown = 0;
+	for (const hash of hashes) {
+		const inFile = (nowHere?.get(hash) ?? 0) > (baseHere?.get(hash) ?? 0);
+		const inProject = (now.total.get(hash) ?? 0) > (base.total.get(hash) ?? 0);
+		if (inFile && inProject) grown++;
+	}
+	return grown * 2 > hashes.length;
+}
+
+/** The identity of a finding: its new locations (path and content), independent of the partner. */
+export function findingIdentity(group: CloneGroup, fresh: readonly CloneLocation[]): string {
+	const content = group.hashes.filter((hash) => hash >= 0).join(",");
+	const keys = fresh.map((loc) => `${loc.path}#${content}`).sort();
+	return createHash("sha256")
+		.update(JSON.stringify([group.format, keys]))
+		.digest("hex")
+		.slice(0, 32);
+}
+
+/** The persisted form: project path → space-separated hex hashes (repeated per occurrence). */
+export function serialiseIndex(index: LineIndex): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [path, counts] of index.perPath) {
+		const parts: string[] = [];
+		for (const [hash, count] of counts) {
+			const hex = hash.toString(16);
+			for (let i = 0; i < count; i++) parts.push(hex);
+		}
+		out[path] = parts.join(" ");
+	}
+	return out;
+}
+
+/** Reads {@link serialiseIndex}'s form; undefined when it is malformed. */
+export function deserialiseIndex(raw: unknown): LineIndex | undefined {
+	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+	const perPath = new Map<string, Map<number, number>>();
+	const total = new Map<number, number>();
+	for (const [path, value] of Object.entries(raw)) {
+		if (typeof value !== "string") return undefined;
+		const counts = new Map<number, number>();
+		for (const hex of value.split(" ")) {
+			if (hex === "") continue;
+			const hash = Number.parseInt(hex, 16);
+			if (!Number.isSafeInteger(hash) || hash < 0 || hash > 0xffffffff) return undefined;
+			bump(counts, hash);
+			bump(total, hash);
+		}
+		perPath.set(path, counts);
+	}
+	return { perPath, total };
+}
+
+/**
+ * A baseline captured after the session already changed some files: each such file's entry is
+ * rebuilt from its content before the change. A line of that content counts as duplicated when it
+ * occurs inside a clone location of another file (jscpd did not see this content, so its exact
+ * clone ranges are unknown; a line duplicated elsewhere was part of one in all but rare cases).
+ */
+export function rebaseIndex(index: LineIndex, originals: ReadonlyMap<string, string>): LineIndex {
+	if (originals.size === 0) return index;
+	const perPath = new Map(index.perPath);
+	const total = new Map(index.total);
+	for (const [path, text] of originals) {
+		for (const [hash, count] of perPath.get(path) ?? []) bump(total, hash, -count);
+		const counts = new Map<number, number>();
+		for (const hash of fragmentHashes(text)) if (hash >= 0 && (total.get(hash) ?? 0) > 0) bump(counts, hash);
+		for (const [hash, count] of counts) bump(total, hash, count);
+		perPath.set(path, counts);
+	}
+	return { perPath, total };
+}

@@ -1,0 +1,65 @@
+/**
+ * Default file ignores for scans outside git. Inside a git work tree jscpd honours `.gitignore`
+ * (node_modules and build output are normally listed there); outside git it reads everything, and a
+ * 650 MB node_modules made the baseline take 33 s, 6.4 GB of memory and a 173 MB report. So outside
+ * git, dependency folders, build output, VCS folders and vendored code are ignored, unless the
+ * project's own jscpd configuration (`.jscpd.json`, or `jscpd` in package.json) sets `ignore`.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
+export const DEFAULT_IGNORES: readonly string[] = [
+	"**/node_modules/**",
+	"**/bower_components/**",
+	"**/jspm_packages/**",
+	"**/vendor/**",
+	"**/third_party/**",
+	"**/dist/**",
+	"**/build/**",
+	"**/out/**",
+	"**/coverage/**",
+	"**/target/**",
+	"**/.next/**",
+	"**/.nuxt/**",
+	"**/.svelte-kit/**",
+	"**/.turbo/**",
+	"**/.cache/**",
+	"**/.git/**",
+	"**/.hg/**",
+	"**/.svn/**",
+	"**/*.min.js",
+];
+
+/** Largest configuration file read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+function isGitWorkTree(root: string): boolean {
+	let dir = root;
+	for (let depth = 0; depth < 256; depth++) {
+		if (existsSync(join(dir, ".git"))) return true;
+		const parent = dirname(dir);
+		if (parent === dir) return false;
+		dir = parent;
+	}
+	return false;
+}
+
+function configSetsIgnore(root: string): boolean {
+	const read = (file: string): unknown => {
+		try {
+			if (statSync(file).size > MAX_CONFIG_BYTES) return undefined;
+			return JSON.parse(readFileSync(file, "utf8"));
+		} catch {
+			return undefined;
+		}
+	};
+	const own = read(join(root, ".jscpd.json")) as { ignore?: unknown } | undefined;
+	const pkg = read(join(root, "package.json")) as { jscpd?: { ignore?: unknown } } | undefined;
+	return own?.ignore !== undefined || pkg?.jscpd?.ignore !== undefined;
+}
+
+/** The ignores a scan of `root` adds: none inside git or when the project configures its own. */
+export function defaultIgnores(root: string): readonly string[] {
+	return isGitWorkTree(root) || configSetsIgnore(root) ? [] : DEFAULT_IGNORES;
+}
