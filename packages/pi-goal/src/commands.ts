@@ -12,7 +12,7 @@ import type {
 import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
-import type { GoalController } from "./controller.js";
+import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
@@ -44,11 +44,21 @@ export function startGoal(
 	ctx: ExtensionContext,
 	request: { objective: string; tokenBudget: number | null; runId?: string },
 ): string | undefined {
-	if (!helpersAvailable(deps.pi)) return HELPERS_MISSING;
+	const blocked = startBlocker(deps);
+	if (blocked) return blocked;
 	const applied = deps.controller.apply({ type: "start", id: newGoalId(), ...request }, ctx);
 	if (applied.error) return applied.error;
 	wakeFromCommand(deps, ctx, "kickoff");
 	return undefined;
+}
+
+/**
+ * Why a goal cannot start or resume now, or undefined. Another workflow (workflow:mutex:v1) is
+ * consulted first: a workflow like plan mode narrows the tools too, and is the real reason then.
+ */
+export function startBlocker(deps: Pick<CommandDeps, "pi" | "controller">): string | undefined {
+	if (deps.controller.otherWorkflowActive()) return WORKFLOW_BUSY;
+	return helpersAvailable(deps.pi) ? undefined : HELPERS_MISSING;
 }
 
 /** Why a goal cannot start or resume while a tool allowlist hides its completion tools. */
@@ -161,7 +171,14 @@ export async function handleGoalCommand(
 			return report(applied.error, `Goal ${controller.goal?.id} paused. /goal resume continues it.`);
 		}
 		case "resume": {
-			if (!helpersAvailable(pi)) return report(HELPERS_MISSING, "");
+			const blocked = startBlocker(deps);
+			if (blocked) return report(blocked, "");
+			const goal = controller.goal;
+			if (goal?.status === "active" && !goal.wait && controller.owned && ctx.isIdle()) {
+				// An active goal with no run, wait or queued start would strand: resume starts it again.
+				wakeFromCommand(deps, ctx, "resume");
+				return report(undefined, `Goal ${goal.id} resumed.`);
+			}
 			const applied = controller.apply({ type: "resume", newId: newGoalId() }, ctx);
 			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
 			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);

@@ -21,6 +21,10 @@ import {
 /** Terminal event channel prefix of the managed-run protocol. */
 export const RUN_EVENT_PREFIX = "pi-goal:event:";
 
+/** Why a goal cannot start while another workflow holds the mutex. */
+export const WORKFLOW_BUSY =
+	"Another workflow is active in this session (workflow:mutex:v1 agent-workflow is busy). End it, then start or resume the goal.";
+
 /** What the controller needs from the composition root. */
 export interface ControllerDeps {
 	/** Pi's API (appendEntry, sendMessage, events). */
@@ -122,6 +126,14 @@ export class GoalController {
 		this.sync();
 	}
 
+	/**
+	 * Whether another workflow holds workflow:mutex:v1 (a probe, nothing is acquired). A workflow
+	 * such as plan mode may also narrow the active tools, so this is asked before blaming them.
+	 */
+	otherWorkflowActive(): boolean {
+		return !this.#deps.mutex.held && this.#deps.mutex.isBusy();
+	}
+
 	/** Unbinds at session_shutdown (after a checkpoint). */
 	unbind(): void {
 		this.#ctx = undefined;
@@ -150,7 +162,7 @@ export class GoalController {
 		if (activates(before, transition.state) && !this.#deps.mutex.tryAcquire().acquired)
 			return {
 				changed: false,
-				error: "Another workflow is active in this session (workflow:mutex:v1 agent-workflow is busy).",
+				error: WORKFLOW_BUSY,
 			};
 		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
 		this.#state = transition.state;

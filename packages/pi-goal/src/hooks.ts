@@ -14,6 +14,7 @@ import { say } from "./output.js";
 import { type ScannedEntry, scanBranch } from "./persistence.js";
 import type { RunOwnership } from "./run.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { limitReached } from "./safety.js";
 import { helpersAvailable, settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
@@ -93,6 +94,10 @@ function restore(
 	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
 	if (deps.controller.goal?.status === "active" && !helpersAvailable(pi))
 		deps.controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
+	// Settings may have lowered a limit below the current count: stop instead of idling "active".
+	const goal = deps.controller.goal;
+	const limit = goal?.status === "active" ? limitReached(goal.safety, deps.controller.settings) : undefined;
+	if (limit) deps.controller.apply({ type: "pause", reason: limit }, ctx);
 	if (deps.controller.working) {
 		deps.waker.request("wake");
 		deps.waker.flushSoon();
@@ -135,6 +140,14 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		deps.disarm();
 	});
 
+	/**
+	 * A user's message (not an extension's) ends a wait when it enters the session (message_end),
+	 * not at `input`: input another extension consumes never arrives, and the wait and its timer stay.
+	 */
+	let userInput = false;
+	pi.on("input", (event) => {
+		userInput = event.source !== "extension";
+	});
 	pi.on("message_end", (event, ctx) => {
 		const message = event.message as {
 			role?: string;
@@ -142,6 +155,10 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			customType?: string;
 			details?: unknown;
 		};
+		if (message.role === "user" && userInput) {
+			userInput = false;
+			if (controller.goal?.status === "active" && controller.goal.wait) controller.apply({ type: "wake" }, ctx);
+		}
 		if (message.role === "assistant") {
 			controller.addTokens(messageTokens(message.usage));
 			const assistant = event.message as AssistantLike;
@@ -163,24 +180,22 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
 	});
 
-	pi.on("input", (event) => {
-		if (event.source === "extension") return;
-		// A newer user prompt supersedes a queued or delivered-but-unstarted goal prompt.
-		waker.cancel();
-		if (controller.goal?.status === "active" && controller.goal.wait) controller.apply({ type: "wake" });
-	});
 	pi.on("before_agent_start", (event, ctx) => {
 		if (event.messageType === "custom" && event.message.customType === CONTINUATION_MESSAGE) {
 			const details = readContinuationDetails(event.message.details);
 			if (!details || !waker.accept(details)) {
-				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work.
+				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work. It is
+				// dropped without stopping the current goal: its aborted run does not pause anything.
+				run.startStale();
 				ctx.abort();
 				return undefined;
 			}
 			const recovery = details.kind === "recovery";
-			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery);
+			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery, true);
 		} else {
 			run.startRun(false);
+			// A newer user or extension run supersedes a queued or delivered-but-unstarted goal prompt.
+			waker.cancel();
 			// Any non-goal follow-up wakes quiet provider-error waiting (same goal id).
 			const kind = controller.goal?.status === "active" ? controller.goal.wait?.kind : undefined;
 			if (kind === "provider_error" || kind === "provider_retry") controller.apply({ type: "wake" }, ctx);
@@ -193,7 +208,14 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		run.startAttempt();
 	});
 	pi.on("agent_settled", (event, ctx) => {
-		settleRun({ pi, controller, usage, now: deps.now }, run.settle(event.aborted === true), ctx);
+		// The run of a dropped stale goal prompt was aborted by us, not by the user.
+		const aborted = event.aborted === true && !run.stale;
+		settleRun({ pi, controller, usage, now: deps.now }, run.settle(aborted), ctx);
+		if (event.aborted && !aborted) {
+			if (controller.working) waker.request("continuation");
+			waker.flushSoon();
+			return;
+		}
 		publishWhileIdle(pi, controller);
 		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
 		if (!event.aborted && controller.working) waker.request("continuation");
