@@ -173,12 +173,6 @@ export async function handleGoalCommand(
 		case "resume": {
 			const blocked = startBlocker(deps);
 			if (blocked) return report(blocked, "");
-			const goal = controller.goal;
-			if (goal?.status === "active" && !goal.wait && controller.owned && ctx.isIdle()) {
-				// An active goal with no run, wait or queued start would strand: resume starts it again.
-				wakeFromCommand(deps, ctx, "resume");
-				return report(undefined, `Goal ${goal.id} resumed.`);
-			}
 			const applied = controller.apply({ type: "resume", newId: newGoalId() }, ctx);
 			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
 			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);
