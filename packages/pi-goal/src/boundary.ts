@@ -79,7 +79,8 @@ function onTurnEnd(
 		// The one exemption: a scheduled recovery request rejected directly by the usage limit, work-free.
 		const exempt =
 			error && run.recovery && run.responses === 1 && facts.toolCalls === 0 && run.error?.usageLimit === true;
-		if (!exempt) controller.apply(
+		if (!exempt)
+			controller.apply(
 				{ type: "turn", turn: { automatic: run.automatic, goalWork: run.goalOwned, error, ...facts } },
 				ctx,
 			);

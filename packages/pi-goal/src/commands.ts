@@ -17,6 +17,7 @@ import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
 import { say, sayOutcome } from "./output.js";
+import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable } from "./settle.js";
 import { isUnfinished } from "./types.js";
@@ -31,6 +32,8 @@ export interface CommandDeps {
 	readonly agentDir?: () => string;
 	/** Dismisses the TUI menu's dialogs on session replacement (bare `/goal` in the TUI). */
 	readonly dialogs?: DialogScope;
+	/** Whether another goal extension owns the goal tools (then /goal only says so). */
+	readonly dormancy?: Pick<Dormancy, "dormant" | "reason">;
 }
 
 /** A fresh goal id. */
@@ -43,11 +46,23 @@ export function startGoal(
 	deps: CommandDeps,
 	ctx: ExtensionContext,
 	request: { objective: string; tokenBudget: number | null; runId?: string },
+	onStarted?: (goalId: string) => void,
 ): string | undefined {
 	const blocked = startBlocker(deps);
 	if (blocked) return blocked;
-	const applied = deps.controller.apply({ type: "start", id: newGoalId(), ...request }, ctx);
+	const id = newGoalId();
+	const applied = deps.controller.apply(
+		{
+			type: "start",
+			id,
+			objective: request.objective,
+			tokenBudget: request.tokenBudget,
+			runId: request.runId,
+		},
+		ctx,
+	);
 	if (applied.error) return applied.error;
+	onStarted?.(id);
 	wakeFromCommand(deps, ctx, "kickoff");
 	return undefined;
 }
@@ -248,6 +263,8 @@ export function registerGoalCommand(deps: CommandDeps): void {
 			"Work autonomously toward one objective: /goal <objective> | status | pause | resume | edit | clear",
 		getArgumentCompletions: (prefix) => completeGoalArgs(prefix),
 		handler: async (args, ctx) => {
+			const dormant = deps.dormancy?.reason;
+			if (dormant) return say(ctx, dormant, "warning");
 			try {
 				if (opensMenu(args, ctx)) return await openGoalMenu(deps, ctx, deps.dialogs);
 				await handleGoalCommand(deps, args, ctx);

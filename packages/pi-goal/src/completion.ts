@@ -32,7 +32,9 @@ export function unfinishedAdmission(summary: string): string | undefined {
 }
 
 /** What goal_complete does with a summary. */
-export type CompletionDecision = { readonly accept: true } | { readonly accept: false; readonly phrase: string };
+export type CompletionDecision =
+	| { readonly accept: true }
+	| { readonly accept: false; readonly phrase: string };
 
 /**
  * Decides one goal_complete call: accept, or ask once when the summary admits unfinished work and

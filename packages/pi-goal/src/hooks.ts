@@ -11,10 +11,11 @@ import { readContinuationDetails, readContractDetails } from "./contract.js";
 import type { GoalController } from "./controller.js";
 import { type AssistantLike, errorFacts } from "./errors.js";
 import { say } from "./output.js";
+import type { Dormancy } from "./peer.js";
 import { type ScannedEntry, scanBranch } from "./persistence.js";
 import type { RunOwnership } from "./run.js";
-import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { limitReached } from "./safety.js";
+import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable, settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
@@ -34,6 +35,8 @@ export interface HookDeps {
 	readonly usage: UsageRecovery;
 	/** Clock. */
 	readonly now: () => number;
+	/** Whether another goal extension owns the goal tools (then nothing here acts). */
+	readonly dormancy: Dormancy;
 }
 
 /** Appends a missing contract revision right away when Pi is idle (no run is started). */
@@ -118,6 +121,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	};
 
 	pi.on("session_start", (_event, ctx) => {
+		if (deps.dormancy.dormant) return;
+		const peer = deps.dormancy.check(pi);
+		if (peer) return say(ctx, peer, "warning"); // once: later sessions return above
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
 			agentDir: deps.agentDir(),
 			cwd: ctx.cwd,
@@ -128,6 +134,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		restore(deps, pi, ctx, onIgnored(ctx));
 	});
 	pi.on("session_tree", (_event, ctx) => {
+		if (deps.dormancy.dormant) return;
 		waker.dispose();
 		usage.cancel();
 		restore(deps, pi, ctx, onIgnored(ctx));
@@ -157,7 +164,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		};
 		if (message.role === "user" && userInput) {
 			userInput = false;
-			if (controller.goal?.status === "active" && controller.goal.wait) controller.apply({ type: "wake" }, ctx);
+			if (controller.goal?.status === "active" && controller.goal.wait)
+				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
 			controller.addTokens(messageTokens(message.usage));

@@ -18,6 +18,7 @@ import { GoalController } from "./controller.js";
 import { FooterClock } from "./footer-clock.js";
 import { registerHooks } from "./hooks.js";
 import { registerManagedRuns } from "./managed-run.js";
+import { Dormancy } from "./peer.js";
 import { RunOwnership } from "./run.js";
 import { helpersAvailable } from "./settle.js";
 import { registerTools } from "./tools.js";
@@ -97,10 +98,18 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			restorer.hook.disarm();
 			footerClock.stop();
 		};
-		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now });
+		const dormancy = new Dormancy();
+		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now, dormancy });
 		registerTools(pi, controller);
-		registerGoalCommand({ pi, controller, waker, agentDir, dialogs: createDialogScope(pi, identity) });
-		registerManagedRuns(pi, { pi, controller, waker });
+		registerGoalCommand({
+			pi,
+			controller,
+			waker,
+			agentDir,
+			dialogs: createDialogScope(pi, identity),
+			dormancy,
+		});
+		registerManagedRuns(pi, { pi, controller, waker, dormancy });
 	};
 }
 

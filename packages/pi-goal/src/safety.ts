@@ -82,7 +82,8 @@ export function limitReached(
 ): SafetyTrip {
 	if (settings.automaticTurns !== null && safety.automaticTurns >= settings.automaticTurns)
 		return "automatic-turns";
-	if (settings.noProgressTurns !== null && safety.noProgress >= settings.noProgressTurns) return "no-progress";
+	if (settings.noProgressTurns !== null && safety.noProgress >= settings.noProgressTurns)
+		return "no-progress";
 	return undefined;
 }
 

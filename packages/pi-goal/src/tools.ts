@@ -38,6 +38,13 @@ const WAIT = Type.Object({
 	),
 });
 
+/** The parameter schemas of our three tools (Pi hands them back by reference: see peer.ts). */
+export const GOAL_TOOL_SCHEMAS: Readonly<Record<string, object>> = {
+	goal_complete: COMPLETE,
+	goal_blocked: BLOCKED,
+	goal_wait: WAIT,
+};
+
 function result(text: string, isError: boolean): AgentToolResult<{ ok: boolean }> {
 	return {
 		content: [{ type: "text", text }],

@@ -142,10 +142,7 @@ export class GoalWaker {
 			(this.#outstanding !== undefined && details.nonce === this.#outstanding) ||
 			(this.#deferred !== undefined && details.nonce === this.#deferred);
 		const ok =
-			known &&
-			goal?.status === "active" &&
-			goal.id === details.goalId &&
-			this.#deps.controller.owned;
+			known && goal?.status === "active" && goal.id === details.goalId && this.#deps.controller.owned;
 		if (ok) {
 			this.#outstanding = undefined;
 			this.#deferred = undefined;

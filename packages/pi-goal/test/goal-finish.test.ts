@@ -327,10 +327,18 @@ describe("item 8 (units): recovery intent and manual turns", () => {
 		const settings = { automaticTurns: null, noProgressTurns: 3 };
 		let safety = freshSafety(1);
 		safety = countTurn(safety, { automatic: true, toolCalls: 0, text: "same" }, settings).safety;
-		const manual = countTurn(safety, { automatic: false, goalWork: false, toolCalls: 0, text: "same" }, settings);
+		const manual = countTurn(
+			safety,
+			{ automatic: false, goalWork: false, toolCalls: 0, text: "same" },
+			settings,
+		);
 		expect(manual.safety.noProgress).toBe(1);
 		expect(manual.trip).toBeUndefined();
-		const other = countTurn(safety, { automatic: false, goalWork: false, toolCalls: 0, text: "other" }, settings);
+		const other = countTurn(
+			safety,
+			{ automatic: false, goalWork: false, toolCalls: 0, text: "other" },
+			settings,
+		);
 		expect(other.safety.noProgress).toBe(1);
 	});
 });
