@@ -200,7 +200,6 @@ describe("coexistence with another goal extension", () => {
 		// Our command only says why; the bus is left to the peer (no reply from us).
 		await harness.prompt("/goal:2 ship it");
 		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
-		await harness.session.newSession?.();
 		expect(log.events).toEqual([]);
 		expect(lastState(harness)).toBeUndefined();
 		expect(dormant()).toHaveLength(2); // one at load, one for the /goal:2 invocation
