@@ -31,6 +31,8 @@ export interface BoundaryDeps {
 	readonly waker: GoalWaker;
 	readonly run: RunOwnership;
 	readonly nonce: () => string;
+	/** Whether goal_complete and goal_blocked are active tools (rechecked before every continuation). */
+	readonly helpersAvailable: () => boolean;
 }
 
 function draft(message: GoalMessage<unknown>): CustomMessageEntryDraft {
@@ -77,7 +79,11 @@ function onTurnEnd(
 		// The one exemption: a scheduled recovery request rejected directly by the usage limit, work-free.
 		const exempt =
 			error && run.recovery && run.responses === 1 && facts.toolCalls === 0 && run.error?.usageLimit === true;
-		if (!exempt) controller.apply({ type: "turn", turn: { automatic: run.automatic, error, ...facts } }, ctx);
+		if (!exempt)
+			controller.apply(
+				{ type: "turn", turn: { automatic: run.automatic, goalWork: run.goalOwned, error, ...facts } },
+				ctx,
+			);
 		// A breaker tripped in a tool loop: stop the loop before its next request.
 		if (controller.goal?.status !== "active" && facts.toolCalls > 0 && !ctx.isIdle()) ctx.abort();
 	}
@@ -99,6 +105,9 @@ function onBeforeSettle(
 	if (goal?.status === "active" && !goal.wait && controller.owned) {
 		if (mayContinue(event.outcome, run.facts())) {
 			controller.apply({ type: "budget_check" }, ctx);
+			// Hidden after the goal started (an allowlist, another extension): it could never finish.
+			if (controller.working && !deps.helpersAvailable())
+				controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
 			const current = controller.goal;
 			if (
 				current &&

@@ -13,11 +13,12 @@ import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/life
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
 import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
-import type { GoalController } from "./controller.js";
+import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
 import { say, sayOutcome } from "./output.js";
+import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable } from "./settle.js";
 import { isUnfinished } from "./types.js";
@@ -32,6 +33,8 @@ export interface CommandDeps {
 	readonly agentDir?: () => string;
 	/** Dismisses the TUI menu's dialogs on session replacement (bare `/goal` in the TUI). */
 	readonly dialogs?: DialogScope;
+	/** Whether another goal extension owns the goal tools (then /goal only says so). */
+	readonly dormancy?: Pick<Dormancy, "dormant" | "reason">;
 }
 
 /** A fresh goal id. */
@@ -44,12 +47,34 @@ export function startGoal(
 	deps: CommandDeps,
 	ctx: ExtensionContext,
 	request: { objective: string; tokenBudget: number | null; runId?: string },
+	onStarted?: (goalId: string) => void,
 ): string | undefined {
-	if (!helpersAvailable(deps.pi)) return HELPERS_MISSING;
-	const applied = deps.controller.apply({ type: "start", id: newGoalId(), ...request }, ctx);
+	const blocked = startBlocker(deps);
+	if (blocked) return blocked;
+	const id = newGoalId();
+	const applied = deps.controller.apply(
+		{
+			type: "start",
+			id,
+			objective: request.objective,
+			tokenBudget: request.tokenBudget,
+			runId: request.runId,
+		},
+		ctx,
+	);
 	if (applied.error) return applied.error;
+	onStarted?.(id);
 	wakeFromCommand(deps, ctx, "kickoff");
 	return undefined;
+}
+
+/**
+ * Why a goal cannot start or resume now, or undefined. Another workflow (workflow:mutex:v1) is
+ * consulted first: a workflow like plan mode narrows the tools too, and is the real reason then.
+ */
+export function startBlocker(deps: Pick<CommandDeps, "pi" | "controller">): string | undefined {
+	if (deps.controller.otherWorkflowActive()) return WORKFLOW_BUSY;
+	return helpersAvailable(deps.pi) ? undefined : HELPERS_MISSING;
 }
 
 /** Why a goal cannot start or resume while a tool allowlist hides its completion tools. */
@@ -162,7 +187,8 @@ export async function handleGoalCommand(
 			return report(applied.error, `Goal ${controller.goal?.id} paused. /goal resume continues it.`);
 		}
 		case "resume": {
-			if (!helpersAvailable(pi)) return report(HELPERS_MISSING, "");
+			const blocked = startBlocker(deps);
+			if (blocked) return report(blocked, "");
 			const applied = controller.apply({ type: "resume", newId: newGoalId() }, ctx);
 			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
 			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);
@@ -250,6 +276,8 @@ export function registerGoalCommand(deps: CommandDeps): void {
 			"Work autonomously toward one objective: /goal <objective> | status | pause | resume | edit | clear",
 		getArgumentCompletions: (prefix) => completeGoalArgs(prefix),
 		handler: async (args, ctx) => {
+			const dormant = deps.dormancy?.reason;
+			if (dormant) return say(ctx, dormant, "warning");
 			try {
 				if (opensMenu(args, ctx)) return await openGoalMenu(deps, ctx, deps.dialogs);
 				await handleGoalCommand(deps, args, ctx);

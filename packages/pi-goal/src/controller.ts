@@ -9,6 +9,7 @@ import { type ContractDetails, contractMessage, type GoalMessage } from "./contr
 import { footerText } from "./footer.js";
 import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
 import { stateEntryData } from "./persistence.js";
+import { RUN_EVENT_PREFIX, terminalEvent } from "./run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -18,8 +19,11 @@ import {
 	STATUS_KEY,
 } from "./types.js";
 
-/** Terminal event channel prefix of the managed-run protocol. */
-export const RUN_EVENT_PREFIX = "pi-goal:event:";
+export { RUN_EVENT_PREFIX } from "./run-protocol.js";
+
+/** Why a goal cannot start while another workflow holds the mutex. */
+export const WORKFLOW_BUSY =
+	"Another workflow is active in this session (workflow:mutex:v1 agent-workflow is busy). End it, then start or resume the goal.";
 
 /** What the controller needs from the composition root. */
 export interface ControllerDeps {
@@ -122,6 +126,14 @@ export class GoalController {
 		this.sync();
 	}
 
+	/**
+	 * Whether another workflow holds workflow:mutex:v1 (a probe, nothing is acquired). A workflow
+	 * such as plan mode may also narrow the active tools, so this is asked before blaming them.
+	 */
+	otherWorkflowActive(): boolean {
+		return !this.#deps.mutex.held && this.#deps.mutex.isBusy();
+	}
+
 	/** Unbinds at session_shutdown (after a checkpoint). */
 	unbind(): void {
 		this.#ctx = undefined;
@@ -150,7 +162,7 @@ export class GoalController {
 		if (activates(before, transition.state) && !this.#deps.mutex.tryAcquire().acquired)
 			return {
 				changed: false,
-				error: "Another workflow is active in this session (workflow:mutex:v1 agent-workflow is busy).",
+				error: WORKFLOW_BUSY,
 			};
 		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
 		this.#state = transition.state;
@@ -159,16 +171,15 @@ export class GoalController {
 			if (effect.type === "abort") {
 				if (ctx && !ctx.isIdle()) ctx.abort();
 			} else {
-				const { type: _type, ...payload } = effect;
-				try {
-					this.#deps.pi.events.emit(`${RUN_EVENT_PREFIX}${effect.runId}`, {
-						type: "terminal",
-						...payload,
-						session: ctx?.sessionManager,
-					});
-				} catch {
-					// A stale bus after reload: nothing to tell.
-				}
+				const event = terminalEvent({ ...effect, session: ctx?.sessionManager });
+				// After the transition settles (as the peer does): a listener may start the next run.
+				queueMicrotask(() => {
+					try {
+						this.#deps.pi.events.emit(`${RUN_EVENT_PREFIX}${effect.runId}`, event);
+					} catch {
+						// A stale bus after reload, or a throwing listener: nothing to tell.
+					}
+				});
 			}
 		}
 		this.sync();

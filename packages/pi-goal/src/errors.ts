@@ -25,6 +25,7 @@ export function errorFacts(message: AssistantLike, contextWindow?: number): Erro
 	const full = message as AssistantMessage;
 	const nativeOverflow = safely(() => isContextOverflow(full, contextWindow));
 	const nativeRetryable = !nativeOverflow && safely(() => isRetryableAssistantError(full));
+	const usageWording = looksLikeUsageLimit(message.errorMessage);
 	const scope =
 		typeof message.provider === "string" && typeof message.model === "string"
 			? { provider: message.provider, model: message.model, api: String(message.api ?? "") }
@@ -34,6 +35,7 @@ export function errorFacts(message: AssistantLike, contextWindow?: number): Erro
 		detail: sanitizeDetail(message.errorMessage),
 		nativeRetryable,
 		nativeOverflow,
-		usageLimit: !nativeRetryable && !nativeOverflow && looksLikeUsageLimit(message.errorMessage),
+		usageLimit: !nativeRetryable && !nativeOverflow && usageWording,
+		usageWording,
 	};
 }

@@ -11,8 +11,10 @@ import { readContinuationDetails, readContractDetails } from "./contract.js";
 import type { GoalController } from "./controller.js";
 import { type AssistantLike, errorFacts } from "./errors.js";
 import { say } from "./output.js";
+import type { Dormancy } from "./peer.js";
 import { type ScannedEntry, scanBranch } from "./persistence.js";
 import type { RunOwnership } from "./run.js";
+import { limitReached } from "./safety.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable, settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
@@ -33,6 +35,8 @@ export interface HookDeps {
 	readonly usage: UsageRecovery;
 	/** Clock. */
 	readonly now: () => number;
+	/** Whether another goal extension owns the goal tools (then nothing here acts). */
+	readonly dormancy: Dormancy;
 }
 
 /** Appends a missing contract revision right away when Pi is idle (no run is started). */
@@ -93,6 +97,10 @@ function restore(
 	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
 	if (deps.controller.goal?.status === "active" && !helpersAvailable(pi))
 		deps.controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
+	// Settings may have lowered a limit below the current count: stop instead of idling "active".
+	const goal = deps.controller.goal;
+	const limit = goal?.status === "active" ? limitReached(goal.safety, deps.controller.settings) : undefined;
+	if (limit) deps.controller.apply({ type: "pause", reason: limit }, ctx);
 	if (deps.controller.working) {
 		deps.waker.request("wake");
 		deps.waker.flushSoon();
@@ -113,6 +121,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	};
 
 	pi.on("session_start", (_event, ctx) => {
+		if (deps.dormancy.dormant) return;
+		const peer = deps.dormancy.check(pi);
+		if (peer) return say(ctx, peer, "warning"); // once: later sessions return above
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
 			agentDir: deps.agentDir(),
 			cwd: ctx.cwd,
@@ -123,6 +134,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		restore(deps, pi, ctx, onIgnored(ctx));
 	});
 	pi.on("session_tree", (_event, ctx) => {
+		if (deps.dormancy.dormant) return;
 		waker.dispose();
 		usage.cancel();
 		restore(deps, pi, ctx, onIgnored(ctx));
@@ -135,6 +147,14 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		deps.disarm();
 	});
 
+	/**
+	 * A user's message (not an extension's) ends a wait when it enters the session (message_end),
+	 * not at `input`: input another extension consumes never arrives, and the wait and its timer stay.
+	 */
+	let userInput = false;
+	pi.on("input", (event) => {
+		userInput = event.source !== "extension";
+	});
 	pi.on("message_end", (event, ctx) => {
 		const message = event.message as {
 			role?: string;
@@ -142,6 +162,11 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			customType?: string;
 			details?: unknown;
 		};
+		if (message.role === "user" && userInput) {
+			userInput = false;
+			if (controller.goal?.status === "active" && controller.goal.wait)
+				controller.apply({ type: "wake" }, ctx);
+		}
 		if (message.role === "assistant") {
 			controller.addTokens(messageTokens(message.usage));
 			const assistant = event.message as AssistantLike;
@@ -163,24 +188,22 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
 	});
 
-	pi.on("input", (event) => {
-		if (event.source === "extension") return;
-		// A newer user prompt supersedes a queued or delivered-but-unstarted goal prompt.
-		waker.cancel();
-		if (controller.goal?.status === "active" && controller.goal.wait) controller.apply({ type: "wake" });
-	});
 	pi.on("before_agent_start", (event, ctx) => {
 		if (event.messageType === "custom" && event.message.customType === CONTINUATION_MESSAGE) {
 			const details = readContinuationDetails(event.message.details);
 			if (!details || !waker.accept(details)) {
-				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work.
+				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work. It is
+				// dropped without stopping the current goal: its aborted run does not pause anything.
+				run.startStale();
 				ctx.abort();
 				return undefined;
 			}
 			const recovery = details.kind === "recovery";
-			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery);
+			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery, true);
 		} else {
 			run.startRun(false);
+			// A newer user or extension run supersedes a queued or delivered-but-unstarted goal prompt.
+			waker.cancel();
 			// Any non-goal follow-up wakes quiet provider-error waiting (same goal id).
 			const kind = controller.goal?.status === "active" ? controller.goal.wait?.kind : undefined;
 			if (kind === "provider_error" || kind === "provider_retry") controller.apply({ type: "wake" }, ctx);
@@ -193,7 +216,14 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		run.startAttempt();
 	});
 	pi.on("agent_settled", (event, ctx) => {
-		settleRun({ pi, controller, usage, now: deps.now }, run.settle(event.aborted === true), ctx);
+		// The run of a dropped stale goal prompt was aborted by us, not by the user.
+		const aborted = event.aborted === true && !run.stale;
+		settleRun({ pi, controller, usage, now: deps.now }, run.settle(aborted), ctx);
+		if (event.aborted && !aborted) {
+			if (controller.working) waker.request("continuation");
+			waker.flushSoon();
+			return;
+		}
 		publishWhileIdle(pi, controller);
 		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
 		if (!event.aborted && controller.working) waker.request("continuation");

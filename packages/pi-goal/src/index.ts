@@ -18,7 +18,9 @@ import { GoalController } from "./controller.js";
 import { FooterClock } from "./footer-clock.js";
 import { registerHooks } from "./hooks.js";
 import { registerManagedRuns } from "./managed-run.js";
+import { Dormancy } from "./peer.js";
 import { RunOwnership } from "./run.js";
+import { helpersAvailable } from "./settle.js";
 import { registerTools } from "./tools.js";
 import { UsageRecovery } from "./usage-recovery.js";
 import { GoalWaker, type Timers } from "./wake.js";
@@ -55,8 +57,9 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		});
 		const restorer = createContractRestorer(pi, controller);
 		syncWindow = () => restorer.sync();
+		// Unref'd: a waiting goal's deadline never keeps an embedding process (or a test) alive.
 		const timers: Timers = options.timers ?? {
-			setTimeout: (fn, ms) => setTimeout(fn, ms),
+			setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
 			clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 		};
 		const usage = new UsageRecovery({ pi, controller, identity, timers, now });
@@ -68,11 +71,17 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			nonce,
 			timers,
 			checkUsageDue: () => usage.checkDue(),
+			helpersAvailable: () => helpersAvailable(pi),
 		});
 		const footerClock = new FooterClock({ controller, timers, now });
 		const participant = createBoundaryParticipant(pi, {
 			events: ["turn_end", "agent_before_settle"],
-			propose: (event, ctx) => proposeAtBoundary({ controller, waker, run, nonce }, event, ctx),
+			propose: (event, ctx) =>
+				proposeAtBoundary(
+					{ controller, waker, run, nonce, helpersAvailable: () => helpersAvailable(pi) },
+					event,
+					ctx,
+				),
 		});
 		syncDependants = () => {
 			// Boundary handlers exist only while a goal is active or a contract revision is pending.
@@ -89,10 +98,18 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			restorer.hook.disarm();
 			footerClock.stop();
 		};
-		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now });
+		const dormancy = new Dormancy();
+		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now, dormancy });
 		registerTools(pi, controller);
-		registerGoalCommand({ pi, controller, waker, agentDir, dialogs: createDialogScope(pi, identity) });
-		registerManagedRuns(pi, { pi, controller, waker });
+		registerGoalCommand({
+			pi,
+			controller,
+			waker,
+			agentDir,
+			dialogs: createDialogScope(pi, identity),
+			dormancy,
+		});
+		registerManagedRuns(pi, { pi, controller, waker, dormancy });
 	};
 }
 

@@ -121,8 +121,8 @@ export function parseBudgetChange(text: string): {
 	return parseBudget(text);
 }
 
-/** The settings the menu edits. */
-export type SettingKey = keyof GoalSettings;
+/** The settings the menu edits (managedRuns is set in the settings file). */
+export type SettingKey = Exclude<keyof GoalSettings, "managedRuns">;
 
 /** Upper bounds of the numeric settings (as the settings file validator enforces them). */
 const SETTING_MAX = { automaticTurns: 10_000, noProgressTurns: 1_000 } as const;

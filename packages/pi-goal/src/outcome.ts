@@ -19,6 +19,11 @@ export interface ErrorFacts {
 	readonly nativeOverflow: boolean;
 	/** Recognised usage limit: usage wording and not native-eligible (never vetoes a native retry). */
 	readonly usageLimit: boolean;
+	/**
+	 * The text reads as a usage limit even though Pi retried it natively. Once Pi's retries are
+	 * over, the final such error follows the usage-limit policy, not an indefinite provider wait.
+	 */
+	readonly usageWording?: boolean;
 	/** Provider, model and API that rejected the request (from the assistant message). */
 	readonly scope?: UsageLimitScope;
 	/** Goal id that was current when the error arrived (a later replacement goal ignores it). */
@@ -78,7 +83,7 @@ export function classifySettlement(run: RunFacts, goal: GoalFactsAtSettle): Sett
 		};
 	const error = run.error;
 	if (!error) return { kind: "none" };
-	if (error.usageLimit)
+	if (error.usageLimit || (error.usageWording && !error.nativeOverflow))
 		return goal.retryUsageLimits
 			? { kind: "usage_wait", detail: error.detail }
 			: { kind: "usage_limited", detail: error.detail };

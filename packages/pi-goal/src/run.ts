@@ -20,6 +20,8 @@ export class RunOwnership {
 	automatic = false;
 	/** Set when this goal proposed the continuation that starts the next attempt. */
 	nextAutomatic = false;
+	/** The run was started by a goal prompt (kickoff, resume, continuation, wake, recovery). */
+	goalOwned = false;
 	/** The run was started by a scheduled usage-limit recovery prompt. */
 	recovery = false;
 	/** Assistant responses so far in this run (a recovery request is work-free only on its first). */
@@ -36,13 +38,21 @@ export class RunOwnership {
 	compactionRecoveryFailed = false;
 	/** A compaction was cancelled during this run. */
 	compactionCancelled = false;
+	/** The run carries a stale goal prompt that pi-goal aborted (not a user cancellation). */
+	stale = false;
 
 	/** A run starts (before_agent_start). */
-	startRun(automatic: boolean, recovery = false): void {
+	startRun(automatic: boolean, recovery = false, goalOwned = automatic): void {
 		this.#reset();
 		this.automatic = automatic;
+		this.goalOwned = goalOwned;
 		this.recovery = recovery;
 		this.running = true;
+	}
+	/** A stale goal prompt started a run that pi-goal aborts at once. */
+	startStale(): void {
+		this.startRun(false);
+		this.stale = true;
 	}
 	/** An attempt starts (agent_start): a boundary continuation we proposed is automatic work. */
 	startAttempt(): void {
@@ -50,6 +60,7 @@ export class RunOwnership {
 		this.running = true;
 		if (this.nextAutomatic) {
 			this.automatic = true;
+			this.goalOwned = true;
 			this.recovery = false;
 		}
 		this.nextAutomatic = false;
@@ -104,6 +115,7 @@ export class RunOwnership {
 
 	#reset(): void {
 		this.automatic = false;
+		this.goalOwned = false;
 		this.nextAutomatic = false;
 		this.recovery = false;
 		this.responses = 0;
@@ -113,5 +125,6 @@ export class RunOwnership {
 		this.recoveryConfirmed = false;
 		this.compactionRecoveryFailed = false;
 		this.compactionCancelled = false;
+		this.stale = false;
 	}
 }

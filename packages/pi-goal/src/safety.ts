@@ -32,6 +32,11 @@ export function fingerprint(text: string): string {
 export interface TurnFacts {
 	/** Whether the turn belongs to automatic goal work (a continuation, not a user prompt). */
 	readonly automatic: boolean;
+	/**
+	 * Whether the turn belongs to a goal-owned run (kickoff and resume too); default `automatic`.
+	 * Only such runs count for no-progress: a manual turn neither adds to nor resets the count.
+	 */
+	readonly goalWork?: boolean;
 	/** Tool calls the assistant made in the turn. */
 	readonly toolCalls: number;
 	/** The assistant's text in the turn. */
@@ -52,7 +57,10 @@ export function countTurn(
 	const automaticTurns = safety.automaticTurns + (turn.automatic ? 1 : 0);
 	let noProgress = 0;
 	let print: string | null = null;
-	if (turn.error && turn.toolCalls === 0) {
+	if (!(turn.goalWork ?? turn.automatic)) {
+		noProgress = safety.noProgress;
+		print = safety.fingerprint;
+	} else if (turn.error && turn.toolCalls === 0) {
 		noProgress = safety.noProgress;
 		print = safety.fingerprint;
 	} else if (turn.toolCalls === 0) {
@@ -65,6 +73,18 @@ export function countTurn(
 	if (settings.automaticTurns !== null && automaticTurns >= settings.automaticTurns)
 		return { safety: next, trip: "automatic-turns" };
 	return { safety: next, trip: undefined };
+}
+
+/** Which limit stops automatic work now (e.g. after the settings lowered a limit), if any. */
+export function limitReached(
+	safety: GoalSafety,
+	settings: Pick<GoalSettings, "automaticTurns" | "noProgressTurns">,
+): SafetyTrip {
+	if (settings.automaticTurns !== null && safety.automaticTurns >= settings.automaticTurns)
+		return "automatic-turns";
+	if (settings.noProgressTurns !== null && safety.noProgress >= settings.noProgressTurns)
+		return "no-progress";
+	return undefined;
 }
 
 /** Whether automatic work may start now (checked before a continuation is proposed). */

@@ -2,7 +2,7 @@
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
 import { DEFAULT_SETTINGS, type GoalSettings } from "./types.js";
 
-const KEYS = ["automaticTurns", "noProgressTurns", "retryUsageLimits"] as const;
+const KEYS = ["automaticTurns", "noProgressTurns", "retryUsageLimits", "managedRuns"] as const;
 
 function nullableInteger(key: string, value: unknown, max: number): string | undefined {
 	if (value === null) return undefined;
@@ -30,6 +30,11 @@ export function validateGoalSettings(raw: unknown): SettingsValidation<GoalSetti
 		const issue = check.boolean("retryUsageLimits", raw.retryUsageLimits);
 		if (issue) issues.push(issue);
 		else value.retryUsageLimits = raw.retryUsageLimits as boolean;
+	}
+	if ("managedRuns" in raw) {
+		const issue = check.boolean("managedRuns", raw.managedRuns);
+		if (issue) issues.push(issue);
+		else value.managedRuns = raw.managedRuns as boolean;
 	}
 	return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
 }

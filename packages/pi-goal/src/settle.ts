@@ -8,7 +8,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { GoalController } from "./controller.js";
 import { classifySettlement, type RunFacts } from "./outcome.js";
-import { automaticAllowed } from "./safety.js";
+import { limitReached } from "./safety.js";
 import { TOOL_NAMES, USAGE_FALLBACK_MS } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 
@@ -39,10 +39,9 @@ function recheck(deps: SettleDeps, ctx: ExtensionContext): boolean {
 	controller.apply({ type: "budget_check" }, ctx);
 	const goal = controller.goal;
 	if (goal?.status !== "active") return false;
-	if (!automaticAllowed(goal.safety, controller.settings)) {
-		const cap = controller.settings.automaticTurns;
-		const reason = cap !== null && goal.safety.automaticTurns >= cap ? "automatic-turns" : "no-progress";
-		controller.apply({ type: "pause", reason }, ctx);
+	const limit = limitReached(goal.safety, controller.settings);
+	if (limit) {
+		controller.apply({ type: "pause", reason: limit }, ctx);
 		return false;
 	}
 	if (!helpersAvailable(deps.pi)) {
@@ -66,7 +65,9 @@ export function settleRun(deps: SettleDeps, run: RunFacts, ctx: ExtensionContext
 	});
 	switch (settlement.kind) {
 		case "pause":
-			if (!goal.wait) controller.apply({ type: "pause", reason: "interrupted" }, ctx);
+			// Also when the aborted batch accepted goal_wait: its wait and timer must not wake the goal
+			// by itself later. (A wait from before the run was already woken when the run started.)
+			controller.apply({ type: "pause", reason: "interrupted" }, ctx);
 			return;
 		case "blocked":
 			controller.apply({ type: "blocked", reason: settlement.reason }, ctx);

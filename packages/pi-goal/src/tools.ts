@@ -5,7 +5,7 @@
  */
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import { admitsUnfinished } from "./contract.js";
+import { decideCompletion } from "./completion.js";
 import type { GoalController } from "./controller.js";
 import type { GoalEvent } from "./goal-machine.js";
 import { bound, oneLine, quoteInline } from "./quote.js";
@@ -37,6 +37,13 @@ const WAIT = Type.Object({
 		}),
 	),
 });
+
+/** The parameter schemas of our three tools (Pi hands them back by reference: see peer.ts). */
+export const GOAL_TOOL_SCHEMAS: Readonly<Record<string, object>> = {
+	goal_complete: COMPLETE,
+	goal_blocked: BLOCKED,
+	goal_wait: WAIT,
+};
 
 function result(text: string, isError: boolean): AgentToolResult<{ ok: boolean }> {
 	return {
@@ -87,6 +94,8 @@ function goalExecute<P extends { readonly goal_id: unknown }>(
 
 /** Registers goal_complete, goal_blocked and goal_wait. */
 export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller: GoalController): void {
+	/** Goal ids whose completion summary was already asked about (asked at most once per goal id). */
+	const asked = new Set<string>();
 	pi.registerTool({
 		name: "goal_complete",
 		label: "Goal complete",
@@ -96,10 +105,11 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 		execute: goalExecute(controller, (params: { goal_id: string; summary: string }) => {
 			const summary = String(params.summary ?? "").trim();
 			if (!summary) return { rejected: "Rejected: the summary is empty. Give the evidence of completion." };
-			const admitted = admitsUnfinished(summary);
-			if (admitted)
+			// Authoritative: never rejected; a summary admitting unfinished work is asked about once.
+			const decision = decideCompletion(summary, String(params.goal_id), asked);
+			if (!decision.accept)
 				return {
-					rejected: `Rejected: the summary says "${admitted}", so the work is not finished. Keep working, or call goal_blocked if you cannot finish.`,
+					rejected: `Not completed yet: the summary says "${quoteInline(decision.phrase, 80)}". If every requirement is met, call goal_complete again and it will be accepted; otherwise keep working.`,
 				};
 			return {
 				event: { type: "complete", summary: bound(summary, MAX_SUMMARY) },

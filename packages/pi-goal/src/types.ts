@@ -137,6 +137,8 @@ export interface GoalSettings {
 	readonly noProgressTurns: number | null;
 	/** Wait for a recognised usage limit (scheduled recovery) instead of stopping as usage_limited. */
 	readonly retryUsageLimits: boolean;
+	/** Cooperate with the managed-run channels (`pi-goal:start`/`cancel`); off by default, as the peer's `rpc.enabled`. */
+	readonly managedRuns: boolean;
 }
 
 /** Frozen defaults. */
@@ -144,6 +146,7 @@ export const DEFAULT_SETTINGS: GoalSettings = Object.freeze({
 	automaticTurns: 25,
 	noProgressTurns: 3,
 	retryUsageLimits: false,
+	managedRuns: false,
 });
 
 /** Shortest goal_wait, in ms. */

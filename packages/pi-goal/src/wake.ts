@@ -34,6 +34,8 @@ export interface WakerDeps {
 	readonly nonce: () => string;
 	/** Checks a due usage-limit wait (model scope); false when it stopped the goal instead. */
 	readonly checkUsageDue?: () => boolean;
+	/** Whether goal_complete and goal_blocked are active tools (rechecked before every send). */
+	readonly helpersAvailable?: () => boolean;
 }
 
 /** Why a goal prompt is sent from idle. */
@@ -43,6 +45,10 @@ export type WakeKind = ContinuationDetails["kind"];
 export class GoalWaker {
 	readonly #deps: WakerDeps;
 	#outstanding: string | undefined;
+	/** A prompt Pi deferred (sent while another agent_settled handler ran); accepted when it starts. */
+	#deferred: string | undefined;
+	/** Kind of the queued intent: a recovery request is never downgraded to a plain continuation. */
+	#queued: WakeKind | undefined;
 	#timer: { handle: unknown; key: string } | undefined;
 	#soon = false;
 
@@ -51,10 +57,16 @@ export class GoalWaker {
 	}
 
 	/** Queues (or replaces) the wake intent for the current goal. */
-	request(kind: WakeKind): void {
+	request(requested: WakeKind): void {
 		const { controller, dispatcher, identity } = this.#deps;
 		const goalId = controller.goal?.id;
 		if (!goalId) return;
+		// A usage-limit deadline that fired while Pi was busy keeps its recovery request (and exemption).
+		const kind =
+			this.#queued === "recovery" && requested === "continuation" && dispatcher.has(WAKE_KEY)
+				? "recovery"
+				: requested;
+		this.#queued = kind;
 		const automatic = kind === "continuation" || kind === "wake" || kind === "recovery";
 		dispatcher.request({
 			key: WAKE_KEY,
@@ -71,6 +83,12 @@ export class GoalWaker {
 
 	#send(ctx: ExtensionContext, kind: WakeKind): boolean {
 		const { controller, pi } = this.#deps;
+		this.#queued = undefined;
+		if (this.#deps.helpersAvailable && !this.#deps.helpersAvailable()) {
+			// Hidden after the goal started (an allowlist, another extension): it could never finish.
+			controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
+			return true; // nothing to restore: the goal stopped
+		}
 		if (kind === "continuation" || kind === "wake" || kind === "recovery")
 			controller.apply({ type: "continued" }, ctx);
 		const goal = controller.goal;
@@ -80,9 +98,15 @@ export class GoalWaker {
 		pi.sendMessage(continuationMessage({ goalId: goal.id, iteration: goal.iteration, nonce, kind }), {
 			triggerTurn: true,
 		});
-		// Pi marks the session busy synchronously when the run starts; still idle means not accepted.
+		// Pi marks the session busy synchronously when the run starts. Still idle: not started now,
+		// or deferred by Pi until other agent_settled handlers finish; a deferred prompt that starts
+		// later is accepted once (the intent stays queued in case it never arrives).
 		const started = !ctx.isIdle();
-		if (!started) this.#outstanding = undefined;
+		if (!started) {
+			this.#deferred = nonce;
+			this.#outstanding = undefined;
+			this.#queued = kind;
+		}
 		return started;
 	}
 
@@ -107,19 +131,22 @@ export class GoalWaker {
 	cancel(): void {
 		this.#deps.dispatcher.cancel(WAKE_KEY);
 		this.#outstanding = undefined;
+		this.#deferred = undefined;
+		this.#queued = undefined;
 	}
 
 	/** Whether a delivered goal prompt is the outstanding one for the current active goal. */
 	accept(details: ContinuationDetails): boolean {
 		const goal = this.#deps.controller.goal;
+		const known =
+			(this.#outstanding !== undefined && details.nonce === this.#outstanding) ||
+			(this.#deferred !== undefined && details.nonce === this.#deferred);
 		const ok =
-			this.#outstanding !== undefined &&
-			details.nonce === this.#outstanding &&
-			goal?.status === "active" &&
-			goal.id === details.goalId &&
-			this.#deps.controller.owned;
+			known && goal?.status === "active" && goal.id === details.goalId && this.#deps.controller.owned;
 		if (ok) {
 			this.#outstanding = undefined;
+			this.#deferred = undefined;
+			this.#queued = undefined;
 			this.#deps.dispatcher.cancel(WAKE_KEY);
 		}
 		return ok;
@@ -164,5 +191,7 @@ export class GoalWaker {
 		this.clearTimer();
 		this.#deps.dispatcher.cancelAll();
 		this.#outstanding = undefined;
+		this.#deferred = undefined;
+		this.#queued = undefined;
 	}
 }

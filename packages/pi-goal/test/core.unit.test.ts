@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatTokens, goalTokens, messageTokens, parseTokenCount } from "../src/accounting.js";
 import { completeGoalArgs, parseGoalCommand } from "../src/command-parse.js";
-import { admitsUnfinished, contractMessage } from "../src/contract.js";
+import { unfinishedAdmission } from "../src/completion.js";
+import { contractMessage } from "../src/contract.js";
 import { footerText } from "../src/footer.js";
 import { EMPTY_STATE, type GoalFacts, reduceGoal } from "../src/goal-machine.js";
 import { classifySettlement, mayContinue } from "../src/outcome.js";
@@ -202,10 +203,10 @@ describe("command parsing", () => {
 });
 
 describe("contract, outcome, footer, settings, persistence", () => {
-	it("goal_complete phrase check catches admissions of unfinished work", () => {
-		expect(admitsUnfinished("Not done yet, but close")).toBeDefined();
-		expect(admitsUnfinished("Still need to add docs")).toBeDefined();
-		expect(admitsUnfinished("All 12 tests pass; README updated.")).toBeUndefined();
+	it("goal_complete asks about (never rejects) admissions of unfinished work", () => {
+		expect(unfinishedAdmission("Not done yet, but close")).toBeDefined();
+		expect(unfinishedAdmission("Still need to add docs")).toBeDefined();
+		expect(unfinishedAdmission("All 12 tests pass; README updated.")).toBeUndefined();
 	});
 	it("the contract holds no mutable accounting", () => {
 		const goal = started({}, 100_000).goal;

@@ -44,13 +44,16 @@ async function startManaged(log: RunLog, h: ScriptedSession, calls: number) {
 	});
 	await vi.waitFor(() => expect(h.providerCalls).toBe(calls));
 	await settle(h);
+	// The start was acknowledged synchronously with the peer's `active` state event.
+	expect(log.events[0]).toMatchObject({ type: "state", runId: "run-1", status: "active" });
+	log.events.splice(0, 1);
 }
 
 describe("managed runs and waiting", () => {
 	it("provider-error waiting stays nonterminal; later completion sends exactly one terminal event", async () => {
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
-			extensions: [runner(log), goalExtension()],
+			extensions: [runner(log), goalExtension({ settings: { managedRuns: true } })],
 			responses: [providerError("400 bad request")],
 		});
 		await startManaged(log, harness, 1);
@@ -60,7 +63,7 @@ describe("managed runs and waiting", () => {
 		await harness.prompt("try again");
 		await settle(harness);
 		expect(log.events).toHaveLength(1);
-		expect(log.events[0]).toMatchObject({ type: "terminal", runId: "run-1", status: "complete" });
+		expect(log.events[0]).toMatchObject({ type: "state", runId: "run-1", status: "complete" });
 	});
 
 	it("usage-limit recovery keeps a managed run active: no terminal usage_limited event while waiting", async () => {
@@ -72,7 +75,7 @@ describe("managed runs and waiting", () => {
 				goalExtension({
 					now: () => time.now,
 					timers: time.timers,
-					agentDir: agentDirWith({ retryUsageLimits: true }),
+					agentDir: agentDirWith({ retryUsageLimits: true, managedRuns: true }),
 				}),
 			],
 			responses: [providerError("insufficient_quota")],
@@ -92,7 +95,7 @@ describe("managed runs and waiting", () => {
 	it("default usage policy ends a managed run with one terminal usage_limited event", async () => {
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
-			extensions: [runner(log), goalExtension()],
+			extensions: [runner(log), goalExtension({ settings: { managedRuns: true } })],
 			responses: [providerError("insufficient_quota")],
 		});
 		await startManaged(log, harness, 1);

@@ -280,7 +280,7 @@ describe("bus payload readers tolerate hostile payloads", () => {
 						});
 					},
 				},
-				goalExtension(),
+				goalExtension({ settings: { managedRuns: true } }),
 			],
 			responses: [reply("unused")],
 		});

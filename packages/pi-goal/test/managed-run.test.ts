@@ -1,3 +1,9 @@
+/**
+ * Managed runs speak the established peer's wire protocol (narumiruna's pi-goal): start with
+ * {runId, objective, tokenBudget?}, a synchronous `active` state, exactly one terminal state,
+ * structured error events with the peer's codes, the peer's runId rule, and an opt-in switch.
+ * Our older fields (`session`, `tokens: "100k"`) still work. See docs/pi-goal-managed-runs.md.
+ */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
 	createScriptedSession,
@@ -6,23 +12,34 @@ import {
 	type ScriptedSession,
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
+import { Type } from "typebox";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toolsExtension } from "./fixtures.js";
-import { completeGoal, goalExtension, lastState, settle } from "./helpers.js";
+import { completeGoal, goalExtension, lastGoal, lastState, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
 	await harness?.dispose();
 	harness = undefined;
+	vi.restoreAllMocks();
 });
 
-/** A runner extension that drives goals over the bus. */
-function runner(log: { events: unknown[]; ctx?: ExtensionContext; pi?: ExtensionAPI }) {
+interface RunLog {
+	events: Record<string, unknown>[];
+	ctx?: ExtensionContext;
+	pi?: ExtensionAPI;
+}
+
+/** A runner extension that drives goals over the bus and records every event of its run ids. */
+function runner(log: RunLog, runIds = ["run-1", "run-2"]) {
 	return {
 		name: "runner",
 		factory: (pi: ExtensionAPI) => {
 			log.pi = pi;
-			pi.events.on("pi-goal:event:run-1", (payload: unknown) => log.events.push(payload));
+			for (const runId of runIds)
+				pi.events.on(`pi-goal:event:${runId}`, (payload: unknown) =>
+					log.events.push(payload as Record<string, unknown>),
+				);
 			pi.on("session_start", (_event, ctx) => {
 				log.ctx = ctx;
 			});
@@ -30,12 +47,42 @@ function runner(log: { events: unknown[]; ctx?: ExtensionContext; pi?: Extension
 	};
 }
 
-describe("managed-run protocol", () => {
-	it("a managed run receives exactly one terminal event", async () => {
-		const log: { events: unknown[]; ctx?: ExtensionContext; pi?: ExtensionAPI } = { events: [] };
+const ON = { settings: { managedRuns: true } };
+
+describe("managed-run protocol (peer wire format)", () => {
+	it("a managed run hears a synchronous active state, then exactly one terminal state", async () => {
+		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
-			extensions: [runner(log), goalExtension()],
-			responses: [reply("working"), completeGoal()],
+			extensions: [runner(log), goalExtension(ON)],
+			responses: [reply("working"), completeGoal("All done; tests pass.")],
+		});
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "managed work", tokenBudget: 100_000 });
+		expect(log.events).toEqual([
+			expect.objectContaining({
+				type: "state",
+				runId: "run-1",
+				status: "active",
+				goalId: lastGoal(harness).id,
+			}),
+		]);
+		await vi.waitFor(() => expect(harness?.providerCalls).toBe(2));
+		await settle(harness);
+		await harness.prompt("/goal clear");
+		expect(log.events).toHaveLength(2);
+		expect(log.events[1]).toMatchObject({
+			type: "state",
+			runId: "run-1",
+			status: "complete",
+			summary: "All done; tests pass.",
+		});
+		expect(lastState(harness)?.goal).toBeNull();
+	});
+
+	it("our older payload (session, tokens as text) still starts a managed run", async () => {
+		const log: RunLog = { events: [] };
+		harness = await createScriptedSession({
+			extensions: [runner(log), goalExtension(ON)],
+			responses: [completeGoal()],
 		});
 		log.pi?.events.emit("pi-goal:start", {
 			objective: "managed work",
@@ -43,41 +90,129 @@ describe("managed-run protocol", () => {
 			runId: "run-1",
 			session: log.ctx?.sessionManager,
 		});
-		await vi.waitFor(() => expect(harness?.providerCalls).toBe(2));
 		await settle(harness);
-		await harness.prompt("/goal clear");
-		expect(log.events).toHaveLength(1);
-		expect(log.events[0]).toMatchObject({ type: "terminal", runId: "run-1", status: "complete" });
+		expect(lastGoal(harness)).toMatchObject({ status: "complete", tokenBudget: 100_000 });
+		expect(log.events.map((event) => event.status)).toEqual(["active", "complete"]);
+		// A payload naming another session is not ours to answer.
+		log.pi?.events.emit("pi-goal:start", { objective: "x", runId: "run-2", session: {} });
+		expect(log.events).toHaveLength(2);
 	});
 
-	it("pi-goal:cancel stops the managed goal with one cancelled event", async () => {
-		const log: { events: unknown[]; ctx?: ExtensionContext; pi?: ExtensionAPI } = { events: [] };
+	it("managed runs are opt-in: a start while managedRuns is off gets RPC_DISABLED", async () => {
+		const log: RunLog = { events: [] };
+		harness = await createScriptedSession({ extensions: [runner(log), goalExtension()], responses: [] });
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
+		expect(log.events).toEqual([
+			expect.objectContaining({
+				type: "error",
+				operation: "start",
+				error: expect.objectContaining({ code: "RPC_DISABLED" }),
+			}),
+		]);
+		expect(lastState(harness)).toBeUndefined();
+	});
+
+	it("error codes: invalid request, unsafe runId (no reply), goal already exists, runId in use, run not found", async () => {
+		const log: RunLog = { events: [] };
+		const seen: unknown[] = [];
 		harness = await createScriptedSession({
-			extensions: [runner(log), goalExtension(), toolsExtension({ current: deferred() })],
+			extensions: [runner(log), goalExtension(ON), toolsExtension({ current: deferred() })],
 			responses: [],
 		});
+		log.pi?.events.on("pi-goal:event:bad id", (payload: unknown) => seen.push(payload));
+		const codes = () => log.events.map((event) => (event.error as { code?: string } | undefined)?.code);
+		log.pi?.events.emit("pi-goal:start", { runId: "bad id", objective: "x" });
+		expect(seen).toEqual([]);
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x", tokenBudget: 1.5 });
+		log.pi?.events.emit("pi-goal:cancel", { runId: "run-1" });
+		expect(codes()).toEqual(["INVALID_REQUEST", "RUN_NOT_FOUND"]);
+		log.events.length = 0;
 		await harness.prompt("/goal unrelated");
 		await settle(harness);
-		// A start while a goal is unfinished is rejected with one terminal event.
-		log.pi?.events.emit("pi-goal:start", {
-			objective: "x",
-			runId: "run-1",
-			session: log.ctx?.sessionManager,
-		});
-		expect(log.events).toEqual([expect.objectContaining({ status: "rejected" })]);
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
+		expect(codes()).toEqual(["GOAL_ALREADY_EXISTS"]);
 		log.events.length = 0;
 		await harness.prompt("/goal clear");
 		harness.script(toolCall("slow"), reply("never"));
-		log.pi?.events.emit("pi-goal:start", {
-			objective: "x",
-			runId: "run-1",
-			session: log.ctx?.sessionManager,
-		});
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
 		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
-		log.pi?.events.emit("pi-goal:cancel", { runId: "run-1", session: log.ctx?.sessionManager });
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "again" });
+		expect(log.events.map((event) => event.status ?? codes()[log.events.indexOf(event)])).toEqual([
+			"active",
+			"RUN_ID_IN_USE",
+		]);
+	});
+
+	it("pi-goal:cancel stops the managed goal with one terminal cleared state", async () => {
+		const log: RunLog = { events: [] };
+		harness = await createScriptedSession({
+			extensions: [runner(log), goalExtension(ON), toolsExtension({ current: deferred() })],
+			responses: [toolCall("slow"), reply("never")],
+		});
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
+		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
+		log.pi?.events.emit("pi-goal:cancel", { runId: "run-1", reason: "parent cancelled" });
 		await settle(harness);
-		expect(log.events).toEqual([expect.objectContaining({ status: "cancelled" })]);
+		expect(log.events.map((event) => event.status)).toEqual(["active", "cleared"]);
+		expect(log.events[1]).toMatchObject({ type: "state", reason: "cancelled by pi-goal:cancel" });
 		expect(lastState(harness)?.goal).toBeNull();
-		expect(harness.providerCalls).toBe(2);
+		expect(harness.providerCalls).toBe(1);
+	});
+});
+
+/** A stand-in for narumiruna's pi-goal: its own goal tools and /goal command. */
+function peerGoalExtension(calls: string[]) {
+	return {
+		name: "peer-goal",
+		factory: (pi: ExtensionAPI) => {
+			for (const name of ["goal_complete", "goal_blocked", "goal_wait"])
+				pi.registerTool({
+					name,
+					label: name,
+					description: `peer ${name}`,
+					parameters: Type.Object({ goal_id: Type.String() }),
+					async execute() {
+						calls.push(name);
+						return { content: [{ type: "text", text: "peer ok" }], details: {} };
+					},
+				});
+			pi.registerCommand("goal", { description: "peer goal", handler: async () => undefined });
+		},
+	};
+}
+
+describe("coexistence with another goal extension", () => {
+	it("pi-goal stays dormant with one message when another extension already registered the goal tools", async () => {
+		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		const calls: string[] = [];
+		const log: RunLog = { events: [] };
+		harness = await createScriptedSession({
+			extensions: [peerGoalExtension(calls), runner(log), goalExtension(ON)],
+			responses: [toolCall("goal_complete", { goal_id: "peer-1" }), reply("done")],
+		});
+		const dormant = () =>
+			errors.mock.calls.flat().filter((text) => String(text).includes("pi-goal is dormant"));
+		expect(dormant()).toHaveLength(1);
+		// The peer's tools are the ones that run; ours changes nothing.
+		await harness.prompt("please finish");
+		await settle(harness);
+		expect(calls).toEqual(["goal_complete"]);
+		// Our command only says why; the bus is left to the peer (no reply from us).
+		await harness.prompt("/goal:2 ship it");
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
+		expect(log.events).toEqual([]);
+		expect(lastState(harness)).toBeUndefined();
+		expect(dormant()).toHaveLength(2); // one at load, one for the /goal:2 invocation
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("pi-goal works normally when its goal tools are the registered ones (loaded first)", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension(), peerGoalExtension([])],
+			responses: [completeGoal()],
+		});
+		await harness.prompt("/goal:1 ship it");
+		await settle(harness);
+		expect(lastGoal(harness).status).toBe("complete");
 	});
 });

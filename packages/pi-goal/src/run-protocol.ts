@@ -1,0 +1,100 @@
+/**
+ * The managed-run wire protocol (pure), shaped like the established peer's (narumiruna's
+ * pi-goal): `pi-goal:start` {runId, objective, tokenBudget?}, `pi-goal:cancel` {runId, reason?},
+ * and on `pi-goal:event:<runId>` state events {type:"state", runId, goalId, status, summary?|reason?}
+ * and error events {type:"error", runId, operation, error:{code, message}}. Our additions ride
+ * along as extra fields: `session`, `tokens` (spent), `detail`. See docs/pi-goal-managed-runs.md.
+ */
+import type { TerminalStatus } from "./goal-machine.js";
+
+/** Terminal event channel prefix. */
+export const RUN_EVENT_PREFIX = "pi-goal:event:";
+
+/** The peer's runId rule: a safe, bounded correlation id (an unsafe id gets no reply at all). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Stable error codes (the peer's set). */
+export type RunErrorCode =
+	| "RPC_DISABLED"
+	| "INVALID_REQUEST"
+	| "NO_ACTIVE_SESSION"
+	| "RUN_ID_IN_USE"
+	| "RUN_NOT_FOUND"
+	| "GOAL_ALREADY_EXISTS"
+	| "ACTIVATION_FAILED"
+	| "SUPERSEDED";
+
+/** Statuses of a state event (the peer's set). */
+export type RunStatus =
+	| "active"
+	| "complete"
+	| "blocked"
+	| "paused"
+	| "usage_limited"
+	| "budget_limited"
+	| "cleared";
+
+/** A state event. `detail`, `tokens` and `session` are our backward-compatible additions. */
+export interface RunStateEvent {
+	readonly type: "state";
+	readonly runId: string;
+	readonly goalId: string;
+	readonly status: RunStatus;
+	readonly summary?: string;
+	readonly reason?: string;
+	readonly detail?: string;
+	readonly tokens?: number;
+	readonly session?: unknown;
+}
+
+/** An error event. */
+export interface RunErrorEvent {
+	readonly type: "error";
+	readonly runId: string;
+	readonly operation: "start" | "cancel";
+	readonly error: { readonly code: RunErrorCode; readonly message: string };
+	readonly session?: unknown;
+}
+
+/** The state event that ends a managed run (exactly one per run). */
+export function terminalEvent(effect: {
+	readonly runId: string;
+	readonly goalId: string;
+	readonly status: TerminalStatus;
+	readonly detail?: string;
+	readonly tokens: number;
+	readonly session?: unknown;
+}): RunStateEvent {
+	const status: RunStatus =
+		effect.status === "cancelled" || effect.status === "replaced" || effect.status === "cleared"
+			? "cleared"
+			: effect.status;
+	const detail =
+		effect.detail ??
+		(effect.status === "cancelled"
+			? "cancelled by pi-goal:cancel"
+			: effect.status === "replaced"
+				? "managed goal superseded by another goal"
+				: undefined);
+	return {
+		type: "state",
+		runId: effect.runId,
+		goalId: effect.goalId,
+		status,
+		...(detail === undefined ? {} : status === "complete" ? { summary: detail } : { reason: detail }),
+		...(detail === undefined ? {} : { detail }),
+		tokens: effect.tokens,
+		session: effect.session,
+	};
+}
+
+/** An error event on the run's channel. */
+export function errorEvent(
+	runId: string,
+	operation: "start" | "cancel",
+	code: RunErrorCode,
+	message: string,
+	session?: unknown,
+): RunErrorEvent {
+	return { type: "error", runId, operation, error: { code, message }, session };
+}
