@@ -114,7 +114,9 @@ export class JscpdController {
 		this.#ctx = ctx;
 		const root = canonicalPath(ctx.cwd) ?? ctx.cwd;
 		this.#root = root;
-		this.#outside.bind(root);
+		const trusted = safeTrusted(ctx);
+		this.#runner.bind({ root, trusted });
+		this.#outside.bind(root, trusted);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations, malformed } = this.#replay(entries);
@@ -125,7 +127,7 @@ export class JscpdController {
 			entries,
 			priorMutations: mutations,
 			reason,
-			trusted: safeTrusted(ctx),
+			trusted,
 			executable: this.#options.executable,
 		});
 		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);

@@ -2,15 +2,17 @@
  * Detects files changed outside the built-in write/edit tools (bash, editors, other processes) with a
  * cheap comparison at settle:
  *
- * - in a git work tree: `git status --porcelain -z --untracked-files=all` (execFile, no shell,
- *   bounded output and time) lists dirty paths; each gets an mtime/size signature;
- * - elsewhere: the mtime/size signature of the files already known to this session.
+ * - in a git work tree of a trusted project: `git status --porcelain -z --untracked-files=all` (the
+ *   kit's runProcess: no shell, minimal environment, bounded output and time) lists dirty paths;
+ *   each gets an mtime/size signature;
+ * - elsewhere, and always in an untrusted project (git runs programs a repository's config names,
+ *   see docs/security.md): the mtime/size signature of the files already known to this session.
  *
  * Two snapshots are compared path by path; a path whose signature differs changed.
  */
-import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { type ProjectTrust, runProcess } from "@pi-lifecycle/lifecycle-kit";
 import { nextMacrotask } from "./defer.js";
 import { isInside, toProjectPath } from "./paths.js";
 
@@ -36,36 +38,35 @@ export function signature(absolute: string): string {
 }
 
 /**
- * Runs git on a later macrotask (never inside the caller's handler); undefined on any failure or abort.
+ * Runs git on a later macrotask (never inside the caller's handler); undefined on any failure,
+ * abort, truncated output, or when the project is not trusted (git is never run then).
  *
  * - `GIT_OPTIONAL_LOCKS=0`: a background `git status` must not take the index lock it would
  *   otherwise take to refresh stat data, or the user's own git commands could fail with
  *   "index.lock exists" while a probe runs.
- * - Abort kills git on a later macrotask with a plain `kill()`: execFile's own `signal` handling
- *   runs inside the aborting call (a Pi handler such as `input`) and costs about 0.5 ms there.
+ * - Abort kills git on a later macrotask: the abort comes from inside a Pi handler (such as
+ *   `input`), which must not pay for the kill.
  */
-async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
+async function run(args: string[], trust: ProjectTrust, signal?: AbortSignal): Promise<string | undefined> {
 	await nextMacrotask();
-	if (signal?.aborted) return undefined;
-	return new Promise((resolve) => {
-		const onAbort = () => setImmediate(() => child.kill());
-		const child = execFile(
-			"git",
-			args,
-			{
-				cwd,
-				timeout: 5_000,
-				maxBuffer: 1024 * 1024,
-				encoding: "utf8",
-				env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-			},
-			(error, stdout) => {
-				signal?.removeEventListener("abort", onAbort);
-				resolve(error || signal?.aborted ? undefined : stdout);
-			},
-		);
-		signal?.addEventListener("abort", onAbort, { once: true });
+	if (signal?.aborted || !trust.trusted) return undefined;
+	const deferred = new AbortController();
+	const onAbort = () => setImmediate(() => deferred.abort());
+	signal?.addEventListener("abort", onAbort, { once: true });
+	const outcome = await runProcess({
+		command: "git",
+		args,
+		cwd: trust.root,
+		trust,
+		env: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" },
+		timeoutMs: 5_000,
+		maxOutputBytes: 1024 * 1024,
+		killGraceMs: 200,
+		signal: deferred.signal,
 	});
+	signal?.removeEventListener("abort", onAbort);
+	if (signal?.aborted || outcome.status !== "exited" || outcome.exitCode !== 0) return undefined;
+	return outcome.stdout.truncated ? undefined : outcome.stdout.text;
 }
 
 /** Parses `git status --porcelain -z` output into repository-relative paths (pure). */
@@ -83,9 +84,13 @@ export function parsePorcelain(output: string): string[] {
 	return paths;
 }
 
-/** Finds the git top level for `root` (undefined outside git). */
-export async function gitTopLevel(root: string, signal?: AbortSignal): Promise<string | undefined> {
-	const out = await run(["rev-parse", "--show-toplevel"], root, signal);
+/** Finds the git top level for `root` (undefined outside git and in an untrusted project). */
+export async function gitTopLevel(
+	root: string,
+	signal?: AbortSignal,
+	trusted = false,
+): Promise<string | undefined> {
+	const out = await run(["rev-parse", "--show-toplevel"], { root, trusted }, signal);
 	return out?.trim() || undefined;
 }
 
@@ -95,13 +100,14 @@ export async function snapshotWorktree(
 	topLevel: string | undefined,
 	known: Iterable<string>,
 	signal?: AbortSignal,
+	trusted = false,
 ): Promise<WorktreeSnapshot> {
 	const entries = new Map<string, string>();
 	let mode: WorktreeSnapshot["mode"] = "stat";
 	if (topLevel) {
 		const out = await run(
 			["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
-			root,
+			{ root, trusted },
 			signal,
 		);
 		if (out !== undefined) {
@@ -147,9 +153,15 @@ export class OutsideChangeDetector {
 	#snapshot: WorktreeSnapshot | undefined;
 	readonly #recorded = new Set<string>();
 
-	/** @param root Canonical project root. */
-	constructor(root: string) {
+	readonly #trusted: boolean;
+
+	/**
+	 * @param root Canonical project root.
+	 * @param trusted Whether Pi trusts the project; git is never run otherwise.
+	 */
+	constructor(root: string, trusted = false) {
 		this.#root = root;
+		this.#trusted = trusted;
 	}
 
 	/** How outside changes are detected (`none` before the first snapshot). */
@@ -165,10 +177,10 @@ export class OutsideChangeDetector {
 	/** Takes the reference snapshot. */
 	async reset(known: Iterable<string>, signal?: AbortSignal): Promise<void> {
 		if (!this.#resolvedTopLevel) {
-			this.#topLevel = await gitTopLevel(this.#root, signal);
+			this.#topLevel = await gitTopLevel(this.#root, signal, this.#trusted);
 			this.#resolvedTopLevel = true;
 		}
-		this.#snapshot = await snapshotWorktree(this.#root, this.#topLevel, known, signal);
+		this.#snapshot = await snapshotWorktree(this.#root, this.#topLevel, known, signal, this.#trusted);
 		this.#recorded.clear();
 	}
 
@@ -176,7 +188,7 @@ export class OutsideChangeDetector {
 	async detect(known: Iterable<string>, signal: AbortSignal): Promise<string[]> {
 		const before = this.#snapshot;
 		if (!before) return [];
-		const after = await snapshotWorktree(this.#root, this.#topLevel, known, signal);
+		const after = await snapshotWorktree(this.#root, this.#topLevel, known, signal, this.#trusted);
 		if (signal.aborted) return [];
 		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 		this.#snapshot = after;
