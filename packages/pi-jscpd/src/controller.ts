@@ -331,13 +331,15 @@ export class JscpdController {
 		this.#updateFooter();
 	}
 
-	/** session_shutdown: close the scheduler first, abort owned work, await cleanup. Never scans. */
+	/** session_shutdown: kill the live process, close the scheduler, await cleanup. Never waits for a scan. */
 	async shutdown(): Promise<void> {
 		this.#shutdown = true;
 		this.#syncBaselineWait();
 		this.#outside.abort();
+		// The runner SIGKILLs its live process first, so closing the scheduler never waits for a scan.
+		const runner = this.#runner.close();
 		await this.#scheduler.close();
-		await this.#runner.close();
+		await runner;
 	}
 
 	/** Runs explicit work with priority over automatic checks. */
