@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ALLOWED = ["packages/lifecycle-kit/src/process-watchdog.ts", "packages/lifecycle-kit/src/process.ts"];
 /** An import or require of child_process, with or without the `node:` prefix. */
-const IMPORTS_CHILD_PROCESS = /(from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["'](node:)?child_process["']/;
+const IMPORTS_CHILD_PROCESS =
+	/(from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["'](node:)?child_process["']/;
 
 function sourceFiles(dir: string): string[] {
 	const out: string[] = [];
@@ -45,6 +46,8 @@ describe("security: one audited child-process helper", () => {
 			'const cp = require("child_process");',
 		])
 			expect(IMPORTS_CHILD_PROCESS.test(sample), sample).toBe(true);
-		expect(IMPORTS_CHILD_PROCESS.test('import { runProcess } from "@pi-lifecycle/lifecycle-kit";')).toBe(false);
+		expect(IMPORTS_CHILD_PROCESS.test('import { runProcess } from "@pi-lifecycle/lifecycle-kit";')).toBe(
+			false,
+		);
 	});
 });

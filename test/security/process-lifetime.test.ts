@@ -68,7 +68,8 @@ describe("process lifetime", () => {
 		const begin = Date.now();
 		await controller?.shutdown();
 		expect(Date.now() - begin).toBeLessThan(1_000);
-		for (const pid of scanPids(pids)) await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000 });
+		for (const pid of scanPids(pids))
+			await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000 });
 	});
 
 	it("after a SIGKILL of Pi, no jscpd process survives: the watchdog kills the scan's group", async () => {
@@ -87,7 +88,8 @@ describe("process lifetime", () => {
 			const scan = scanPids(pids);
 			for (const pid of scan) expect(alive(pid)).toBe(true);
 			pi.kill("SIGKILL");
-			for (const pid of scan) await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000, interval: 50 });
+			for (const pid of scan)
+				await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000, interval: 50 });
 		} finally {
 			pi.kill("SIGKILL");
 		}

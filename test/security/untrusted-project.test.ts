@@ -6,7 +6,12 @@
  */
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { createScriptedSession, reply, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import {
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
 import { allExtensions, tempDir } from "../reliability/support/extensions.js";
@@ -32,7 +37,10 @@ afterEach(async () => {
 	controller = undefined;
 });
 
-async function jscpdSession(s: Sandbox, trusted: boolean): Promise<{ h: ScriptedSession; c: JscpdController }> {
+async function jscpdSession(
+	s: Sandbox,
+	trusted: boolean,
+): Promise<{ h: ScriptedSession; c: JscpdController }> {
 	const agentDir = tempDir("pi-security-agent-");
 	harness = await createScriptedSession({
 		cwd: s.root,
@@ -57,7 +65,9 @@ async function jscpdSession(s: Sandbox, trusted: boolean): Promise<{ h: Scripted
 function scanResults(h: ScriptedSession): string {
 	return h.session.sessionManager
 		.getBranch()
-		.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run")
+		.filter(
+			(e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run",
+		)
 		.map((e) => JSON.stringify((e as unknown as { message: { content: unknown } }).message.content))
 		.join("\n");
 }
@@ -71,7 +81,8 @@ async function ordinaryTurn(h: ScriptedSession, c: JscpdController, checkpoint =
 	);
 	await h.prompt("add c.ts and check for duplicates");
 	// A partial baseline (a finding dropped for leaving the root counts as omitted) runs no checkpoint.
-	if (checkpoint) await vi.waitFor(() => expect(c.status().recentChecks.length).toBeGreaterThan(0), { timeout: 30_000 });
+	if (checkpoint)
+		await vi.waitFor(() => expect(c.status().recentChecks.length).toBeGreaterThan(0), { timeout: 30_000 });
 	await c.settled();
 }
 
@@ -140,7 +151,9 @@ describe("security: jscpd in a hostile project", () => {
 	it("untrusted: no project config, binary or PATH entry takes effect; no finding names an outside file", async () => {
 		const s = sandbox("pi-security-jscpd-");
 		hostileJscpdProject(s);
-		process.env.PATH = [join(s.root, "node_modules", ".bin"), "node_modules/.bin", ".", savedPath].join(delimiter);
+		process.env.PATH = [join(s.root, "node_modules", ".bin"), "node_modules/.bin", ".", savedPath].join(
+			delimiter,
+		);
 		const { h, c } = await jscpdSession(s, false);
 		await ordinaryTurn(h, c);
 		const results = scanResults(h);
@@ -222,7 +235,9 @@ describe("security: settings files of all three packages", () => {
 		const said = await allThree(root, false);
 		expect(controller?.status().settings.enabled).toBe(true);
 		for (const name of ["pi-jscpd", "pi-goal", "pi-reset"]) {
-			expect(said).toContain(`${name}: ignoring ${join(root, ".pi", "pi-lifecycle", `${name}.json`)}: the project is not trusted`);
+			expect(said).toContain(
+				`${name}: ignoring ${join(root, ".pi", "pi-lifecycle", `${name}.json`)}: the project is not trusted`,
+			);
 		}
 	});
 

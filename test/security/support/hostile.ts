@@ -3,7 +3,15 @@
  * repository to make git or jscpd run something, each leaving its own marker file when it runs.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	realpathSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "../../reliability/support/extensions.js";
 
@@ -17,7 +25,8 @@ export function put(path: string, text: string, mode?: number): void {
 /** A block jscpd 5.3.2 reports as a duplicate when it appears twice. */
 export function duplicated(name: string): string {
 	const lines = [`export function ${name}(items: number[], factor: number): number {`, "\tlet total = 0;"];
-	for (let i = 0; i < 8; i++) lines.push(`\ttotal += items[${i}] * factor + ${i} - (items.length % ${i + 2});`);
+	for (let i = 0; i < 8; i++)
+		lines.push(`\ttotal += items[${i}] * factor + ${i} - (items.length % ${i + 2});`);
 	lines.push("\treturn total;", "}", "");
 	return lines.join("\n");
 }
@@ -121,7 +130,10 @@ export function hostileGitRepo(s: Sandbox): void {
 		put(join(s.base, "hooks", hook), touch(`hook-${hook}`), 0o755);
 		put(join(s.root, ".git", "hooks", hook), touch(`git-dir-hook-${hook}`), 0o755);
 	}
-	put(join(s.base, "included.gitconfig"), `[core]\n\tfsmonitor = touch '${join(s.markers, "include-path")}'; false\n`);
+	put(
+		join(s.base, "included.gitconfig"),
+		`[core]\n\tfsmonitor = touch '${join(s.markers, "include-path")}'; false\n`,
+	);
 	put(
 		join(s.base, "included-if.gitconfig"),
 		`[core]\n\tfsmonitor = touch '${join(s.markers, "include-if")}'; false\n`,
