@@ -28,7 +28,9 @@ process.stdin.on("data", (chunk) => {
 	}
 });
 process.stdin.on("end", stop); process.stdin.on("error", stop); process.stdin.on("close", stop);
-setInterval(() => { if (String(process.ppid) !== parent) stop(); }, 500);
+// A starved watchdog can see the ppid change before it has read the groups waiting in the pipe:
+// setImmediate runs after this loop iteration's I/O phase has read them.
+setInterval(() => { if (String(process.ppid) !== parent) setImmediate(stop); }, 500);
 process.on("SIGTERM", () => {}); process.on("SIGINT", () => {}); process.on("SIGHUP", () => {});`;
 
 let watchdog: ChildProcess | undefined;
