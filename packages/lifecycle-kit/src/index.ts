@@ -17,6 +17,7 @@ export {
 	mergeBoundaryDrafts,
 	WINDOW_KEY,
 } from "./boundary.js";
+export { BoundedOutput, type CapturedOutput, ELISION_MARKER } from "./bounded-output.js";
 export { isResetAnnouncement, RESET_CHANNEL, type ResetAnnouncement } from "./channels.js";
 export { createDialogScope, type DialogScope, type OpenedDialogs } from "./dialogs.js";
 export {
@@ -52,6 +53,25 @@ export {
 	type WorkflowMutexAttempt,
 	type WorkflowMutexOptions,
 } from "./mutex.js";
+export {
+	defaultRegistry,
+	type ProcessOutcome,
+	ProcessRegistry,
+	type ProcessRequest,
+	runProcess,
+} from "./process.js";
+export {
+	ENV_ALLOWLIST,
+	isInsideReal,
+	isWithin,
+	minimalEnv,
+	type ProjectTrust,
+	type ResolvedExecutable,
+	realPath,
+	realPathOrParent,
+	resolveExecutable,
+	safePathEntries,
+} from "./process-policy.js";
 export {
 	check,
 	type LoadedSettings,

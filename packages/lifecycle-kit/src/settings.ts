@@ -3,7 +3,9 @@
  *
  * - global: `<agentDir>/pi-lifecycle/<name>.json` (agentDir is `~/.pi/agent` or
  *   `$PI_CODING_AGENT_DIR`);
- * - project: `<cwd>/.pi/pi-lifecycle/<name>.json`, read only when Pi trusts the project;
+ * - project: `<cwd>/.pi/pi-lifecycle/<name>.json`, read only when Pi trusts the project, and only
+ *   when its real path (symlinks resolved) stays inside the project; an untrusted project's file
+ *   is never read, and its presence is reported once as a warning (docs/security.md);
  * - project values override global values, which override the defaults.
  *
  * A file is accepted or rejected whole: an unreadable, oversized, malformed or invalid file is
@@ -12,6 +14,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isInsideReal } from "./process-policy.js";
 
 /** Largest settings file read, in bytes. */
 export const MAX_SETTINGS_BYTES = 64 * 1024;
@@ -48,7 +51,7 @@ export type SettingsScope = "global" | "project";
 export interface SettingsSource {
 	readonly scope: SettingsScope;
 	readonly path: string;
-	readonly status: "loaded" | "missing" | "invalid" | "untrusted";
+	readonly status: "loaded" | "missing" | "invalid" | "untrusted" | "outside";
 	/** Why the file was rejected (status `invalid`). */
 	readonly issues?: readonly string[];
 }
@@ -128,8 +131,17 @@ export function loadSettings<T extends object>(
 	];
 	for (const [scope, path] of layers) {
 		if (scope === "project" && !location.projectTrusted) {
-			// An untrusted project's file is never read, only noticed.
-			sources.push({ scope, path, status: fileExists(path) ? "untrusted" : "missing" });
+			// An untrusted project's file is never read, only noticed (and said once, so a user who
+			// wonders why it has no effect finds out).
+			const exists = fileExists(path);
+			sources.push({ scope, path, status: exists ? "untrusted" : "missing" });
+			if (exists) warnings.push(`${spec.name}: ignoring ${path}: the project is not trusted`);
+			continue;
+		}
+		if (scope === "project" && !isInsideReal(location.cwd, path)) {
+			// A trusted project's settings path still cannot lead outside the project.
+			sources.push({ scope, path, status: "outside" });
+			warnings.push(`${spec.name}: ignoring ${path}: it resolves outside the project`);
 			continue;
 		}
 		const parsed = parseSettingsText(spec, readBounded(path));
@@ -163,6 +175,9 @@ export function saveSettings<T extends object>(
 	patch: Partial<T>,
 ): SaveResult {
 	const path = settingsPaths(spec.name, location)[scope];
+	if (scope === "project" && !isInsideReal(location.cwd, path)) {
+		return { ok: false, error: `${path} resolves outside the project; not written` };
+	}
 	const current = parseSettingsText(spec, readBounded(path));
 	if (current.status === "invalid") {
 		return { ok: false, error: `${path} is invalid (${current.issues.join("; ")}); fix or remove it first` };

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -116,13 +124,34 @@ describe("loadSettings", () => {
 		const loaded = loadSettings(spec, { agentDir, cwd, projectTrusted: false });
 		expect(loaded.value.limit).toBe(20);
 		expect(loaded.sources[1]).toMatchObject({ scope: "project", status: "untrusted" });
-		expect(loaded.warnings).toEqual([]);
+		expect(loaded.warnings).toEqual([`demo: ignoring ${paths().project}: the project is not trusted`]);
 	});
 
-	it("an untrusted project's invalid file gives no warning (it is never read)", () => {
+	it("an untrusted project's invalid file is never read: the only warning says it is untrusted", () => {
 		write(paths().project, "{ not json");
 		const loaded = loadSettings(spec, { agentDir, cwd, projectTrusted: false });
-		expect(loaded.warnings).toEqual([]);
+		expect(loaded.warnings).toEqual([`demo: ignoring ${paths().project}: the project is not trusted`]);
+	});
+
+	it("a trusted project's settings file that is a symlink leaving the project is not read", () => {
+		const outside = join(root, "outside.json");
+		write(outside, '{"limit": 77}');
+		mkdirSync(dirname(paths().project), { recursive: true });
+		symlinkSync(outside, paths().project);
+		const loaded = loadSettings(spec, { agentDir, cwd, projectTrusted: true });
+		expect(loaded.value.limit).toBe(10);
+		expect(loaded.sources[1]).toMatchObject({ scope: "project", status: "outside" });
+		expect(loaded.warnings[0]).toMatch(/resolves outside the project/);
+	});
+
+	it("a trusted project's .pi directory that is a symlink leaving the project is neither read nor written", () => {
+		const outsideDir = join(root, "elsewhere");
+		write(join(outsideDir, "pi-lifecycle", "demo.json"), '{"limit": 55}');
+		symlinkSync(outsideDir, join(cwd, ".pi"));
+		expect(loadSettings(spec, { agentDir, cwd, projectTrusted: true }).value.limit).toBe(10);
+		const saved = saveSettings(spec, { agentDir, cwd }, "project", { limit: 3 });
+		expect(saved.ok).toBe(false);
+		expect(readFileSync(join(outsideDir, "pi-lifecycle", "demo.json"), "utf8")).toBe('{"limit": 55}');
 	});
 
 	it("an invalid file is rejected whole, with one warning, and the other layers still apply", () => {

@@ -114,7 +114,9 @@ export class JscpdController {
 		this.#ctx = ctx;
 		const root = canonicalPath(ctx.cwd) ?? ctx.cwd;
 		this.#root = root;
-		this.#outside.bind(root);
+		const trusted = safeTrusted(ctx);
+		this.#runner.bind({ root, trusted });
+		this.#outside.bind(root, trusted);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations, malformed } = this.#replay(entries);
@@ -125,7 +127,7 @@ export class JscpdController {
 			entries,
 			priorMutations: mutations,
 			reason,
-			trusted: safeTrusted(ctx),
+			trusted,
 			executable: this.#options.executable,
 		});
 		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);
@@ -327,13 +329,15 @@ export class JscpdController {
 		this.#updateFooter();
 	}
 
-	/** session_shutdown: close the scheduler first, abort owned work, await cleanup. Never scans. */
+	/** session_shutdown: kill the live process, close the scheduler, await cleanup. Never waits for a scan. */
 	async shutdown(): Promise<void> {
 		this.#shutdown = true;
 		this.#syncBaselineWait();
 		this.#outside.abort();
+		// The runner SIGKILLs its live process first, so closing the scheduler never waits for a scan.
+		const runner = this.#runner.close();
 		await this.#scheduler.close();
-		await this.#runner.close();
+		await runner;
 	}
 
 	/** Runs explicit work with priority over automatic checks. */

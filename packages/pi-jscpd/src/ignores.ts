@@ -59,7 +59,12 @@ function configSetsIgnore(root: string): boolean {
 	return own?.ignore !== undefined || pkg?.jscpd?.ignore !== undefined;
 }
 
-/** The ignores a scan of `root` adds: none inside git or when the project configures its own. */
-export function defaultIgnores(root: string): readonly string[] {
+/**
+ * The ignores a scan of `root` adds: in a trusted project none inside git or when the project
+ * configures its own; in an untrusted project always (its jscpd configuration is not read, and
+ * jscpd runs outside the project, see docs/security.md).
+ */
+export function defaultIgnores(root: string, trusted = true): readonly string[] {
+	if (!trusted) return DEFAULT_IGNORES;
 	return isGitWorkTree(root) || configSetsIgnore(root) ? [] : DEFAULT_IGNORES;
 }

@@ -1,11 +1,15 @@
 /**
  * Finds a usable jscpd 5.x: a project-local one (`node_modules/.bin/jscpd` from the project upwards,
- * only when Pi trusts the project), then one on PATH, then the pinned dependency (its native binary).
- * Each candidate is probed with `--version` through the serialised runner; the first 5.x wins.
+ * only when Pi trusts the project), then one on PATH (untrusted: only absolute PATH entries outside
+ * the project), then the pinned dependency (its native binary, resolved from pi-jscpd's own install).
+ * Each candidate is probed with `--version` through the serialised runner; the first 5.x wins. The
+ * kit's runProcess checks the chosen executable against the trust rule again when it runs.
  */
+
 import { accessSync, constants, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { delimiter, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
+import { safePathEntries } from "@pi-lifecycle/lifecycle-kit";
 import type { ProcessRunner } from "./runner.js";
 
 /** Where an executable came from. */
@@ -90,8 +94,10 @@ export function candidates(options: {
 			dir = parent;
 		}
 	}
-	for (const entry of (options.pathEnv ?? "").split(delimiter)) {
-		if (!entry) continue;
+	for (const entry of safePathEntries(options.pathEnv, {
+		root: options.root,
+		trusted: options.projectTrusted,
+	})) {
 		const bin = join(entry, "jscpd");
 		if (isExecutable(bin) && !found.some((c) => c.command === bin))
 			found.push({ command: bin, source: "path" });
@@ -113,14 +119,14 @@ export function parseVersion(stdout: string): string | undefined {
 export async function probeCapability(
 	runner: ProcessRunner,
 	list: readonly Candidate[],
-	options: { readonly cwd: string; readonly signal?: AbortSignal; readonly timeoutMs?: number },
+	options: { readonly cwd?: string; readonly signal?: AbortSignal; readonly timeoutMs?: number },
 ): Promise<Capability> {
 	const rejected: string[] = [];
 	for (const candidate of list) {
 		const outcome = await runner.run({
 			command: candidate.command,
+			bundled: candidate.source === "pinned",
 			args: ["--version"],
-			cwd: options.cwd,
 			timeoutMs: options.timeoutMs ?? 10_000,
 			signal: options.signal,
 		});

@@ -33,10 +33,10 @@ export class OutsideProbe {
 		return this.#detector?.mode ?? "none";
 	}
 
-	/** Binds to a project root (session start). */
-	bind(root: string): void {
+	/** Binds to a project root (session start); git runs only when the project is trusted. */
+	bind(root: string, trusted: boolean): void {
 		this.abort();
-		this.#detector = new OutsideChangeDetector(root);
+		this.#detector = new OutsideChangeDetector(root, trusted);
 	}
 
 	/** Why the last comparison may have missed changes (undefined when it saw everything). */

@@ -1,8 +1,15 @@
 /**
  * One jscpd scan: fixed report options, then `--`, then canonical paths. Nothing user-supplied ever
- * precedes `--`, so no argument can be read as a jscpd option. The project's own `.jscpd.json`
- * (read by jscpd itself from the working directory) decides the detection policy.
+ * precedes `--`, so no argument can be read as a jscpd option.
+ *
+ * Project configuration (docs/security.md): in a trusted project jscpd runs in the project root and
+ * reads the project's `.jscpd.json` (or `package.json` "jscpd") itself; our `--output` and
+ * `--reporters` still win, so the report stays in our private temp dir. In an untrusted project
+ * jscpd runs in the private temp dir with `--config` naming a file we wrote there, so no project
+ * config is read. Either way a finding whose file resolves outside the root is dropped.
  */
+
+import { containReport } from "./contain.js";
 import { defaultIgnores } from "./ignores.js";
 import type { Capability } from "./locate.js";
 import { type ParsedReport, parseReport } from "./report.js";
@@ -45,9 +52,25 @@ export type ScanOutcome =
 	| { readonly status: "cancelled"; readonly reason: string }
 	| { readonly status: "failed"; readonly reason: string };
 
-/** The fixed argument list for a scan of `paths` (canonical, inside the project). */
-export function scanArguments(paths: readonly string[], ignore: readonly string[] = []): string[] {
+/** The jscpd config an untrusted project's scans use instead of the project's own. */
+export const NEUTRAL_CONFIG_FILE = "pi-jscpd-config.json";
+const NEUTRAL_CONFIG = `${JSON.stringify({ blame: false, followSymlinks: false })}\n`;
+
+/**
+ * The fixed argument list for a scan of `paths` (canonical, inside the project; the root when
+ * empty). `projectConfig: false` points jscpd at our neutral config file; `ignore` adds globs.
+ */
+export function scanArguments(
+	paths: readonly string[],
+	options: {
+		readonly projectConfig?: boolean;
+		readonly root?: string;
+		readonly ignore?: readonly string[];
+	} = {},
+): string[] {
+	const ignore = options.ignore ?? [];
 	return [
+		...(options.projectConfig === false ? ["--config", `{output}/${NEUTRAL_CONFIG_FILE}`] : []),
 		...(ignore.length > 0 ? ["--ignore", ignore.join(",")] : []),
 		"--reporters",
 		"json",
@@ -56,7 +79,7 @@ export function scanArguments(paths: readonly string[], ignore: readonly string[
 		"--absolute",
 		"--silent",
 		"--",
-		...(paths.length > 0 ? paths : ["."]),
+		...(paths.length > 0 ? paths : [options.root ?? "."]),
 	];
 }
 
@@ -72,10 +95,17 @@ export async function runScan(
 	},
 ): Promise<ScanOutcome> {
 	if (capability.status !== "available") return { status: "unavailable", reason: capability.reason };
+	const trusted = runner.trusted;
 	const outcome = await runner.run({
 		command: capability.command,
-		args: scanArguments(request.paths, defaultIgnores(request.root)),
-		cwd: request.root,
+		bundled: capability.source === "pinned",
+		args: scanArguments(request.paths, {
+			projectConfig: trusted,
+			root: request.root,
+			ignore: defaultIgnores(request.root, trusted),
+		}),
+		cwd: trusted ? request.root : undefined,
+		files: trusted ? undefined : { [NEUTRAL_CONFIG_FILE]: NEUTRAL_CONFIG },
 		timeoutMs: request.timeoutMs,
 		signal: request.signal,
 		reportFile: "jscpd-report.json",
@@ -83,7 +113,9 @@ export async function runScan(
 	switch (outcome.status) {
 		case "ok": {
 			const parsed = parseReport(request.root, outcome.report ?? "");
-			return parsed.ok ? { status: "ok", report: parsed.report } : { status: "failed", reason: parsed.error };
+			return parsed.ok
+				? { status: "ok", report: containReport(request.root, parsed.report) }
+				: { status: "failed", reason: parsed.error };
 		}
 		case "timeout":
 			return { status: "timeout", reason: `jscpd timed out after ${outcome.timeoutMs} ms` };

@@ -2,28 +2,25 @@
  * Detects files changed outside the built-in write/edit tools (bash, editors, other processes) with a
  * cheap comparison at settle:
  *
- * - in a git work tree: `git status --porcelain -z --untracked-files=all` (execFile, no shell,
- *   bounded output and time) lists dirty paths, and `git diff --name-only <session-start commit>`
- *   the tracked paths that differ from the commit the session started on (so a change that was
- *   committed by the same command is still seen); each gets an mtime/size signature;
- * - elsewhere: the mtime/size signature of the files already known to this session.
+ * - in a git work tree of a trusted project: `git status --porcelain -z --untracked-files=all` (the
+ *   kit's runProcess: no shell, minimal environment, bounded output and time) lists dirty paths,
+ *   and `git diff --name-only <session-start commit>` the tracked paths that differ from the commit
+ *   the session started on (so a change that was committed by the same command is still seen);
+ *   each gets an mtime/size signature;
+ * - elsewhere, and always in an untrusted project (git runs programs a repository's config names,
+ *   see docs/security.md): the mtime/size signature of the files already known to this session.
  *
  * Two snapshots are compared path by path; a path whose signature differs changed. A snapshot that
  * could not list everything (output over the bound, more than {@link MAX_TRACKED_PATHS} paths, a
  * command outside the built-in tools in a project without git) says why in `incomplete`.
  */
-import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { nextMacrotask } from "./defer.js";
+import { baseCommit, gitTopLevel, MAX_GIT_OUTPUT, parsePorcelain, runBounded } from "./git-probe.js";
 import { isInside, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
 export const MAX_TRACKED_PATHS = 20_000;
-/** Largest git output read (a path list of about 100,000 entries). */
-export const MAX_GIT_OUTPUT = 16 * 1024 * 1024;
-/** git's empty tree: the base of a repository that had no commit when the session started. */
-export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /** Signatures of project paths. */
 export interface WorktreeSnapshot {
@@ -35,12 +32,6 @@ export interface WorktreeSnapshot {
 	readonly incomplete?: string;
 }
 
-/** Output of one git command: `stdout` undefined on failure; `overflow` when cut at the bound. */
-interface GitOutput {
-	readonly stdout: string | undefined;
-	readonly overflow: boolean;
-}
-
 /** The mtime/size signature of one file. */
 export function signature(absolute: string): string {
 	try {
@@ -49,80 +40,6 @@ export function signature(absolute: string): string {
 	} catch {
 		return "missing";
 	}
-}
-
-/**
- * Runs git on a later macrotask (never inside the caller's handler); undefined on any failure or abort.
- *
- * - `GIT_OPTIONAL_LOCKS=0`: a background `git status` must not take the index lock it would
- *   otherwise take to refresh stat data, or the user's own git commands could fail with
- *   "index.lock exists" while a probe runs.
- * - Abort kills git on a later macrotask with a plain `kill()`: execFile's own `signal` handling
- *   runs inside the aborting call (a Pi handler such as `input`) and costs about 0.5 ms there.
- */
-async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
-	return (await runBounded(args, cwd, signal, MAX_GIT_OUTPUT)).stdout;
-}
-
-/** {@link run}, and output over {@link MAX_GIT_OUTPUT} is kept up to the bound and flagged, not dropped. */
-async function runBounded(
-	args: string[],
-	cwd: string,
-	signal: AbortSignal | undefined,
-	limit: number,
-): Promise<GitOutput> {
-	await nextMacrotask();
-	if (signal?.aborted) return { stdout: undefined, overflow: false };
-	return new Promise((resolve) => {
-		const onAbort = () => setImmediate(() => child.kill());
-		const child = execFile(
-			"git",
-			args,
-			{
-				cwd,
-				timeout: 5_000,
-				maxBuffer: limit,
-				encoding: "utf8",
-				env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-			},
-			(error, stdout) => {
-				signal?.removeEventListener("abort", onAbort);
-				const overflow = (error as { code?: unknown } | null)?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
-				if (signal?.aborted || (error && !overflow)) resolve({ stdout: undefined, overflow: false });
-				// Over the bound: the records before the last (possibly cut) one are still valid.
-				else if (overflow) resolve({ stdout: stdout.slice(0, stdout.lastIndexOf("\0") + 1), overflow });
-				else resolve({ stdout, overflow: false });
-			},
-		);
-		signal?.addEventListener("abort", onAbort, { once: true });
-	});
-}
-
-/** Parses `git status --porcelain -z` output into repository-relative paths (pure). */
-export function parsePorcelain(output: string): string[] {
-	const paths: string[] = [];
-	const records = output.split("\0");
-	for (let i = 0; i < records.length; i++) {
-		const record = records[i] ?? "";
-		if (record.length < 4) continue;
-		const status = record.slice(0, 2);
-		paths.push(record.slice(3));
-		// Renames and copies carry the source path in the next record.
-		if (status.includes("R") || status.includes("C")) i++;
-	}
-	return paths;
-}
-
-/** Finds the git top level for `root` (undefined outside git). */
-export async function gitTopLevel(root: string, signal?: AbortSignal): Promise<string | undefined> {
-	const out = await run(["rev-parse", "--show-toplevel"], root, signal);
-	return out?.trim() || undefined;
-}
-
-/** The commit the session starts on (the empty tree before the first commit); undefined outside git. */
-export async function baseCommit(root: string, signal?: AbortSignal): Promise<string | undefined> {
-	const out = await run(["rev-parse", "-q", "--verify", "HEAD^{commit}"], root, signal);
-	return out?.trim() || EMPTY_TREE;
 }
 
 /** Where to find changed paths: the git top level and the session-start commit, or neither. */
@@ -142,6 +59,7 @@ export async function snapshotWorktree(
 	signal?: AbortSignal,
 	opaque = false,
 	limit = MAX_GIT_OUTPUT,
+	trusted = false,
 ): Promise<WorktreeSnapshot> {
 	const entries = new Map<string, string>();
 	const reasons: string[] = [];
@@ -158,11 +76,16 @@ export async function snapshotWorktree(
 		const [status, diff] = await Promise.all([
 			runBounded(
 				["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
-				root,
+				{ root, trusted },
 				signal,
 				limit,
 			),
-			runBounded(["diff", "--name-only", "-z", "--no-renames", git.commit, "--", "."], root, signal, limit),
+			runBounded(
+				["diff", "--name-only", "-z", "--no-renames", git.commit, "--", "."],
+				{ root, trusted },
+				signal,
+				limit,
+			),
 		]);
 		if (status.stdout !== undefined && diff.stdout !== undefined) {
 			mode = "git";
@@ -174,8 +97,13 @@ export async function snapshotWorktree(
 			}
 		} else if (!signal?.aborted) reasons.push("git status failed");
 	}
-	if (mode === "stat" && opaque)
-		reasons.push("outside git, files changed by commands (bash) are not visible");
+	if (mode === "stat" && opaque) {
+		reasons.push(
+			git && !trusted
+				? "in an untrusted project git is not run, so files changed by commands (bash) are not visible"
+				: "outside git, files changed by commands (bash) are not visible",
+		);
+	}
 	for (const path of known) add(path, join(root, path));
 	return { mode, entries, incomplete: reasons.join("; ") || undefined };
 }
@@ -210,9 +138,15 @@ export class OutsideChangeDetector {
 	/** A command outside the built-in tools ran this session (sticky: outside git its changes stay unseen). */
 	#opaque = false;
 
-	/** @param root Canonical project root. */
-	constructor(root: string) {
+	readonly #trusted: boolean;
+
+	/**
+	 * @param root Canonical project root.
+	 * @param trusted Whether Pi trusts the project; git is never run otherwise.
+	 */
+	constructor(root: string, trusted = false) {
 		this.#root = root;
+		this.#trusted = trusted;
 	}
 
 	/** How outside changes are detected (`none` before the first snapshot). */
@@ -238,12 +172,20 @@ export class OutsideChangeDetector {
 	/** Takes the reference snapshot; the first one also fixes the session-start commit. */
 	async reset(known: Iterable<string>, signal?: AbortSignal): Promise<void> {
 		if (!this.#resolvedGit) {
-			const topLevel = await gitTopLevel(this.#root, signal);
-			const commit = topLevel ? await baseCommit(this.#root, signal) : undefined;
+			const topLevel = await gitTopLevel(this.#root, signal, this.#trusted);
+			const commit = topLevel ? await baseCommit(this.#root, signal, this.#trusted) : undefined;
 			this.#git = topLevel && commit ? { topLevel, commit } : undefined;
 			this.#resolvedGit = true;
 		}
-		this.#snapshot = await snapshotWorktree(this.#root, this.#git, known, signal, this.#opaque);
+		this.#snapshot = await snapshotWorktree(
+			this.#root,
+			this.#git,
+			known,
+			signal,
+			this.#opaque,
+			MAX_GIT_OUTPUT,
+			this.#trusted,
+		);
 		this.#recorded.clear();
 	}
 
@@ -251,7 +193,15 @@ export class OutsideChangeDetector {
 	async detect(known: Iterable<string>, signal: AbortSignal): Promise<string[]> {
 		const before = this.#snapshot;
 		if (!before) return [];
-		const after = await snapshotWorktree(this.#root, this.#git, known, signal, this.#opaque);
+		const after = await snapshotWorktree(
+			this.#root,
+			this.#git,
+			known,
+			signal,
+			this.#opaque,
+			MAX_GIT_OUTPUT,
+			this.#trusted,
+		);
 		if (signal.aborted) return [];
 		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 		this.#snapshot = after;

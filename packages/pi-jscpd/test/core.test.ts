@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectFindings } from "../src/compare.js";
 import { DEFAULT_SETTINGS, validateSettings } from "../src/config.js";
+import { parsePorcelain } from "../src/git-probe.js";
 import { indexGroups } from "../src/identity.js";
 import { DEFAULT_IGNORES, defaultIgnores } from "../src/ignores.js";
 import { MutationState, replayBranch } from "../src/mutations.js";
@@ -11,7 +12,7 @@ import { FOOTER, findingsMessage, footerText } from "../src/presentation.js";
 import { COMMAND_NAMES, COMMANDS, commandCompletions, helpText, isCommandName } from "../src/registry.js";
 import { type CloneGroup, parseReport } from "../src/report.js";
 import { scanArguments } from "../src/scan.js";
-import { diffSnapshots, parsePorcelain } from "../src/worktree.js";
+import { diffSnapshots } from "../src/worktree.js";
 
 const ROOT = "/p";
 
@@ -262,11 +263,13 @@ describe("default ignores outside git", () => {
 			expect(defaultIgnores(root)).toEqual(
 				expect.arrayContaining(["**/dist/**", "**/.git/**", "**/vendor/**", "**/coverage/**"]),
 			);
-			const args = scanArguments([], defaultIgnores(root));
+			const args = scanArguments([], { ignore: defaultIgnores(root) });
 			expect(args.slice(0, 2)).toEqual(["--ignore", DEFAULT_IGNORES.join(",")]);
 			expect(args.indexOf("--ignore")).toBeLessThan(args.indexOf("--"));
 			writeFileSync(join(root, ".jscpd.json"), JSON.stringify({ ignore: ["**/gen/**"] }));
 			expect(defaultIgnores(root)).toEqual([]);
+			// An untrusted project's own jscpd config is not read, so the defaults always apply.
+			expect(defaultIgnores(root, false)).toEqual(DEFAULT_IGNORES);
 			rmSync(join(root, ".jscpd.json"));
 			mkdirSync(join(root, ".git"));
 			expect(defaultIgnores(root)).toEqual([]);

@@ -32,15 +32,16 @@ import {
 
 const counted = vi.hoisted(() => ({ spawns: [] as string[], stats: 0 }));
 
-vi.mock("node:child_process", async (importOriginal) => {
-	const actual = await importOriginal<typeof import("node:child_process")>();
-	const wrap =
-		<F extends (...args: never[]) => unknown>(fn: F) =>
-		(...args: Parameters<F>) => {
-			counted.spawns.push(`${String(args[0])} ${String((args[1] as unknown as string[] | undefined)?.[0])}`);
-			return fn(...args);
-		};
-	return { ...actual, spawn: wrap(actual.spawn), execFile: wrap(actual.execFile) };
+// Every child process goes through the kit's runProcess (docs/security.md): count its calls.
+vi.mock("@pi-lifecycle/lifecycle-kit", async (importOriginal) => {
+	const actual = await importOriginal<typeof import("@pi-lifecycle/lifecycle-kit")>();
+	return {
+		...actual,
+		runProcess: (request: Parameters<typeof actual.runProcess>[0]) => {
+			counted.spawns.push(`${request.command} ${String(request.args[0])}`);
+			return actual.runProcess(request);
+		},
+	};
 });
 
 vi.mock("node:fs", async (importOriginal) => {

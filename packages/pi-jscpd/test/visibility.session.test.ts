@@ -8,9 +8,10 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { EMPTY_TREE } from "../src/git-probe.js";
 import { projectPathOf } from "../src/paths.js";
 import { FOOTER, footerText } from "../src/presentation.js";
-import { EMPTY_TREE, snapshotWorktree } from "../src/worktree.js";
+import { snapshotWorktree } from "../src/worktree.js";
 import {
 	customMessages,
 	duplicatedFunction,
@@ -89,6 +90,7 @@ describe("a check sees committed changes and says when it cannot see everything"
 			undefined,
 			false,
 			4096,
+			true,
 		);
 		expect(snapshot.mode).toBe("git");
 		expect(snapshot.incomplete).toContain("more than 4096 bytes");

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { gitTopLevel } from "../src/worktree.js";
+import { gitTopLevel } from "../src/git-probe.js";
 
 let dir: string;
 let savedPath: string | undefined;
@@ -41,7 +41,7 @@ describe("the outside-change probe's git calls", () => {
 	it("the outside-change probe never takes git's optional index lock (GIT_OPTIONAL_LOCKS=0)", async () => {
 		const seen = join(dir, "seen");
 		fakeGit(`printf '%s' "$GIT_OPTIONAL_LOCKS" > '${seen}'\necho /repo`);
-		expect(await gitTopLevel(dir)).toBe("/repo");
+		expect(await gitTopLevel(dir, undefined, true)).toBe("/repo");
 		expect(readFileSync(seen, "utf8")).toBe("0");
 	});
 
@@ -50,11 +50,19 @@ describe("the outside-change probe's git calls", () => {
 		fakeGit(`: > '${started}'\nexec sleep 20`);
 		const controller = new AbortController();
 		const begin = Date.now();
-		const result = gitTopLevel(dir, controller.signal);
+		const result = gitTopLevel(dir, controller.signal, true);
 		await until(() => existsSync(started));
 		controller.abort();
 		expect(await result).toBeUndefined();
 		// Without the kill, git would run until the 5 s timeout.
 		expect(Date.now() - begin).toBeLessThan(3_000);
+	});
+
+	it("an untrusted project: git is never run (its config could name programs)", async () => {
+		const seen = join(dir, "seen");
+		fakeGit(`: > '${seen}'\necho /repo`);
+		expect(await gitTopLevel(dir)).toBeUndefined();
+		expect(await gitTopLevel(dir, undefined, false)).toBeUndefined();
+		expect(existsSync(seen)).toBe(false);
 	});
 });

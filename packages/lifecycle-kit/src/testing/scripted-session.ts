@@ -49,6 +49,11 @@ export interface ScriptedSessionOptions {
 	/** Working directory; a fresh temp dir by default (removed by dispose). */
 	cwd?: string;
 	/**
+	 * Pi's answer to "do you trust this project?" (`ctx.isProjectTrusted()`) from the start, so even
+	 * `session_start` sees it. Default true, as in Pi's SDK.
+	 */
+	projectTrusted?: boolean;
+	/**
 	 * Session storage: `"memory"` (default), `"file"` for a new session file under the temp dir,
 	 * or the path of an existing session file to reopen.
 	 */
@@ -169,7 +174,10 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		modelsPath: join(agentDir, "models.json"),
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
-	const settingsManager = SettingsManager.inMemory({ ...DEFAULT_SETTINGS, ...options.settings });
+	const settingsManager = SettingsManager.inMemory(
+		{ ...DEFAULT_SETTINGS, ...options.settings },
+		{ projectTrusted: options.projectTrusted ?? true },
+	);
 	const loader = new DefaultResourceLoader({
 		cwd,
 		agentDir,

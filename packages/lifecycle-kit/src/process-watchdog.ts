@@ -1,0 +1,80 @@
+/**
+ * The parent-death safeguard of {@link runProcess}: one small Node process per Pi process, started
+ * lazily at the first child. Pi tells it each child's process group over a pipe (`+pgid`, `-pgid`).
+ * When Pi disappears, even by SIGKILL, the pipe closes (and its parent pid changes): it SIGKILLs
+ * every group still listed and exits. It runs in its own process group so a Ctrl-C aimed at Pi's
+ * group does not take it down before it has cleaned up. Costs one Node start per Pi process, not
+ * one per child.
+ *
+ * Known window: a child whose group was not yet delivered to the watchdog when Pi is SIGKILLed
+ * (microseconds after spawn) is not covered.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+
+const SOURCE = `"use strict";
+const parent = process.argv[1];
+const groups = new Set();
+const stop = () => { for (const g of groups) { try { process.kill(-g, "SIGKILL"); } catch {} } process.exit(0); };
+let buffer = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+	buffer += chunk;
+	let i;
+	while ((i = buffer.indexOf("\\n")) >= 0) {
+		const line = buffer.slice(0, i); buffer = buffer.slice(i + 1);
+		const pgid = Number(line.slice(1));
+		if (!Number.isSafeInteger(pgid) || pgid <= 1) continue;
+		if (line[0] === "+") groups.add(pgid); else groups.delete(pgid);
+	}
+});
+process.stdin.on("end", stop); process.stdin.on("error", stop); process.stdin.on("close", stop);
+// A starved watchdog can see the ppid change before it has read the groups waiting in the pipe:
+// setImmediate runs after this loop iteration's I/O phase has read them.
+setInterval(() => { if (String(process.ppid) !== parent) setImmediate(stop); }, 500);
+process.on("SIGTERM", () => {}); process.on("SIGINT", () => {}); process.on("SIGHUP", () => {});`;
+
+let watchdog: ChildProcess | undefined;
+let failed = false;
+
+function ensure(): ChildProcess | undefined {
+	if (watchdog || failed || process.platform === "win32") return watchdog;
+	try {
+		const child = spawn(process.execPath, ["-e", SOURCE, "--", String(process.pid)], {
+			detached: true,
+			shell: false,
+			stdio: ["pipe", "ignore", "ignore"],
+			env: { PATH: "" },
+			windowsHide: true,
+		});
+		child.on("error", () => {
+			failed = true;
+			watchdog = undefined;
+		});
+		child.on("exit", () => {
+			if (watchdog === child) watchdog = undefined;
+		});
+		child.stdin?.on("error", () => undefined);
+		// Neither the watchdog nor its pipe keeps Pi's event loop alive.
+		child.unref();
+		(child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+		watchdog = child;
+	} catch {
+		failed = true;
+	}
+	return watchdog;
+}
+
+/** Starts the watchdog if it is not running (before a child is spawned, so listing it is immediate). */
+export function startWatchdog(): void {
+	ensure();
+}
+
+/** Lists a live child's process group with the watchdog. */
+export function watchGroup(pgid: number): void {
+	ensure()?.stdin?.write(`+${pgid}\n`);
+}
+
+/** Removes a finished child's process group from the watchdog's list. */
+export function unwatchGroup(pgid: number): void {
+	watchdog?.stdin?.write(`-${pgid}\n`);
+}
