@@ -29,7 +29,6 @@ import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
 import { armingPoint, createWindowMeter, nearArming, type WindowMeter } from "./meter.js";
 import type { NextRun, ResetState } from "./reducer.js";
-import { projectedMessageCount } from "./session.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];
@@ -83,19 +82,35 @@ export function contextTokens(
 	return trailing;
 }
 
+/**
+ * The first request of a run started after an idle `/reset`: the boot text, then the request's
+ * messages from the run's first message on. The run's first message is found by what it is (role
+ * and timestamp), never by counting from the end: other extensions' `context` hooks may have
+ * appended or inserted messages, and those after it are kept.
+ */
 function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: ExtensionContext): AgentMessage[] {
-	const count = entriesSince(ctx.sessionManager, nextRun.baseLeafId).reduce(
-		(sum, entry) => sum + projectedMessageCount(entry),
-		0,
+	const first = entriesSince(ctx.sessionManager, nextRun.baseLeafId).find(
+		(entry) => entry.type === "message",
 	);
-	const own = count > 0 ? messages.slice(Math.max(0, messages.length - count)) : [];
+	const start = first?.type === "message" ? runStart(messages, first.message) : messages.length;
 	const boot: AgentMessage = {
 		role: "compactionSummary",
 		summary: nextRunBoot(nextRun),
 		tokensBefore: 0,
 		timestamp: Date.now(),
 	};
-	return [boot, ...own];
+	return [boot, ...messages.slice(start)];
+}
+
+/** Index of the run's first message in the request (newest match), or where the run must start. */
+function runStart(messages: readonly AgentMessage[], first: AgentMessage): number {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as AgentMessage;
+		if (message.role === first.role && message.timestamp === first.timestamp) return i;
+	}
+	// Not found (another hook rewrote it): keep what is at least as new as the run's first message.
+	const index = messages.findIndex((message) => message.timestamp >= first.timestamp);
+	return index < 0 ? messages.length : index;
 }
 
 function warn(

@@ -96,6 +96,14 @@ export function warningText(windowId: string, remaining: number): string {
 	].join(" ");
 }
 
+/** The notice for a pending reset that was dropped. */
+export function cancelledText(why: "aborted" | "stale", handoffKept: boolean): string {
+	const kept = handoffKept ? " The handoff is kept: the next reset (any cause) carries it." : "";
+	return why === "aborted"
+		? `pi-reset: the run was aborted before its reset, so nothing was reset and history is unchanged.${kept}`
+		: `pi-reset: a reset requested before the session changed was dropped.${kept}`;
+}
+
 /** Tool result texts. */
 export const toolTexts = {
 	accepted: (windowId: string) =>
