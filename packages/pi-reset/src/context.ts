@@ -27,7 +27,7 @@ import {
 } from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { armingPoint, createWindowMeter, nearArming, type WindowMeter } from "./meter.js";
+import { armingPoint, createWindowMeter, nearArming, type WindowMeter, warningMargin } from "./meter.js";
 import type { NextRun, ResetState } from "./reducer.js";
 
 /** A message as the context hook sees it. */
@@ -118,13 +118,17 @@ function warn(
 	ctx: ExtensionContext,
 	control: ResetControl,
 	reserve: number,
-	threshold: number,
+	threshold: number | undefined,
 ): { messages: AgentMessage[] } | undefined {
 	const state = control.state;
-	if (state.window.warned || state.request || state.proposal) return undefined;
+	if (state.window.warned || state.request || state.proposal || threshold === undefined) return undefined;
 	const contextWindow = ctx.model?.contextWindow ?? 0;
 	if (contextWindow <= 0) return undefined;
-	const remaining = contextWindow - contextTokens(event.messages, windowUsage(ctx.sessionManager));
+	const usage = windowUsage(ctx.sessionManager);
+	// Never before the window's first answer: the model has done nothing there to hand over, and a
+	// window that starts past the warning point (a huge prompt) would be reset into the same request.
+	if (!usage) return undefined;
+	const remaining = contextWindow - contextTokens(event.messages, usage);
 	const effect = control.dispatch({ type: "usage", remaining, threshold, reserve }, ctx);
 	if (effect.type !== "warn") return undefined;
 	// This request gets the warning now; the boundary at the end of this turn persists it as part
@@ -185,11 +189,14 @@ export function registerContextHook(
 ): ContextHook {
 	const meter = createWindowMeter(calculateContextTokens);
 	// Refreshed once per run (and at session start): the reserve + margin and where arming starts.
-	let threshold = 0;
+	let threshold: number | undefined;
 	let armAt: number | undefined;
 	const refresh = (ctx: ExtensionContext) => {
-		threshold = options.reserveTokens(ctx) + options.marginTokens();
-		armAt = armingPoint(ctx.model?.contextWindow ?? 0, threshold);
+		const contextWindow = ctx.model?.contextWindow ?? 0;
+		const reserve = options.reserveTokens(ctx);
+		const margin = warningMargin(contextWindow, reserve, options.marginTokens());
+		threshold = margin === undefined ? undefined : reserve + margin;
+		armAt = threshold === undefined ? undefined : armingPoint(contextWindow, threshold);
 	};
 	const subscription = createArmedSubscription(() =>
 		pi.on("context", (event, ctx) => {
