@@ -15,6 +15,7 @@ import {
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
 import { confirmProposal } from "./boundary.js";
+import { windowDigest } from "./digest.js";
 import type { ResetControl } from "./control.js";
 import { bootText, bound, MAX_HANDOFF_CHARS } from "./texts.js";
 import {
@@ -101,6 +102,8 @@ function onBeforeCompact(
 		userRequest: request ? bound(request, options.maxRequestChars()) : undefined,
 		kept: keep.firstKeptEntryId ? "turn" : "nothing",
 		droppedTurn: keep.dropped,
+		// Zero model calls: read from the entries and Pi's own file lists.
+		digest: windowDigest(branch, event.preparation.fileOps),
 	});
 	return {
 		compaction: {
