@@ -27,6 +27,8 @@ export interface ResetControl {
 	mintWindowId(): string;
 	/** Attaches the boundary participant (created after the control because it proposes through it). */
 	attachBoundary(boundary: BoundaryParticipant): void;
+	/** Attaches what follows the on/off switch (the tool's visibility); called whenever it may have moved. */
+	attachSwitch(follow: (enabled: boolean) => void): void;
 }
 
 /** Shows a notice: in the UI when there is one, otherwise on stderr for warnings and errors. */
@@ -49,6 +51,7 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 	let state = initialState();
 	let windowEpoch = 0;
 	let boundary: BoundaryParticipant | undefined;
+	let followSwitch: ((enabled: boolean) => void) | undefined;
 
 	const syncArming = () => {
 		const wanted =
@@ -114,8 +117,10 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 			}
 			if (step.state.generation !== state.generation || step.state.window.id !== state.window.id)
 				windowEpoch++;
+			const switched = step.state.enabled !== state.enabled || event.type === "restore";
 			state = step.state;
 			syncArming();
+			if (switched) followSwitch?.(state.enabled);
 			shared(step.effect, ctx);
 			if (ctx) {
 				try {
@@ -140,6 +145,9 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 		attachBoundary(participant) {
 			boundary = participant;
 			syncArming();
+		},
+		attachSwitch(follow) {
+			followSwitch = follow;
 		},
 	};
 }
