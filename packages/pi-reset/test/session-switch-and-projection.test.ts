@@ -128,4 +128,33 @@ describe("a committed reset is always announced", () => {
 		expect(windowId).toBeTruthy();
 		expect(announced).toEqual([windowId]);
 	});
+
+	it("a boundary reset proposed before /reset off and committed after it is announced when it commits", async () => {
+		const announced: string[] = [];
+		const entered = deferred<void>();
+		const release = deferred<void>();
+		// Loaded after pi-reset: its turn_end runs after pi-reset proposed the reset and before Pi commits.
+		const slow: ExtensionFactory = (pi) => {
+			pi.events.on(RESET_CHANNEL, (payload) => announced.push((payload as ResetAnnouncement).windowId));
+			pi.on("turn_end", async (event) => {
+				if (event.turnIndex !== 0) return undefined;
+				entered.resolve();
+				await release.promise;
+				return undefined;
+			});
+		};
+		harness = await startSession({ extensions: [slow] });
+		harness.script(toolCall("new_context", { handoff: "H" }), reply("fresh"));
+		const run = harness.prompt("go");
+		await entered.promise;
+		await harness.prompt("/reset off");
+		release.resolve();
+		await run;
+		await harness.session.waitForIdle();
+		const compaction = harness.session.sessionManager.getBranch().find((e) => e.type === "compaction");
+		const windowId = (compaction?.type === "compaction" &&
+			(compaction.details as { "pi-reset"?: { windowId: string } })?.["pi-reset"]?.windowId) as string;
+		expect(windowId).toBeTruthy();
+		expect(announced).toEqual([windowId]);
+	});
 });
