@@ -15,8 +15,8 @@ import {
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
 import { confirmProposal } from "./boundary.js";
-import { windowDigest } from "./digest.js";
 import type { ResetControl } from "./control.js";
+import { windowDigest } from "./digest.js";
 import { bootText, bound, MAX_HANDOFF_CHARS } from "./texts.js";
 import {
 	erasedPrefixLength,

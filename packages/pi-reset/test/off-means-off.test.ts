@@ -4,7 +4,7 @@
  * stable while off (measured here).
  */
 import { fauxAssistantMessage, fauxText, type Message, type SystemMessage } from "@earendil-works/pi-ai";
-import { type DynamicStep, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import type { DynamicStep, ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSession } from "./helpers.js";
 
