@@ -221,7 +221,8 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			if (state.nextRun) {
 				// The run ended before any boundary: keep the request for the next run.
 				return {
-					state: { ...state, nextRun: undefined, request: state.nextRun.request },
+					// A newer request made during the run wins (it carries the newest intent).
+					state: { ...state, nextRun: undefined, request: state.request ?? state.nextRun.request },
 					effect: NONE,
 				};
 			}
