@@ -154,7 +154,13 @@ function runSchedule(commands: readonly Command[]): void {
 	let generation = 1;
 	let minted = 0;
 	let tracked: Tracked;
-	state = reduceReset(state, { type: "restore", enabled: true, window: state.window, generation, handoff: undefined }).state;
+	state = reduceReset(state, {
+		type: "restore",
+		enabled: true,
+		window: state.window,
+		generation,
+		handoff: undefined,
+	}).state;
 
 	for (const cmd of commands) {
 		const before = state;
@@ -317,7 +323,13 @@ describe("pi-reset: a request folded into a Pi-started compaction", () => {
 	// "No reset is pending". Expected: the request is restored (or a cancelled notice is emitted).
 	it("a failed compaction gives the folded request back (never a lost eligible intent)", () => {
 		let state = initialState();
-		state = reduceReset(state, { type: "restore", enabled: true, window: state.window, generation: 1, handoff: undefined }).state;
+		state = reduceReset(state, {
+			type: "restore",
+			enabled: true,
+			window: state.window,
+			generation: 1,
+			handoff: undefined,
+		}).state;
 		const requested = reduceReset(state, {
 			type: "request",
 			source: "command",
