@@ -24,6 +24,7 @@ const only = onlyIndex >= 0 ? new Set((process.argv[onlyIndex + 1] ?? "").split(
 const groups: [string, () => Promise<Metric[]>][] = [
 	["kit", async () => (await import("./metrics/kit.ts")).kitPrimitives(smoke)],
 	["reset", async () => (await import("./metrics/reset.ts")).resetRequests(smoke)],
+	["digest", async () => (await import("./metrics/reset-digest.ts")).resetDigest(smoke)],
 	["wall", async () => (await import("./metrics/wall.ts")).wallTime(smoke)],
 	["scaling", async () => (await import("./metrics/scaling.ts")).scaling(smoke)],
 	["jscpd", async () => (await import("./metrics/jscpd.ts")).jscpdFigures(smoke)],

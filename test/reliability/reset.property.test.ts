@@ -154,7 +154,13 @@ function runSchedule(commands: readonly Command[]): void {
 	let generation = 1;
 	let minted = 0;
 	let tracked: Tracked;
-	state = reduceReset(state, { type: "restore", enabled: true, window: state.window, generation }).state;
+	state = reduceReset(state, {
+		type: "restore",
+		enabled: true,
+		window: state.window,
+		generation,
+		handoff: undefined,
+	}).state;
 
 	for (const cmd of commands) {
 		const before = state;
@@ -214,7 +220,13 @@ function runSchedule(commands: readonly Command[]): void {
 				break;
 			case "restore":
 			case "reload":
-				event = { type: "restore", enabled: before.enabled, window: before.window, generation: ++generation };
+				event = {
+					type: "restore",
+					enabled: before.enabled,
+					window: before.window,
+					generation: ++generation,
+					handoff: before.handoff,
+				};
 				break;
 		}
 		const step = reduceReset(before, event);
@@ -311,7 +323,13 @@ describe("pi-reset: a request folded into a Pi-started compaction", () => {
 	// "No reset is pending". Expected: the request is restored (or a cancelled notice is emitted).
 	it("a failed compaction gives the folded request back (never a lost eligible intent)", () => {
 		let state = initialState();
-		state = reduceReset(state, { type: "restore", enabled: true, window: state.window, generation: 1 }).state;
+		state = reduceReset(state, {
+			type: "restore",
+			enabled: true,
+			window: state.window,
+			generation: 1,
+			handoff: undefined,
+		}).state;
 		const requested = reduceReset(state, {
 			type: "request",
 			source: "command",

@@ -42,7 +42,7 @@ export function nextRunBoot(nextRun: NextRun): string {
 	return bootText({
 		windowId: nextRun.windowId,
 		cause: nextRun.request.source === "tool" ? "new_context" : "/reset",
-		handoff: nextRun.request.handoff,
+		handoff: nextRun.handoff?.text,
 		userRequest: undefined,
 		kept: "prompt",
 	});
@@ -87,7 +87,7 @@ function explicitDrafts(
 			content: bootText({
 				windowId: proposal.windowId,
 				cause,
-				handoff: request.handoff,
+				handoff: proposal.handoff?.text,
 				userRequest: request_ ? bound(request_, options.maxRequestChars()) : undefined,
 				kept: "nothing",
 			}),

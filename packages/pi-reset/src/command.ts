@@ -7,6 +7,7 @@ import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
 import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { persistEnabled, restore } from "./lifecycle.js";
+import { warningMargin } from "./meter.js";
 import type { ReserveReader } from "./settings.js";
 import { COMMAND_HELP, statusReport } from "./texts.js";
 import { normaliseHandoff } from "./tool.js";
@@ -38,7 +39,10 @@ export interface StatusInputs {
 function tokensLeft(ctx: ExtensionCommandContext, inputs: StatusInputs): number | undefined {
 	const usage = ctx.getContextUsage();
 	if (!usage || usage.tokens === null) return undefined;
-	return usage.contextWindow - usage.tokens - inputs.reserve.get(ctx) - inputs.marginTokens();
+	const reserve = inputs.reserve.get(ctx);
+	const margin = warningMargin(usage.contextWindow, reserve, inputs.marginTokens());
+	if (margin === undefined) return undefined;
+	return usage.contextWindow - usage.tokens - reserve - margin;
 }
 
 /** Registers `/reset`. */

@@ -16,7 +16,8 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { confirmProposal } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { bootText, bound } from "./texts.js";
+import { windowDigest } from "./digest.js";
+import { bootText, bound, MAX_HANDOFF_CHARS } from "./texts.js";
 import {
 	erasedPrefixLength,
 	lastUserRequest,
@@ -55,6 +56,17 @@ function keptTurn(
 		: { firstKeptEntryId: undefined, dropped: true };
 }
 
+/** `/compact <instructions>` is the user's handoff; a pending handoff follows it. */
+function compactionHandoff(
+	instructions: string | undefined,
+	pending: string | undefined,
+): string | undefined {
+	const given = instructions?.trim();
+	if (!given) return pending;
+	const theirs = `The user's instructions for this reset (/compact): ${bound(given, MAX_HANDOFF_CHARS)}`;
+	return pending ? `${theirs}\n\n${pending}` : theirs;
+}
+
 function onBeforeCompact(
 	control: ResetControl,
 	event: SessionBeforeCompactEvent,
@@ -86,10 +98,12 @@ function onBeforeCompact(
 	const summary = bootText({
 		windowId: effect.proposal.windowId,
 		cause,
-		handoff: effect.request?.handoff,
+		handoff: compactionHandoff(event.customInstructions, effect.proposal.handoff?.text),
 		userRequest: request ? bound(request, options.maxRequestChars()) : undefined,
 		kept: keep.firstKeptEntryId ? "turn" : "nothing",
 		droppedTurn: keep.dropped,
+		// Zero model calls: read from the entries and Pi's own file lists.
+		digest: windowDigest(branch, event.preparation.fileOps),
 	});
 	return {
 		compaction: {

@@ -27,9 +27,8 @@ import {
 } from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { armingPoint, createWindowMeter, nearArming, type WindowMeter } from "./meter.js";
+import { armingPoint, createWindowMeter, nearArming, type WindowMeter, warningMargin } from "./meter.js";
 import type { NextRun, ResetState } from "./reducer.js";
-import { projectedMessageCount } from "./session.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];
@@ -83,19 +82,35 @@ export function contextTokens(
 	return trailing;
 }
 
+/**
+ * The first request of a run started after an idle `/reset`: the boot text, then the request's
+ * messages from the run's first message on. The run's first message is found by what it is (role
+ * and timestamp), never by counting from the end: other extensions' `context` hooks may have
+ * appended or inserted messages, and those after it are kept.
+ */
 function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: ExtensionContext): AgentMessage[] {
-	const count = entriesSince(ctx.sessionManager, nextRun.baseLeafId).reduce(
-		(sum, entry) => sum + projectedMessageCount(entry),
-		0,
+	const first = entriesSince(ctx.sessionManager, nextRun.baseLeafId).find(
+		(entry) => entry.type === "message",
 	);
-	const own = count > 0 ? messages.slice(Math.max(0, messages.length - count)) : [];
+	const start = first?.type === "message" ? runStart(messages, first.message) : messages.length;
 	const boot: AgentMessage = {
 		role: "compactionSummary",
 		summary: nextRunBoot(nextRun),
 		tokensBefore: 0,
 		timestamp: Date.now(),
 	};
-	return [boot, ...own];
+	return [boot, ...messages.slice(start)];
+}
+
+/** Index of the run's first message in the request (newest match), or where the run must start. */
+function runStart(messages: readonly AgentMessage[], first: AgentMessage): number {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as AgentMessage;
+		if (message.role === first.role && message.timestamp === first.timestamp) return i;
+	}
+	// Not found (another hook rewrote it): keep what is at least as new as the run's first message.
+	const index = messages.findIndex((message) => message.timestamp >= first.timestamp);
+	return index < 0 ? messages.length : index;
 }
 
 function warn(
@@ -103,13 +118,17 @@ function warn(
 	ctx: ExtensionContext,
 	control: ResetControl,
 	reserve: number,
-	threshold: number,
+	threshold: number | undefined,
 ): { messages: AgentMessage[] } | undefined {
 	const state = control.state;
-	if (state.window.warned || state.request || state.proposal) return undefined;
+	if (state.window.warned || state.request || state.proposal || threshold === undefined) return undefined;
 	const contextWindow = ctx.model?.contextWindow ?? 0;
 	if (contextWindow <= 0) return undefined;
-	const remaining = contextWindow - contextTokens(event.messages, windowUsage(ctx.sessionManager));
+	const usage = windowUsage(ctx.sessionManager);
+	// Never before the window's first answer: the model has done nothing there to hand over, and a
+	// window that starts past the warning point (a huge prompt) would be reset into the same request.
+	if (!usage) return undefined;
+	const remaining = contextWindow - contextTokens(event.messages, usage);
 	const effect = control.dispatch({ type: "usage", remaining, threshold, reserve }, ctx);
 	if (effect.type !== "warn") return undefined;
 	// This request gets the warning now; the boundary at the end of this turn persists it as part
@@ -170,11 +189,14 @@ export function registerContextHook(
 ): ContextHook {
 	const meter = createWindowMeter(calculateContextTokens);
 	// Refreshed once per run (and at session start): the reserve + margin and where arming starts.
-	let threshold = 0;
+	let threshold: number | undefined;
 	let armAt: number | undefined;
 	const refresh = (ctx: ExtensionContext) => {
-		threshold = options.reserveTokens(ctx) + options.marginTokens();
-		armAt = armingPoint(ctx.model?.contextWindow ?? 0, threshold);
+		const contextWindow = ctx.model?.contextWindow ?? 0;
+		const reserve = options.reserveTokens(ctx);
+		const margin = warningMargin(contextWindow, reserve, options.marginTokens());
+		threshold = margin === undefined ? undefined : reserve + margin;
+		armAt = threshold === undefined ? undefined : armingPoint(contextWindow, threshold);
 	};
 	const subscription = createArmedSubscription(() =>
 		pi.on("context", (event, ctx) => {

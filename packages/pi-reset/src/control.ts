@@ -6,7 +6,8 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type BoundaryParticipant, RESET_CHANNEL, type ResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { initialState, type ResetEffect, type ResetEvent, type ResetState, reduceReset } from "./reducer.js";
-import { footerText } from "./texts.js";
+import { cancelledText, footerText } from "./texts.js";
+import { HANDOFF_ENTRY } from "./window.js";
 
 /** Footer status key (DESIGN.md §3). */
 export const STATUS_KEY = "pi-reset";
@@ -26,6 +27,8 @@ export interface ResetControl {
 	mintWindowId(): string;
 	/** Attaches the boundary participant (created after the control because it proposes through it). */
 	attachBoundary(boundary: BoundaryParticipant): void;
+	/** Attaches what follows the on/off switch (the tool's visibility); called whenever it may have moved. */
+	attachSwitch(follow: (enabled: boolean) => void): void;
 }
 
 /** Shows a notice: in the UI when there is one, otherwise on stderr for warnings and errors. */
@@ -44,10 +47,11 @@ function randomSuffix(): string {
 }
 
 /** Creates the control for one extension runtime. */
-export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
+export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">): ResetControl {
 	let state = initialState();
 	let windowEpoch = 0;
 	let boundary: BoundaryParticipant | undefined;
+	let followSwitch: ((enabled: boolean) => void) | undefined;
 
 	const syncArming = () => {
 		const wanted =
@@ -59,13 +63,7 @@ export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 	const shared = (effect: ResetEffect, ctx: ExtensionContext | undefined) => {
 		switch (effect.type) {
 			case "cancelled":
-				notify(
-					ctx,
-					effect.why === "aborted"
-						? "pi-reset: the run was aborted, so the pending reset was cancelled. History is unchanged; /reset starts a new window."
-						: "pi-reset: a reset requested before the session changed was dropped.",
-					"warning",
-				);
+				notify(ctx, cancelledText(effect.why, effect.handoff !== undefined), "warning");
 				break;
 			case "requeued":
 				notify(
@@ -109,10 +107,20 @@ export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 		},
 		dispatch(event, ctx) {
 			const step = reduceReset(state, event);
+			// A handoff is persisted when it is given, so no later abort, compaction or reload loses it.
+			if (event.type === "request" && step.state.handoff && step.state.handoff !== state.handoff) {
+				try {
+					pi.appendEntry(HANDOFF_ENTRY, step.state.handoff);
+				} catch (error) {
+					notify(ctx, `pi-reset: could not save the handoff (${(error as Error).message})`, "warning");
+				}
+			}
 			if (step.state.generation !== state.generation || step.state.window.id !== state.window.id)
 				windowEpoch++;
+			const switched = step.state.enabled !== state.enabled || event.type === "restore";
 			state = step.state;
 			syncArming();
+			if (switched) followSwitch?.(state.enabled);
 			shared(step.effect, ctx);
 			if (ctx) {
 				try {
@@ -137,6 +145,9 @@ export function createControl(pi: Pick<ExtensionAPI, "events">): ResetControl {
 		attachBoundary(participant) {
 			boundary = participant;
 			syncArming();
+		},
+		attachSwitch(follow) {
+			followSwitch = follow;
 		},
 	};
 }

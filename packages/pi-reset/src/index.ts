@@ -14,7 +14,7 @@ import { createControl } from "./control.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { registerResetRenderers } from "./renderers.js";
 import { createReserveReader } from "./settings.js";
-import { registerNewContextTool } from "./tool.js";
+import { createToolVisibility, registerNewContextTool } from "./tool.js";
 
 /** The pi-reset extension factory. */
 export default function piReset(pi: ExtensionAPI): void {
@@ -28,6 +28,7 @@ export default function piReset(pi: ExtensionAPI): void {
 	const marginTokens = () => settings.current().warningMarginTokens;
 	control.attachBoundary(createResetBoundary(pi, control, { maxRequestChars }));
 	registerNewContextTool(pi, control);
+	control.attachSwitch(createToolVisibility(pi));
 	registerResetCommand(pi, control, identity, { reserve, marginTokens });
 	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
 	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens });

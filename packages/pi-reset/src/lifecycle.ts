@@ -8,7 +8,7 @@ import { type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-ki
 import { confirmProposal } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
-import { restoreFromBranch, STATE_ENTRY } from "./window.js";
+import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "./window.js";
 
 /** Settings of the current session (read at session_start). */
 export interface SettingsHolder {
@@ -48,12 +48,15 @@ export function reportOnce(): MalformedReporter {
 	};
 }
 
-/** Re-reads the window and switch from the current branch (session start, tree, toggle on). */
+/**
+ * Re-reads the window from the current branch (session start, tree, toggle on). The on/off switch
+ * is the caller's: it holds for the session, never per branch ({@link sessionSwitch}).
+ */
 export function restore(
 	control: ResetControl,
 	identity: LifecycleIdentity,
 	ctx: ExtensionContext,
-	defaultEnabled: boolean,
+	enabled: boolean,
 	report?: MalformedReporter,
 ): void {
 	const restored = restoreFromBranch(ctx.sessionManager.getBranch());
@@ -61,8 +64,9 @@ export function restore(
 	control.dispatch(
 		{
 			type: "restore",
-			enabled: restored.enabled ?? defaultEnabled,
+			enabled,
 			window: restored.window,
+			handoff: restored.handoff,
 			generation: identity.snapshot.generation,
 		},
 		ctx,
@@ -86,10 +90,12 @@ export function registerLifecycle(
 	pi.on("session_start", (_event, ctx) => {
 		settings = loadFor(ctx);
 		reserve.refresh(ctx);
-		restore(control, identity, ctx, settings.enabled, report);
+		const saved = sessionSwitch(ctx.sessionManager.getEntries());
+		restore(control, identity, ctx, saved ?? settings.enabled, report);
 	});
 	pi.on("session_tree", (_event, ctx) => {
-		restore(control, identity, ctx, settings.enabled, report);
+		// Tree navigation moves the window, never the session's switch.
+		restore(control, identity, ctx, control.state.enabled, report);
 	});
 	pi.on("session_shutdown", (_event, ctx) => {
 		control.dispatch({ type: "invalidate", generation: identity.snapshot.generation }, ctx);

@@ -90,6 +90,25 @@ export function createWindowMeter(usageTokens: UsageTokens): WindowMeter {
 	};
 }
 
+/**
+ * The warning margin for a window: the seed's rule (`configured`, 12288 by default, tokens before
+ * Pi's compaction threshold) for large windows, at most a quarter of the usable window (the context
+ * window minus Pi's reserve) for small ones, so a fresh window keeps three quarters of its usable
+ * room for work before it is told to checkpoint: `min(configured, floor((window - reserve) / 4))`.
+ * The two agree from a usable window of 4 × 12288 = 49152 tokens (a 64k window with the default
+ * reserve). `undefined` (no warning) when the window is unknown or Pi's reserve leaves no usable
+ * room: Pi then compacts at every turn and a warning could only add turns.
+ */
+export function warningMargin(
+	contextWindow: number,
+	reserve: number,
+	configured: number,
+): number | undefined {
+	const usable = contextWindow - reserve;
+	if (contextWindow <= 0 || usable <= 0) return undefined;
+	return Math.min(configured, Math.floor(usable / 4));
+}
+
 /** Inputs of {@link warningHookWanted}. */
 export interface ArmingInputs {
 	/** The meter's estimate; undefined when the window is unmeasured. */

@@ -8,6 +8,7 @@
 import type {
 	CommittedWindow,
 	NextRun,
+	PendingHandoff,
 	PendingWarning,
 	Proposal,
 	ResetEffect,
@@ -22,8 +23,28 @@ export * from "./state.js";
 
 const NONE: ResetEffect = { type: "none" };
 
+/** Drops pending work. The undelivered handoff is not work: it stays until a reset delivers it. */
 function cleared(state: ResetState): ResetState {
 	return { ...state, request: undefined, nextRun: undefined, proposal: undefined, warning: undefined };
+}
+
+/**
+ * An aborted run cancels the reset that waited for its boundary. An idle `/reset` whose run already
+ * started in the new window is not cancelled: it is kept for the next run. The handoff stays.
+ */
+function abortedRequest(state: ResetState, request: ResetRequest): Step {
+	const kept = state.nextRun ? state.nextRun.request : undefined;
+	return {
+		state: { ...state, request: kept, nextRun: undefined, warning: undefined },
+		effect: { type: "cancelled", request, why: "aborted", handoff: state.handoff },
+	};
+}
+
+function stale(state: ResetState, request: ResetRequest): Step {
+	return {
+		state: cleared(state),
+		effect: { type: "cancelled", request, why: "stale", handoff: state.handoff },
+	};
 }
 
 function commit(state: ResetState, found: CommittedWindow | undefined): Step {
@@ -33,8 +54,11 @@ function commit(state: ResetState, found: CommittedWindow | undefined): Step {
 		return { state: { ...state, proposal: undefined }, effect: { type: "commit-missing", proposal } };
 	}
 	const window: WindowState = { id: proposal.windowId, resets: proposal.resets, warned: false };
+	// The boot text of the committed window carried this handoff: it is delivered.
+	const handoff =
+		proposal.handoff !== undefined && state.handoff === proposal.handoff ? undefined : state.handoff;
 	return {
-		state: { ...state, window, proposal: undefined },
+		state: { ...state, window, proposal: undefined, handoff },
 		effect: { type: "announce", committed: found, proposal },
 	};
 }
@@ -49,6 +73,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 					enabled: event.enabled,
 					window: event.window,
 					generation: event.generation,
+					handoff: event.handoff,
 				},
 				effect: { type: "disarm" },
 			};
@@ -56,7 +81,9 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			return { state: { ...cleared(state), generation: event.generation }, effect: { type: "disarm" } };
 		case "toggle": {
 			const dropped = event.enabled ? undefined : state.request;
-			const next = event.enabled ? state : cleared(state);
+			// A proposal already handed to Pi is a fact in flight, not a wish: off keeps it so that
+			// its commit is still confirmed and announced (a reset Pi commits is always announced).
+			const next = event.enabled ? state : { ...cleared(state), proposal: state.proposal };
 			return {
 				state: { ...next, enabled: event.enabled, generation: event.generation },
 				effect: { type: "toggled", enabled: event.enabled, dropped },
@@ -64,29 +91,38 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 		}
 		case "request": {
 			if (!state.enabled) return { state, effect: { type: "rejected-off" } };
-			const pending = state.request ?? state.nextRun?.request ?? state.proposal?.folded;
+			// A run serving an idle /reset is already in its new window: a request made in it is a
+			// request to reset that window, served at its next boundary (it replaces the next-run commit).
+			const pending = state.request ?? state.proposal?.folded;
 			if (pending && pending.generation === state.generation) {
 				return { state, effect: { type: "already-pending", request: pending } };
 			}
+			const windowId = state.nextRun?.windowId ?? state.window.id;
 			const request: ResetRequest = {
 				source: event.source,
 				handoff: event.handoff,
-				windowId: state.window.id,
+				windowId,
 				generation: state.generation,
 				mode: event.streaming ? "boundary" : "next-run",
 			};
+			const handoff: PendingHandoff | undefined = event.handoff
+				? { text: event.handoff, source: event.source, windowId }
+				: state.handoff;
 			return {
-				state: { ...state, request },
+				state: { ...state, request, handoff },
 				effect: event.streaming ? { type: "arm-boundary", request } : { type: "queued-next-run", request },
 			};
 		}
 		case "run-start": {
 			const request = state.request;
 			if (!state.enabled || !request || request.mode !== "next-run") return { state, effect: NONE };
-			if (request.generation !== state.generation) {
-				return { state: cleared(state), effect: { type: "cancelled", request, why: "stale" } };
-			}
-			const nextRun: NextRun = { request, baseLeafId: event.baseLeafId, windowId: event.newWindowId };
+			if (request.generation !== state.generation) return stale(state, request);
+			const nextRun: NextRun = {
+				request,
+				baseLeafId: event.baseLeafId,
+				windowId: event.newWindowId,
+				handoff: state.handoff,
+			};
 			return {
 				state: { ...state, request: undefined, nextRun },
 				effect: { type: "project-next-run", nextRun },
@@ -94,31 +130,30 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 		}
 		case "boundary": {
 			if (state.proposal) return { state, effect: NONE };
-			if (state.nextRun) {
+			const request = state.request;
+			if (state.nextRun && request?.mode !== "boundary") {
 				const proposal: Proposal = {
 					windowId: state.nextRun.windowId,
 					kind: "next-run",
 					resets: state.window.resets + 1,
+					handoff: state.nextRun.handoff,
 				};
 				return {
 					state: { ...state, nextRun: undefined, proposal },
 					effect: { type: "propose-next-run", nextRun: state.nextRun, proposal },
 				};
 			}
-			const request = state.request;
 			if (request?.mode !== "boundary") return { state, effect: NONE };
-			if (request.generation !== state.generation) {
-				return { state: cleared(state), effect: { type: "cancelled", request, why: "stale" } };
-			}
-			if (event.aborted)
-				return { state: cleared(state), effect: { type: "cancelled", request, why: "aborted" } };
+			if (request.generation !== state.generation) return stale(state, request);
+			if (event.aborted) return abortedRequest(state, request);
 			const proposal: Proposal = {
-				windowId: event.newWindowId,
+				windowId: state.nextRun?.windowId ?? event.newWindowId,
 				kind: "boundary",
 				resets: state.window.resets + 1,
+				handoff: state.handoff,
 			};
 			return {
-				state: { ...state, request: undefined, proposal },
+				state: { ...state, request: undefined, nextRun: undefined, proposal },
 				effect: { type: "propose-reset", request, proposal },
 			};
 		}
@@ -135,6 +170,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				resets: state.window.resets + 1,
 				folded: request,
 				foldedRun: state.nextRun,
+				handoff: state.handoff,
 			};
 			return {
 				state: { ...cleared(state), proposal },
@@ -144,6 +180,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 		case "compaction-failed": {
 			const proposal = state.proposal;
 			if (proposal?.kind !== "compaction") return { state, effect: NONE };
+			if (!state.enabled) return { state: { ...state, proposal: undefined }, effect: NONE };
 			// The compaction never happened: a request folded into it is pending again, unchanged.
 			const request = proposal.folded;
 			const next: ResetState = {
@@ -173,8 +210,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 		case "settled": {
 			const request = state.request;
 			if (request?.mode === "boundary") {
-				if (event.aborted)
-					return { state: cleared(state), effect: { type: "cancelled", request, why: "aborted" } };
+				if (event.aborted) return abortedRequest(state, request);
 				// No boundary was reached after the request (it came after the last one): the next run starts fresh.
 				const deferred: ResetRequest = { ...request, mode: "next-run" };
 				return {
@@ -185,7 +221,8 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			if (state.nextRun) {
 				// The run ended before any boundary: keep the request for the next run.
 				return {
-					state: { ...state, nextRun: undefined, request: state.nextRun.request },
+					// A newer request made during the run wins (it carries the newest intent).
+					state: { ...state, nextRun: undefined, request: state.request ?? state.nextRun.request },
 					effect: NONE,
 				};
 			}

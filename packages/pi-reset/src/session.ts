@@ -3,7 +3,7 @@
  * Used at rare moments (a reset, a confirmation) and always stopped early: hot handlers never
  * rescan the branch.
  */
-import type { ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
 import type { CommittedWindow } from "./reducer.js";
 import { readResetDetails } from "./window.js";
@@ -21,12 +21,4 @@ export function findCommitted(sessionManager: Walkable, windowId: string): Commi
 		return details?.windowId === windowId ? { entryId: entry.id, windowId } : undefined;
 	}
 	return undefined;
-}
-
-/** How many context messages an entry contributes (compactions excluded: they open windows). */
-export function projectedMessageCount(entry: SessionEntry): number {
-	if (entry.type === "message") return entry.message.role === "system" ? 0 : 1;
-	if (entry.type === "custom_message") return 1;
-	if (entry.type === "branch_summary") return entry.summary ? 1 : 0;
-	return 0;
 }

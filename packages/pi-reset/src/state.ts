@@ -30,6 +30,20 @@ export interface ResetRequest {
 	readonly mode: "boundary" | "next-run";
 }
 
+/**
+ * A handoff given by `new_context` or `/reset`: persisted when given (a `pi-reset/handoff` entry)
+ * and kept through aborts, failed compactions, `/reset off` and run starts until a committed reset
+ * delivers it once.
+ */
+export interface PendingHandoff {
+	/** The note, already bounded. */
+	readonly text: string;
+	/** Who wrote it. */
+	readonly source: RequestSource;
+	/** The window it was written in. */
+	readonly windowId: string;
+}
+
 /** A run that started while a `next-run` request was pending. */
 export interface NextRun {
 	/** The request being served. */
@@ -38,6 +52,8 @@ export interface NextRun {
 	readonly baseLeafId: string | null;
 	/** Id the new window gets. */
 	readonly windowId: string;
+	/** The handoff its boot text carries (rendered identically in the projection and the commit). */
+	readonly handoff: PendingHandoff | undefined;
 }
 
 /** Entries handed to Pi that are not confirmed in the session yet. */
@@ -52,6 +68,8 @@ export interface Proposal {
 	readonly folded?: ResetRequest;
 	/** A compaction's folded next-run projection, given back if the compaction fails. */
 	readonly foldedRun?: NextRun;
+	/** The handoff the new window's boot text carries (delivered when the proposal commits). */
+	readonly handoff?: PendingHandoff;
 }
 
 /** Everything the control knows. Immutable. */
@@ -70,6 +88,8 @@ export interface ResetState {
 	readonly proposal: Proposal | undefined;
 	/** A checkpoint warning shown to the model and not yet persisted (it is, at the turn's boundary). */
 	readonly warning: PendingWarning | undefined;
+	/** The newest handoff not yet delivered by a committed reset. */
+	readonly handoff: PendingHandoff | undefined;
 }
 
 /** A checkpoint warning waiting to be written into the session. */
@@ -95,6 +115,8 @@ export type ResetEvent =
 			readonly enabled: boolean;
 			readonly window: WindowState;
 			readonly generation: number;
+			/** The undelivered handoff found on the branch, if any. */
+			readonly handoff: PendingHandoff | undefined;
 	  }
 	| { readonly type: "invalidate"; readonly generation: number }
 	| { readonly type: "toggle"; readonly enabled: boolean; readonly generation: number }
@@ -138,7 +160,13 @@ export type ResetEffect =
 	| { readonly type: "project-next-run"; readonly nextRun: NextRun }
 	| { readonly type: "propose-reset"; readonly request: ResetRequest; readonly proposal: Proposal }
 	| { readonly type: "propose-next-run"; readonly nextRun: NextRun; readonly proposal: Proposal }
-	| { readonly type: "cancelled"; readonly request: ResetRequest; readonly why: "aborted" | "stale" }
+	| {
+			readonly type: "cancelled";
+			readonly request: ResetRequest;
+			readonly why: "aborted" | "stale";
+			/** The undelivered handoff that stays pending for the next reset, if any. */
+			readonly handoff: PendingHandoff | undefined;
+	  }
 	| { readonly type: "announce"; readonly committed: CommittedWindow; readonly proposal: Proposal }
 	| { readonly type: "commit-missing"; readonly proposal: Proposal }
 	| { readonly type: "native-compaction" }
@@ -181,5 +209,6 @@ export function initialState(enabled = true): ResetState {
 		nextRun: undefined,
 		proposal: undefined,
 		warning: undefined,
+		handoff: undefined,
 	};
 }

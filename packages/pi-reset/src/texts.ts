@@ -1,6 +1,7 @@
 /**
  * Every text pi-reset shows the model or the user. Pure functions, no Pi imports.
  */
+import { HANDOFF_REQUEST, presentHandoff } from "./handoff.js";
 
 /** Largest handoff kept, in characters (the tool schema enforces it too). */
 export const MAX_HANDOFF_CHARS = 8000;
@@ -31,6 +32,8 @@ export interface BootFacts {
 	readonly kept: "nothing" | "turn" | "prompt";
 	/** Set when the turn in progress was too large to keep. */
 	readonly droppedTurn?: boolean;
+	/** The mechanical digest of the closed window (resets Pi started), if any. */
+	readonly digest?: string;
 }
 
 const CAUSES: Record<BootFacts["cause"], string> = {
@@ -63,8 +66,10 @@ export function bootText(facts: BootFacts): string {
 		`[pi-reset] Context window ${facts.windowId} starts here because ${CAUSES[facts.cause]}.`,
 		"Earlier conversation is not in this window; the full history stays in the session file.",
 	];
-	if (facts.handoff) lines.push("", "Handoff from the previous window:", quoteData(facts.handoff));
+	if (facts.handoff) lines.push("", ...presentHandoff(facts.handoff, quoteData));
 	else lines.push("", "No handoff note was written for this window.");
+	if (facts.digest)
+		lines.push("", "What the previous window did (a mechanical digest):", quoteData(facts.digest));
 	if (facts.userRequest)
 		lines.push("", "The user's most recent request, verbatim:", quoteData(facts.userRequest));
 	if (facts.kept === "turn") {
@@ -75,11 +80,20 @@ export function bootText(facts: BootFacts): string {
 	if (facts.droppedTurn) {
 		lines.push(
 			"",
-			"The tool results of the turn in progress were too large to carry over; re-run what you need.",
+			"The tool results of the turn in progress were too large to carry over; read again only what you still need.",
 		);
 	}
-	lines.push("", "Continue the task from here.");
+	lines.push("", closingLine(facts));
 	return lines.join("\n");
+}
+
+/** The last line: where to go on from, never "start over". */
+function closingLine(facts: BootFacts): string {
+	if (facts.handoff)
+		return "Go on from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.";
+	if (facts.digest)
+		return "Go on from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.";
+	return "Continue the task from here.";
 }
 
 /** The compaction summary of an explicit reset, whose boot text follows as a hidden message. */
@@ -91,9 +105,18 @@ export function resetSummary(windowId: string): string {
 export function warningText(windowId: string, remaining: number): string {
 	return [
 		`[pi-reset] Checkpoint: about ${Math.max(0, remaining)} tokens are left in context window ${windowId}.`,
-		"Finish the step you are on, then call new_context with a handoff: what the task is, what is done,",
-		"what is next, and the files and facts the next window needs. Do not start new large work here.",
+		"Finish the step you are on, then call new_context with a handoff in these sections:",
+		HANDOFF_REQUEST,
+		"Do not start new large work here.",
 	].join(" ");
+}
+
+/** The notice for a pending reset that was dropped. */
+export function cancelledText(why: "aborted" | "stale", handoffKept: boolean): string {
+	const kept = handoffKept ? " The handoff is kept: the next reset (any cause) carries it." : "";
+	return why === "aborted"
+		? `pi-reset: the run was aborted before its reset, so nothing was reset and history is unchanged.${kept}`
+		: `pi-reset: a reset requested before the session changed was dropped.${kept}`;
 }
 
 /** Tool result texts. */

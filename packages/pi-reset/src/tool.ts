@@ -35,6 +35,30 @@ export function normaliseHandoff(raw: string | undefined): string | undefined {
 	return text ? bound(text, MAX_HANDOFF_CHARS, "the tool call in the session file") : undefined;
 }
 
+/**
+ * Shows `new_context` to the model only while pi-reset is on: off means off, so neither the tool
+ * nor its guideline line stays in the system prompt. Only a tool pi-reset itself hid is shown
+ * again (a user who left it out of `--tools` keeps it out). Changing the tool set changes the
+ * request prefix once, at the toggle; removing the guideline alone would too (docs/pi-reset-lifecycle.md).
+ */
+export function createToolVisibility(pi: Pick<ExtensionAPI, "getActiveTools" | "setActiveTools">) {
+	let hidden = false;
+	return (enabled: boolean): void => {
+		try {
+			const active = pi.getActiveTools();
+			if (!enabled && active.includes(TOOL_NAME)) {
+				pi.setActiveTools(active.filter((name) => name !== TOOL_NAME));
+				hidden = true;
+			} else if (enabled && hidden) {
+				if (!active.includes(TOOL_NAME)) pi.setActiveTools([...active, TOOL_NAME]);
+				hidden = false;
+			}
+		} catch {
+			// Before the runtime is bound (never from events) or a stale runtime after reload.
+		}
+	};
+}
+
 /** Registers `new_context`. */
 export function registerNewContextTool(pi: Pick<ExtensionAPI, "registerTool">, control: ResetControl): void {
 	pi.registerTool({

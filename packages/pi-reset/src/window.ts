@@ -5,7 +5,7 @@
  * Only Pi's types are imported (erased at build time); a test checks this module stays pure.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import { INITIAL_WINDOW, type WindowState } from "./reducer.js";
+import { INITIAL_WINDOW, type PendingHandoff, type WindowState } from "./reducer.js";
 
 /** Key of pi-reset's data in a compaction entry's `details`. */
 export const DETAILS_KEY = "pi-reset";
@@ -15,6 +15,22 @@ export const STATE_ENTRY = "pi-reset/state";
 export const BOOT_MESSAGE = "pi-reset/boot";
 /** Hidden checkpoint warning message. */
 export const WARNING_MESSAGE = "pi-reset/warning";
+/** Custom entry persisting a handoff when it is given (delivered by the next pi-reset compaction). */
+export const HANDOFF_ENTRY = "pi-reset/handoff";
+/** Longest handoff read back from a session. */
+const MAX_SAVED_HANDOFF_CHARS = 20_000;
+
+/** Reads a persisted handoff (never throws; undefined when malformed). */
+export function readHandoff(data: unknown): PendingHandoff | undefined {
+	const saved = record(data);
+	if (!saved) return undefined;
+	const { text, source, windowId } = saved;
+	if (typeof text !== "string" || text.length === 0 || text.length > MAX_SAVED_HANDOFF_CHARS)
+		return undefined;
+	if (source !== "tool" && source !== "command") return undefined;
+	if (typeof windowId !== "string" || windowId.length > MAX_WINDOW_ID_CHARS) return undefined;
+	return { text, source, windowId };
+}
 
 /** What pi-reset stores in its compaction entries. */
 export interface ResetDetails {
@@ -64,6 +80,8 @@ export interface Restored {
 	readonly window: WindowState;
 	/** pi-reset entries read on the way that were malformed and ignored. */
 	readonly malformed: number;
+	/** The newest handoff after the branch's last pi-reset compaction (not delivered yet). */
+	readonly handoff: PendingHandoff | undefined;
 }
 
 /** Reads the window and switch state from a branch (root first). One backward pass. */
@@ -73,9 +91,14 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 	let resets: number | undefined;
 	let warned = false;
 	let malformed = 0;
+	let handoff: PendingHandoff | undefined;
+	let delivered = false;
 	for (let i = branch.length - 1; i >= 0; i--) {
 		const entry = branch[i] as SessionEntry;
-		if (entry.type === "custom" && entry.customType === STATE_ENTRY && enabled === undefined) {
+		if (entry.type === "custom" && entry.customType === HANDOFF_ENTRY && !delivered && !handoff) {
+			handoff = readHandoff(entry.data);
+			if (!handoff) malformed++;
+		} else if (entry.type === "custom" && entry.customType === STATE_ENTRY && enabled === undefined) {
 			const data = record(entry.data);
 			if (typeof data?.enabled === "boolean") enabled = data.enabled;
 			else malformed++;
@@ -87,11 +110,12 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 			warned = true;
 		} else if (entry.type === "compaction") {
 			const ours = readResetDetails(entry.details);
+			if (ours) delivered = true;
 			if (!ours && malformedDetails(entry.details)) malformed++;
 			if (windowId === undefined) windowId = ours ? ours.windowId : `x-${entry.id.slice(0, 8)}`;
 			if (ours && resets === undefined) resets = ours.resets;
 		}
-		if (enabled !== undefined && windowId !== undefined && resets !== undefined) break;
+		if (enabled !== undefined && windowId !== undefined && resets !== undefined && delivered) break;
 	}
 	return {
 		enabled,
@@ -101,7 +125,24 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 			warned,
 		},
 		malformed,
+		handoff,
 	};
+}
+
+/**
+ * The session's on/off switch: the newest `/reset on|off` anywhere in the session file, on any
+ * branch. The switch holds for the session (README), so it is never read per branch: navigating
+ * the tree to a point before `/reset off` must not turn pi-reset back on. O(entries), newest first;
+ * read at session start only.
+ */
+export function sessionSwitch(entries: readonly SessionEntry[]): boolean | undefined {
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const entry = entries[i] as SessionEntry;
+		if (entry.type !== "custom" || entry.customType !== STATE_ENTRY) continue;
+		const data = record(entry.data);
+		if (typeof data?.enabled === "boolean") return data.enabled;
+	}
+	return undefined;
 }
 
 /** Text of a user message's content. */

@@ -88,3 +88,8 @@ export function branchTypes(harness: ScriptedSession): string[] {
 		return entry.type;
 	});
 }
+
+/** A request's text without the mechanical digest block (which quotes the old window's last answer on purpose). */
+export function outsideDigest(text: string): string {
+	return text.replace(/What the previous window did \(a mechanical digest\):[\s\S]*?\n\n/g, "");
+}

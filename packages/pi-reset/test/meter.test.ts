@@ -6,6 +6,7 @@ import {
 	createWindowMeter,
 	nearArming,
 	warningHookWanted,
+	warningMargin,
 } from "../src/meter.js";
 
 const total = (usage: Usage) => usage.totalTokens;
@@ -77,6 +78,30 @@ describe("window meter", () => {
 		expect(meter.key).toBe(2);
 		expect(meter.tokens()).toBeUndefined();
 		expect(meter.syncedLeaf).toBeNull();
+	});
+});
+
+describe("warningMargin (small windows scale, large windows keep the seed's rule)", () => {
+	const reserve = 16_384;
+	it("keeps reserve + 12288 on 128k and 1M windows", () => {
+		expect(warningMargin(128_000, reserve, 12_288)).toBe(12_288);
+		expect(warningMargin(1_000_000, reserve, 12_288)).toBe(12_288);
+	});
+	it("is a quarter of the usable window on a 32k window (warning at 75% of the usable room)", () => {
+		expect(warningMargin(32_768, reserve, 12_288)).toBe(4_096);
+		// Before: reserve + 12288 = 28672 left, i.e. a warning at 4096 tokens (12.5%) used.
+		expect(32_768 - reserve - (warningMargin(32_768, reserve, 12_288) ?? 0)).toBe(12_288);
+	});
+	it("gives no warning on a 16k window, where Pi's default reserve leaves no usable room", () => {
+		expect(warningMargin(16_384, reserve, 12_288)).toBeUndefined();
+		expect(warningMargin(16_000, reserve, 12_288)).toBeUndefined();
+		// With a smaller reserve the 16k window gets a quarter of what is left.
+		expect(warningMargin(16_384, 4_096, 12_288)).toBe(3_072);
+	});
+	it("meets the seed's rule at a usable window of 4 × margin", () => {
+		expect(warningMargin(reserve + 49_152, reserve, 12_288)).toBe(12_288);
+		expect(warningMargin(reserve + 49_148, reserve, 12_288)).toBe(12_287);
+		expect(warningMargin(0, reserve, 12_288)).toBeUndefined();
 	});
 });
 

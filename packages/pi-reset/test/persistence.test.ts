@@ -37,14 +37,15 @@ function resetDetailsOnBranch(h: ScriptedSession): { windowId: string; resets: n
 }
 
 describe("on/off, reload and reopen", () => {
-	it("toggle off: new_context reports off, Pi's native compaction summarises as if pi-reset were absent", async () => {
+	it("toggle off: new_context is not offered, Pi's native compaction summarises as if pi-reset were absent", async () => {
 		harness = await startSession({ settings: compactable });
 		harness.script(reply("OLD-ANSWER"));
 		await harness.prompt("earlier topic");
 		await harness.prompt("/reset off");
 		harness.script(toolCall("new_context", { handoff: "X" }), reply("still here"));
 		await harness.prompt("try to reset");
-		expect(toolResultTexts(harness).at(-1)).toContain("pi-reset is off");
+		// Off hides new_context: a call the model makes anyway is refused by Pi (no such active tool).
+		expect(toolResultTexts(harness).at(-1)).toBe("Tool new_context not found");
 		expect(branchTypes(harness)).not.toContain("compaction");
 		expect(allText(harness.requests.at(-1))).toContain("OLD-ANSWER");
 		// Native compaction: Pi's summariser makes one model request.
@@ -108,7 +109,8 @@ describe("on/off, reload and reopen", () => {
 		await harness.prompt("/reset off");
 		await harness.reload();
 		await harness.prompt("two");
-		expect(toolResultTexts(harness).at(-1)).toContain("pi-reset is off");
+		// Off hides new_context: a call the model makes anyway is refused by Pi (no such active tool).
+		expect(toolResultTexts(harness).at(-1)).toBe("Tool new_context not found");
 	});
 
 	it("a real session file reopened after two resets projects the right window", async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const PURE = ["meter.ts", "reducer.ts", "state.ts", "texts.ts", "window.ts"];
+const PURE = ["digest.ts", "handoff.ts", "meter.ts", "reducer.ts", "state.ts", "texts.ts", "window.ts"];
 
 describe("pure core", () => {
 	it.each(PURE)("%s imports nothing from Pi or the kit at runtime", (file) => {

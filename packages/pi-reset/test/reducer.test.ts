@@ -19,6 +19,7 @@ const on = run(initialState(), {
 	enabled: true,
 	window: INITIAL_WINDOW,
 	generation: 1,
+	handoff: undefined,
 }).state;
 const toolRequest: ResetEvent = { type: "request", source: "tool", handoff: "H", streaming: true };
 
