@@ -43,6 +43,7 @@ export {
 } from "./identity.js";
 export {
 	type AcquireFailure,
+	type AcquireOptions,
 	type AcquireResult,
 	AGENT_WORKFLOW_GROUP,
 	createWorkflowMutex,
