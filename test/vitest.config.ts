@@ -6,7 +6,7 @@ import { hostAliases, hostVersion } from "../vitest.shared.js";
 // parts already ran on the dev pin), and the TUI driver always starts the dev-pinned CLI, so both
 // run once, in the dev-pin pass.
 // The consumer test installs the dev-pinned host next to the kit's tarball, as a stranger would.
-const onceOnly = hostVersion === "latest" ? [] : ["reliability/**", "tui/**", "consumer/**"];
+const onceOnly = hostVersion === "latest" ? [] : ["reliability/**", "tui/**", "consumer/**", "release/**"];
 
 export default defineConfig({
 	// The kit's harness is used from source so that PI_LIFECYCLE_HOST=1.3.0 swaps the host it drives;
