@@ -22,7 +22,6 @@ import {
 	type CustomEntry,
 	createAgentSession,
 	DefaultResourceLoader,
-	type ExtensionAPI,
 	type ExtensionError,
 	type ExtensionFactory,
 	type ExtensionUIContext,
@@ -295,6 +294,3 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 	if (options.autoDispose !== false) registerTestCleanup(() => harness.dispose());
 	return harness;
 }
-
-/** Narrow helper for tests: the API type every factory receives. */
-export type { ExtensionAPI };
