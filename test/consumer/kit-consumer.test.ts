@@ -49,6 +49,7 @@ function run(args: string[], extraEnv: Record<string, string> = {}) {
 	return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
 
+// Each step spawns a cold tsc or vitest; on a loaded 2-core machine that takes a minute or more.
 beforeAll(() => {
 	project = mkdtempSync(join(tmpdir(), "pi-lifecycle-consumer-"));
 	cpSync(fixture, project, { recursive: true });
@@ -82,7 +83,7 @@ describe("a third-party extension on the kit's tarball", () => {
 		const tsc = run([join("node_modules", "typescript", "bin", "tsc"), "-p", "."]);
 		expect(tsc.output.trim()).toBe("");
 		expect(tsc.status).toBe(0);
-	});
+	}, 240_000);
 
 	it("runs its tests with the harness from the tarball (factory and Pi's loader), and each extension tarball loads through Pi's loader", () => {
 		const installed = extensions.map((extension, index) => ({
@@ -112,5 +113,5 @@ describe("a third-party extension on the kit's tarball", () => {
 				"remind through Pi's loader sends the reminder as a run from idle and frees the group when that run settles",
 			].sort(),
 		);
-	});
+	}, 240_000);
 });
