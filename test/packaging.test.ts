@@ -1,6 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { tarballFiles, tarballPath } from "./support/packed.js";
+import { unresolvedReferences } from "./support/tarball-refs.js";
 
 const names = ["lifecycle-kit", "pi-reset", "pi-goal", "pi-jscpd"] as const;
 const hostPackages = [
@@ -19,10 +23,24 @@ function manifest(tarball: string): Record<string, unknown> & {
 	return JSON.parse(execFileSync("tar", ["xzOf", tarball, "package/package.json"], { encoding: "utf8" }));
 }
 
+const unpacked = mkdtempSync(join(tmpdir(), "pi-lifecycle-unpacked-"));
+afterAll(() => rmSync(unpacked, { recursive: true, force: true }));
+
 describe.each(names)("packed %s", (name) => {
 	const tarball = tarballPath(name);
 	const files = tarballFiles(tarball);
 	const pkg = manifest(tarball);
+
+	it("has no reference that does not resolve inside the tarball (relative imports, bare imports, exports/types/main/pi targets)", () => {
+		const dir = join(unpacked, name);
+		mkdirSync(dir, { recursive: true });
+		execFileSync("tar", ["xzf", tarball, "-C", dir, "--strip-components=1"]);
+		expect(unresolvedReferences(dir)).toEqual([]);
+	});
+
+	it("ships no development-only export condition (the workspace's source condition points at unshipped files)", () => {
+		expect(JSON.stringify(pkg.exports ?? {})).not.toContain("@pi-lifecycle/source");
+	});
 
 	it("ships built JS with declarations, README, LICENSE and CHANGELOG, and no sources or tests", () => {
 		for (const file of [
@@ -68,4 +86,41 @@ describe.each(names)("packed %s", (name) => {
 			expect(files).toContain("dist/testing/index.d.ts");
 		});
 	}
+});
+
+describe("the tarball reference check", () => {
+	it("reports a relative import, an exports target and a bare import that do not resolve", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-lifecycle-refs-"));
+		try {
+			mkdirSync(join(dir, "dist"));
+			mkdirSync(join(dir, "examples"));
+			writeFileSync(
+				join(dir, "package.json"),
+				JSON.stringify({
+					name: "x",
+					exports: { ".": { source: "./src/index.ts", import: "./dist/index.js" } },
+					peerDependencies: { typebox: "*" },
+				}),
+			);
+			writeFileSync(
+				join(dir, "dist", "index.js"),
+				'import "node:fs";\nimport { a } from "./a.js";\nimport "typebox";\n',
+			);
+			writeFileSync(join(dir, "dist", "a.js"), 'export const a = await import("./missing.js");\n');
+			writeFileSync(join(dir, "dist", "index.d.ts"), 'export * from "./a.js";\nexport * from "./gone.js";\n');
+			writeFileSync(
+				join(dir, "examples", "e.ts"),
+				'import { x } from "../src/index.js";\nimport "left-pad";\n',
+			);
+			expect(unresolvedReferences(dir).sort()).toEqual([
+				"dist/a.js imports ./missing.js: not in the tarball",
+				"dist/index.d.ts imports ./gone.js: not in the tarball",
+				"examples/e.ts imports ../src/index.js: not in the tarball",
+				"examples/e.ts imports left-pad: not a dependency or peer of x",
+				"package.json exports -> ./src/index.ts: not in the tarball",
+			]);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 });

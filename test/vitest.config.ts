@@ -5,7 +5,8 @@ import { hostAliases, hostVersion } from "../vitest.shared.js";
 // reliability suite's properties and fuzzing exercise our own reducers and parsers (its scripted
 // parts already ran on the dev pin), and the TUI driver always starts the dev-pinned CLI, so both
 // run once, in the dev-pin pass.
-const onceOnly = hostVersion === "latest" ? [] : ["reliability/**", "tui/**"];
+// The consumer test installs the dev-pinned host next to the kit's tarball, as a stranger would.
+const onceOnly = hostVersion === "latest" ? [] : ["reliability/**", "tui/**", "consumer/**", "release/**"];
 
 export default defineConfig({
 	// The kit's harness is used from source so that PI_LIFECYCLE_HOST=1.3.0 swaps the host it drives;
@@ -13,7 +14,8 @@ export default defineConfig({
 	resolve: { conditions: ["@pi-lifecycle/source"], alias: hostAliases() },
 	test: {
 		include: ["**/*.test.ts"],
-		exclude: ["**/node_modules/**", ".artifacts/**", ...onceOnly],
+		// fixtures/consumer is a separate project with its own tests (run by consumer/kit-consumer.test.ts).
+		exclude: ["**/node_modules/**", ".artifacts/**", "fixtures/**", ...onceOnly],
 		pool: "forks",
 		maxWorkers: 2,
 		testTimeout: 60_000,

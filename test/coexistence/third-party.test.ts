@@ -4,8 +4,13 @@
  */
 import { fileURLToPath } from "node:url";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
-import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+	captureConsole,
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { installFixture, installPacked, type PackedInstall } from "../support/packed.js";
 
 interface ThirdPartyLog {
@@ -14,9 +19,9 @@ interface ThirdPartyLog {
 }
 const log = () => (globalThis as { __thirdParty?: ThirdPartyLog }).__thirdParty as ThirdPartyLog;
 
+// Sessions are disposed when each test finishes (the harness registers itself with vitest).
 let install: PackedInstall;
 let fixture: string;
-let harness: ScriptedSession | undefined;
 beforeAll(() => {
 	install = installPacked(["pi-reset", "pi-goal"]);
 	fixture = installFixture(
@@ -29,17 +34,9 @@ afterAll(() => install?.cleanup());
 beforeEach(() => {
 	(globalThis as { __thirdParty?: ThirdPartyLog }).__thirdParty = { acquisitions: [], resets: [] };
 });
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
-
 function goalStatus(h: ScriptedSession): unknown {
-	const states = h.session.sessionManager
-		.getBranch()
-		.filter((entry) => entry.type === "custom" && entry.customType === "pi-goal/state");
-	const last = states.at(-1) as { data?: { state?: { goal?: { status?: string } } } } | undefined;
-	return last?.data?.state?.goal?.status;
+	return h.customEntries<{ state?: { goal?: { status?: string } } }>("pi-goal/state").at(-1)?.data?.state
+		?.goal?.status;
 }
 
 describe.each([
@@ -49,25 +46,20 @@ describe.each([
 	const paths = () => (fixtureFirst ? [fixture, ...install.paths] : [...install.paths, fixture]);
 
 	it("while the third party holds agent-workflow, /goal is refused with a clear message and nothing changes", async () => {
-		harness = await createScriptedSession({ extensionPaths: paths() });
-		const stderr: string[] = [];
-		const original = console.error;
-		console.error = (...args: unknown[]) => stderr.push(args.join(" "));
-		try {
-			await harness.prompt("/tp acquire");
-			await harness.prompt("/goal Build the feature");
-		} finally {
-			console.error = original;
-		}
+		const harness = await createScriptedSession({ extensionPaths: paths() });
+		const stderr = captureConsole({ streams: ["error"] });
+		await harness.prompt("/tp acquire");
+		await harness.prompt("/goal Build the feature");
+		stderr.restore();
 		expect(log().acquisitions).toEqual(["acquired"]);
 		expect(harness.providerCalls).toBe(0);
 		expect(goalStatus(harness)).toBeUndefined();
-		expect(stderr.join("\n")).toMatch(/workflow/i);
+		expect(stderr.text()).toMatch(/workflow/i);
 		expect(harness.errors).toEqual([]);
 	});
 
 	it("once the goal completes, the third party can acquire agent-workflow", async () => {
-		harness = await createScriptedSession({
+		const harness = await createScriptedSession({
 			extensionPaths: paths(),
 			responses: [
 				reply("Working."),
@@ -82,7 +74,7 @@ describe.each([
 			],
 		});
 		await harness.prompt("/goal Build the feature");
-		await harness.session.waitForIdle();
+		await harness.waitForIdle();
 		expect(goalStatus(harness)).toBe("complete");
 		await harness.prompt("/tp acquire");
 		expect(log().acquisitions).toEqual(["acquired"]);
@@ -90,7 +82,7 @@ describe.each([
 	});
 
 	it("a goal that is active blocks the third party's acquisition", async () => {
-		harness = await createScriptedSession({
+		const harness = await createScriptedSession({
 			extensionPaths: paths(),
 			responses: [
 				(context) => {
@@ -110,7 +102,7 @@ describe.each([
 			],
 		});
 		await harness.prompt("/goal Ship after CI");
-		await harness.session.waitForIdle();
+		await harness.waitForIdle();
 		await harness.prompt("/tp acquire");
 		expect(log().acquisitions).toEqual(["busy"]);
 		await harness.prompt("/goal clear");
@@ -119,7 +111,7 @@ describe.each([
 	});
 
 	it("the third party observes pi-reset's announcement of a committed reset", async () => {
-		harness = await createScriptedSession({
+		const harness = await createScriptedSession({
 			extensionPaths: paths(),
 			responses: [
 				fauxAssistantMessage([fauxToolCall("new_context", { handoff: "next" })], { stopReason: "toolUse" }),

@@ -501,8 +501,9 @@ describe("kit: workflow mutex under contention", () => {
 								const heldBefore = p.held;
 								p.release(stale);
 								expect(p.held, "a stale release freed a newer owner").toBe(heldBefore);
-							} else if (tokens[command.p]) {
-								p.release(tokens[command.p]);
+							} else {
+								const token = tokens[command.p];
+								if (token) p.release(token);
 							}
 							break;
 						}

@@ -8,7 +8,8 @@
  * not contain `DONE`, it adds one nudge message and asks for exactly one more request.
  *
  * It is small on purpose; a real extension would persist its task and hold `workflow:mutex:v1`.
- * Copy it and replace the relative import with `@pi-lifecycle/lifecycle-kit`.
+ * It imports the kit by its package name, as your extension will; it ships in the package, so it
+ * resolves the same way from an install.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { VERSION } from "@earendil-works/pi-coding-agent";
@@ -18,7 +19,7 @@ import {
 	IdleDispatcher,
 	type StaleGuard,
 	trackLifecycle,
-} from "../src/index.js";
+} from "@pi-lifecycle/lifecycle-kit";
 
 /** The word that ends a task. */
 export const DONE = "DONE";

@@ -3,6 +3,10 @@
  * for any Pi extension that continues work, resets context or runs background checks.
  *
  * Nothing here imports Pi at runtime: the kit works with whichever Pi host loads your extension.
+ *
+ * Everything exported here (and from `./testing`) is public API: documented in the README, tested,
+ * and covered by the semver policy there. Helpers not re-exported here are internal, even when
+ * their module exports them for tests.
  */
 
 export {
@@ -25,8 +29,6 @@ export {
 	IdleDispatcher,
 	type IdleIntent,
 	type IdleProbe,
-	type Selection,
-	selectIntent,
 } from "./dispatcher.js";
 export { checkHost, compareVersions, guardHost, type HostCheck, MIN_PI_VERSION } from "./host.js";
 export {
@@ -35,7 +37,6 @@ export {
 	type IdentitySnapshot,
 	initialIdentity,
 	isContinuation,
-	isSameScope,
 	type LifecycleEventSource,
 	LifecycleIdentity,
 	nextIdentity,
@@ -44,6 +45,7 @@ export {
 } from "./identity.js";
 export {
 	type AcquireFailure,
+	type AcquireOptions,
 	type AcquireResult,
 	AGENT_WORKFLOW_GROUP,
 	createWorkflowMutex,

@@ -33,13 +33,30 @@ export type MutexBus = Pick<ExtensionAPI["events"], "emit" | "on">;
 export type AcquireFailure =
 	| "unbound" // no session bound (before session_start or after shutdown)
 	| "busy" // another participant holds the group in this session (or tampered with the attempt)
+	| "held" // this participant already holds the group and re-entrancy was not asked for
 	| "disposed" // the mutex was disposed
 	| "rebound"; // the session binding changed during the attempt
 
 /** The result of {@link WorkflowMutex.tryAcquire}. */
 export type AcquireResult =
-	| { readonly acquired: true; readonly token: symbol; readonly reentrant: boolean }
+	| {
+			readonly acquired: true;
+			/** This acquisition's own token: pass it to {@link WorkflowMutex.release}. */
+			readonly token: symbol;
+			/** Whether the group was already held by this participant (a nested acquisition). */
+			readonly reentrant: boolean;
+	  }
 	| { readonly acquired: false; readonly reason: AcquireFailure };
+
+/** Options for one {@link WorkflowMutex.tryAcquire} call. */
+export interface AcquireOptions {
+	/**
+	 * Allow a nested acquisition while this participant already holds the group. It gets its own
+	 * token, and the group stays held until every live token is released. Default false: a second
+	 * acquisition fails with `"held"`.
+	 */
+	readonly reentrant?: boolean;
+}
 
 /** Options for {@link WorkflowMutex}. */
 export interface WorkflowMutexOptions {
@@ -69,7 +86,8 @@ export class WorkflowMutex {
 	readonly group: string;
 	readonly #bus: MutexBus;
 	#session: object | undefined;
-	#token: symbol | undefined;
+	/** One token per live acquisition; the group is held while any is live. */
+	readonly #tokens = new Set<symbol>();
 	#generation = 0;
 	#disposed = false;
 	readonly #unsubscribe: () => void;
@@ -87,9 +105,14 @@ export class WorkflowMutex {
 		return this.#generation;
 	}
 
-	/** Whether this participant holds its group. */
+	/** Whether this participant holds its group (at least one live acquisition). */
 	get held(): boolean {
-		return this.#token !== undefined;
+		return this.#tokens.size > 0;
+	}
+
+	/** Whether `token` is a live acquisition of this participant (not released, not dropped by a rebind). */
+	holds(token: symbol): boolean {
+		return this.#tokens.has(token);
 	}
 
 	/** The bound session manager, if any. */
@@ -99,14 +122,14 @@ export class WorkflowMutex {
 
 	/** Binds to `ctx.sessionManager`. A different session drops any ownership of the old one. */
 	bind(session: object): void {
-		if (this.#session !== session) this.#token = undefined;
+		if (this.#session !== session) this.#tokens.clear();
 		this.#session = session;
 		this.#generation++;
 	}
 
 	/** Releases and unbinds (at `session_shutdown`). */
 	unbind(): void {
-		this.#token = undefined;
+		this.#tokens.clear();
 		this.#session = undefined;
 		this.#generation++;
 	}
@@ -114,12 +137,15 @@ export class WorkflowMutex {
 	/**
 	 * Tries to acquire the group for the bound session. Finish every asynchronous check before
 	 * calling: between the probe and the commit there is no `await`, so nothing can interleave.
+	 * Every successful call returns a fresh token; only that token releases this acquisition.
+	 * While this participant holds the group, another call fails with `"held"` unless it passes
+	 * `{ reentrant: true }`.
 	 */
-	tryAcquire(): AcquireResult {
+	tryAcquire(options: AcquireOptions = {}): AcquireResult {
 		if (this.#disposed) return { acquired: false, reason: "disposed" };
 		const session = this.#session;
 		if (!session) return { acquired: false, reason: "unbound" };
-		if (this.#token) return { acquired: true, token: this.#token, reentrant: true };
+		if (this.held) return this.#nested(options);
 		const generation = this.#generation;
 		const attempt: WorkflowMutexAttempt = { session, group: this.group, busy: false };
 		try {
@@ -137,28 +163,36 @@ export class WorkflowMutex {
 		const seen = readAttempt(attempt);
 		if (!seen || seen.session !== session || seen.group !== this.group || seen.busy !== false)
 			return { acquired: false, reason: "busy" };
-		if (this.#token) return { acquired: true, token: this.#token, reentrant: true };
-		const token = Symbol(`${this.group}-owner`);
-		this.#token = token;
-		return { acquired: true, token, reentrant: false };
+		// A listener acquired for this participant during emit: this call is now a nested one.
+		if (this.held) return this.#nested(options);
+		return { acquired: true, token: this.#commit(), reentrant: false };
 	}
 
 	/**
-	 * Releases ownership. With a token, only that ownership is released: a stale release after a
-	 * re-acquire cannot clear the newer owner. Returns whether anything was released.
+	 * Releases the acquisition `token` came from. A token that is not live (already released, from
+	 * before a rebind, from another participant, or anything else) does nothing. Returns whether
+	 * an acquisition was released; the group is free once no acquisition is live.
 	 */
-	release(token?: symbol): boolean {
-		if (!this.#token) return false;
-		if (token !== undefined && token !== this.#token) return false;
-		this.#token = undefined;
-		return true;
+	release(token: symbol): boolean {
+		return this.#tokens.delete(token);
+	}
+
+	#nested(options: AcquireOptions): AcquireResult {
+		if (options.reentrant !== true) return { acquired: false, reason: "held" };
+		return { acquired: true, token: this.#commit(), reentrant: true };
+	}
+
+	#commit(): symbol {
+		const token = Symbol(`${this.group}-owner`);
+		this.#tokens.add(token);
+		return token;
 	}
 
 	/** Probes without acquiring: is the group busy (held by anyone, this participant included)? */
 	isBusy(): boolean {
 		const session = this.#session;
 		if (!session || this.#disposed) return false;
-		if (this.#token) return true;
+		if (this.held) return true;
 		const attempt: WorkflowMutexAttempt = { session, group: this.group, busy: false };
 		try {
 			this.#bus.emit(WORKFLOW_MUTEX_CHANNEL, attempt);
@@ -172,7 +206,7 @@ export class WorkflowMutex {
 	dispose(): void {
 		if (this.#disposed) return;
 		this.#disposed = true;
-		this.#token = undefined;
+		this.#tokens.clear();
 		this.#session = undefined;
 		this.#generation++;
 		try {
@@ -183,7 +217,7 @@ export class WorkflowMutex {
 	}
 
 	#respond(payload: unknown): void {
-		if (!this.#token || !this.#session) return;
+		if (!this.held || !this.#session) return;
 		const attempt = readAttempt(payload);
 		if (!attempt) return;
 		if (attempt.session !== this.#session || attempt.group !== this.group || attempt.busy !== false) return;

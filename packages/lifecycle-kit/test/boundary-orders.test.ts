@@ -3,7 +3,7 @@
  * reset that lands ahead of another extension's continuation whatever the load order.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type BoundaryParticipant, createBoundaryParticipant } from "../src/index.js";
 import {
 	createScriptedSession,
@@ -14,10 +14,6 @@ import {
 } from "../src/testing/index.js";
 
 let harness: ScriptedSession | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 const echo = (pi: ExtensionAPI) =>
 	pi.registerTool({

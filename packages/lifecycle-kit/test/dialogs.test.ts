@@ -1,5 +1,5 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDialogScope, type DialogScope, trackLifecycle } from "../src/index.js";
 import {
 	createDialogStub,
@@ -9,19 +9,12 @@ import {
 	type ScriptedSession,
 } from "../src/testing/index.js";
 
-let harness: ScriptedSession | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
-
 /** Loads an extension that keeps each runtime's dialog scope (one per factory run). */
 async function withScopes(): Promise<{ scopes: DialogScope[]; h: ScriptedSession }> {
 	const scopes: DialogScope[] = [];
 	const h = await createScriptedSession({
 		extensions: [(pi: ExtensionAPI) => void scopes.push(createDialogScope(pi, trackLifecycle(pi)))],
 	});
-	harness = h;
 	return { scopes, h };
 }
 
@@ -88,7 +81,6 @@ async function tidySession(stub: DialogStub): Promise<{ h: ScriptedSession; acte
 			},
 		],
 	});
-	harness = h;
 	return { h, acted: () => acted };
 }
 
@@ -96,7 +88,7 @@ describe("dialog scope in a scripted TUI session (createDialogStub)", () => {
 	it("the harness's ui option binds the stub before session_start: commands see hasUI and mode tui", async () => {
 		const stub = createDialogStub();
 		let seen: { hasUI: boolean; mode: string } | undefined;
-		harness = await createScriptedSession({
+		await createScriptedSession({
 			ui: { context: stub.ui },
 			extensions: [
 				(pi: ExtensionAPI) =>

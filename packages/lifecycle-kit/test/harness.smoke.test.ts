@@ -1,11 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createScriptedSession, reply, type ScriptedSession } from "../src/testing/index.js";
 
 let harness: ScriptedSession | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 describe("scripted-session harness", () => {
 	it("runs one prompt through Pi's real agent loop and records events and requests", async () => {

@@ -1,7 +1,7 @@
 import { VERSION } from "@earendil-works/pi-coding-agent";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkHost, compareVersions, guardHost, MIN_PI_VERSION } from "../src/host.js";
-import { createScriptedSession, reply, type ScriptedSession } from "../src/testing/index.js";
+import { captureConsole, createScriptedSession, reply, type ScriptedSession } from "../src/testing/index.js";
 
 describe("compareVersions", () => {
 	it("compares major, minor and patch numerically", () => {
@@ -55,8 +55,6 @@ describe("guardHost", () => {
 	let harness: ScriptedSession | undefined;
 	afterEach(async () => {
 		vi.restoreAllMocks();
-		await harness?.dispose();
-		harness = undefined;
 	});
 
 	it("a supported host registers nothing", () => {
@@ -66,7 +64,7 @@ describe("guardHost", () => {
 	});
 
 	it("an unsupported host stays dormant and says why once, on Pi's real session (print mode)", async () => {
-		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		const errors = captureConsole({ streams: ["error"] });
 		let registeredTool = false;
 		harness = await createScriptedSession({
 			extensions: [
@@ -80,9 +78,7 @@ describe("guardHost", () => {
 		await harness.prompt("one");
 		await harness.prompt("two");
 		expect(registeredTool).toBe(false);
-		const lines = errors.mock.calls
-			.map((call) => String(call[0]))
-			.filter((line) => line.includes("demo-ext"));
+		const lines = errors.lines.error.filter((line) => line.includes("demo-ext"));
 		expect(lines).toEqual([
 			"demo-ext is inactive: Pi 1.2.0 is older than 1.3.0. It needs Pi 1.3.0 or newer.",
 		]);

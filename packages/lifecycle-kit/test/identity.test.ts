@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	type IdentityEvent,
 	type IdentitySnapshot,
@@ -241,10 +241,6 @@ describe("guards", () => {
 
 describe("trackLifecycle on Pi's real agent loop", () => {
 	let harness: ScriptedSession | undefined;
-	afterEach(async () => {
-		await harness?.dispose();
-		harness = undefined;
-	});
 
 	it("a retried provider error is one run with two attempts and one settle", async () => {
 		const identities: LifecycleIdentity[] = [];

@@ -1,5 +1,5 @@
 /** The example extension in examples/keep-going.ts, on Pi's real agent loop. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keepGoing } from "../examples/keep-going.js";
 import {
 	createScriptedSession,
@@ -10,10 +10,6 @@ import {
 } from "../src/testing/index.js";
 
 let harness: ScriptedSession | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 const nudges = (h: ScriptedSession) =>
 	h.events.filter((e) => e.type === "agent_before_settle" && (e.info.entries as string[]).length > 0).length;
@@ -25,7 +21,7 @@ describe("example: keep going until the model says DONE", () => {
 			responses: [reply("working on it"), reply("still working"), reply("all DONE"), reply("you're welcome")],
 		});
 		await harness.prompt("/keep-going write the report");
-		await harness.session.waitForIdle();
+		await harness.waitForIdle();
 		// One started run, three requests: the start, then one per nudge.
 		expect(harness.providerCalls).toBe(3);
 		expect(harness.count("before_agent_start")).toBe(1);
@@ -48,7 +44,7 @@ describe("example: keep going until the model says DONE", () => {
 			responses: [reply("a"), reply("b"), reply("c")],
 		});
 		await harness.prompt("/keep-going never ends");
-		await harness.session.waitForIdle();
+		await harness.waitForIdle();
 		expect(harness.providerCalls).toBe(2);
 		expect(nudges(harness)).toBe(1);
 	});
@@ -74,7 +70,7 @@ describe("example: keep going until the model says DONE", () => {
 		await harness.prompt("/keep-going queued task");
 		gate.resolve();
 		await first;
-		await harness.session.waitForIdle();
+		await harness.waitForIdle();
 		// The busy run was not nudged; the task started as its own run once idle returned.
 		expect(harness.count("before_agent_start")).toBe(2);
 		expect(harness.count("agent_settled")).toBe(2);

@@ -3,7 +3,7 @@
  * If a Pi release changes one of them, the matching test names the broken assumption.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBoundaryParticipant } from "../src/index.js";
 import {
 	createScriptedSession,
@@ -16,10 +16,6 @@ import {
 } from "../src/testing/index.js";
 
 let harness: ScriptedSession | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 const lifecycle = (h: ScriptedSession) =>
 	h.eventTypes((e) =>

@@ -14,11 +14,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/mutex/${name
 
 let harness: ScriptedSession | undefined;
 beforeEach(() => resetParticipants());
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-	resetParticipants();
-});
+afterEach(() => resetParticipants());
 
 const holders = (list: readonly InteropParticipant[]) => list.filter((p) => p.held()).map((p) => p.name);
 

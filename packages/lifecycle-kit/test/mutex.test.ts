@@ -34,11 +34,12 @@ function attempt(session: object, group = AGENT_WORKFLOW_GROUP): WorkflowMutexAt
 }
 
 /** A bound participant that holds the group. */
-function holder(bus: MutexBus, session: object): WorkflowMutex {
+function holder(bus: MutexBus, session: object): WorkflowMutex & { readonly token: symbol } {
 	const mutex = new WorkflowMutex(bus);
 	mutex.bind(session);
-	expect(mutex.tryAcquire().acquired).toBe(true);
-	return mutex;
+	const result = mutex.tryAcquire();
+	if (!result.acquired) throw new Error(`not acquired: ${result.reason}`);
+	return Object.assign(mutex, { token: result.token });
 }
 
 describe("workflow:mutex:v1 names", () => {
@@ -82,16 +83,37 @@ describe("acquire", () => {
 		expect(a?.ref).not.toBe(b?.ref);
 	});
 
-	it("acquiring again while holding is reentrant and returns the same token without emitting", () => {
+	it("a second acquisition while holding fails with held and emits nothing (re-entrancy only when asked)", () => {
 		const bus = createEventBus();
 		const emits = vi.fn();
 		bus.on(WORKFLOW_MUTEX_CHANNEL, emits);
 		const mutex = new WorkflowMutex(bus);
 		mutex.bind({});
 		const first = mutex.tryAcquire();
-		const again = mutex.tryAcquire();
-		expect(again).toEqual({ acquired: true, token: first.acquired && first.token, reentrant: true });
+		expect(first).toMatchObject({ acquired: true, reentrant: false });
+		expect(mutex.tryAcquire()).toEqual({ acquired: false, reason: "held" });
+		expect(mutex.tryAcquire({ reentrant: false })).toEqual({ acquired: false, reason: "held" });
 		expect(emits).toHaveBeenCalledTimes(1);
+	});
+
+	it("a re-entrant acquisition gets its own token, and the group stays held until every token is released", () => {
+		const bus = createEventBus();
+		const session = {};
+		const mutex = new WorkflowMutex(bus);
+		mutex.bind(session);
+		const outer = mutex.tryAcquire();
+		const inner = mutex.tryAcquire({ reentrant: true });
+		if (!outer.acquired || !inner.acquired) throw new Error("not acquired");
+		expect(inner.reentrant).toBe(true);
+		expect(inner.token).not.toBe(outer.token);
+		// The first caller finishes while the nested one still works: the group stays held.
+		expect(mutex.release(outer.token)).toBe(true);
+		expect(mutex.held).toBe(true);
+		const probe = attempt(session);
+		bus.emit(WORKFLOW_MUTEX_CHANNEL, probe);
+		expect(probe.busy).toBe(true);
+		expect(mutex.release(inner.token)).toBe(true);
+		expect(mutex.held).toBe(false);
 	});
 
 	it("fails with unbound before bind and after unbind", () => {
@@ -384,13 +406,37 @@ describe("release, binding and dispose", () => {
 		expect(mutex.held).toBe(false);
 	});
 
-	it("release without a token releases the current ownership; releasing nothing returns false", () => {
+	it("release needs the acquisition's token: no token, a released one, another participant's or a foreign symbol does nothing", () => {
+		const bus = createEventBus();
+		const session = {};
+		const mutex = new WorkflowMutex(bus);
+		mutex.bind(session);
+		const other = new WorkflowMutex(bus);
+		other.bind({});
+		const foreign = other.tryAcquire();
+		const mine = mutex.tryAcquire();
+		if (!mine.acquired || !foreign.acquired) throw new Error("not acquired");
+		expect(mutex.release(undefined as unknown as symbol)).toBe(false);
+		expect(mutex.release(Symbol("agent-workflow-owner"))).toBe(false);
+		expect(mutex.release(foreign.token)).toBe(false);
+		expect(mutex.held).toBe(true);
+		expect(other.held).toBe(true);
+		expect(mutex.holds(mine.token)).toBe(true);
+		expect(mutex.release(mine.token)).toBe(true);
+		expect(mutex.holds(mine.token)).toBe(false);
+		expect(mutex.release(mine.token)).toBe(false);
+	});
+
+	it("a token from before a rebind does nothing: binding another session drops every acquisition", () => {
 		const mutex = new WorkflowMutex(createEventBus());
 		mutex.bind({});
-		expect(mutex.release()).toBe(false);
-		mutex.tryAcquire();
-		expect(mutex.release()).toBe(true);
-		expect(mutex.release()).toBe(false);
+		const before = mutex.tryAcquire();
+		if (!before.acquired) throw new Error("not acquired");
+		mutex.bind({});
+		const after = mutex.tryAcquire();
+		if (!after.acquired) throw new Error("not acquired");
+		expect(mutex.release(before.token)).toBe(false);
+		expect(mutex.holds(after.token)).toBe(true);
 	});
 
 	it("after release the group is free for another participant", () => {
@@ -400,7 +446,7 @@ describe("release, binding and dispose", () => {
 		const second = new WorkflowMutex(bus);
 		second.bind(session);
 		expect(second.tryAcquire().acquired).toBe(false);
-		first.release();
+		first.release(first.token);
 		expect(second.tryAcquire().acquired).toBe(true);
 	});
 

@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ArmedSubscription, createArmedSubscription } from "../src/index.js";
 import { createScriptedSession, reply, type ScriptedSession } from "../src/testing/index.js";
 
 let harness: ScriptedSession | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
 
 describe("armed subscriptions", () => {
 	it("arm and disarm are idempotent and register each handler once", () => {

@@ -60,6 +60,8 @@ export class GoalController {
 	#owner: StaleGuard | undefined;
 	/** The last goal removed by clear, for its inactive contract revision. */
 	#cleared: GoalRecord | undefined;
+	/** The token of this controller's agent-workflow acquisition, while it holds one. */
+	#mutexToken: symbol | undefined;
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
@@ -121,7 +123,7 @@ export class GoalController {
 					? { activeMs: goal.clock.activeMs, since: null }
 					: undefined;
 		this.#state = goal && clock ? { ...restored.state, goal: { ...goal, clock } } : restored.state;
-		if (goal?.status === "active" && !this.#deps.mutex.tryAcquire().acquired)
+		if (goal?.status === "active" && !this.#acquireMutex())
 			this.apply({ type: "pause", reason: "workflow-busy" });
 		this.sync();
 	}
@@ -159,7 +161,7 @@ export class GoalController {
 		const transition: Transition = reduceGoal(before, event, this.facts());
 		if (transition.error) return { changed: false, error: transition.error };
 		if (transition.state === before) return { changed: false };
-		if (activates(before, transition.state) && !this.#deps.mutex.tryAcquire().acquired)
+		if (activates(before, transition.state) && !this.#acquireMutex())
 			return {
 				changed: false,
 				error: WORKFLOW_BUSY,
@@ -207,9 +209,20 @@ export class GoalController {
 		}
 	}
 
+	/** Acquires agent-workflow unless this controller's acquisition is still live (one token per ownership). */
+	#acquireMutex(): boolean {
+		if (this.#mutexToken && this.#deps.mutex.holds(this.#mutexToken)) return true;
+		const result = this.#deps.mutex.tryAcquire();
+		this.#mutexToken = result.acquired ? result.token : undefined;
+		return result.acquired;
+	}
+
 	/** Releases the mutex when not active, refreshes the footer, notifies dependants. */
 	sync(): void {
-		if (this.#state.goal?.status !== "active" && this.#deps.mutex.held) this.#deps.mutex.release();
+		if (this.#state.goal?.status !== "active" && this.#mutexToken) {
+			this.#deps.mutex.release(this.#mutexToken);
+			this.#mutexToken = undefined;
+		}
 		this.refreshFooter();
 		this.#deps.onChange?.();
 	}

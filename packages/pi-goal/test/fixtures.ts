@@ -37,7 +37,9 @@ export function toolsExtension(gates: { current?: Deferred<void> } = {}): {
 }
 
 /** A second workflow participant that can hold agent-workflow. */
-export function holderExtension(control: { mutex?: WorkflowMutex; holdAtStart?: boolean } = {}): {
+export function holderExtension(
+	control: { mutex?: WorkflowMutex; holdAtStart?: boolean; token?: symbol } = {},
+): {
 	name: string;
 	factory: ExtensionFactory;
 } {
@@ -47,7 +49,8 @@ export function holderExtension(control: { mutex?: WorkflowMutex; holdAtStart?: 
 			const mutex = createWorkflowMutex(pi);
 			control.mutex = mutex;
 			pi.on("session_start", () => {
-				if (control.holdAtStart) mutex.tryAcquire();
+				const result = control.holdAtStart ? mutex.tryAcquire() : undefined;
+				if (result?.acquired) control.token = result.token;
 			});
 		},
 	};

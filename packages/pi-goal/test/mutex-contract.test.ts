@@ -22,7 +22,7 @@ afterEach(async () => {
 describe("workflow:mutex:v1", () => {
 	for (const order of ["holder first", "goal first"] as const) {
 		it(`mutex conflict with a second participant rejects admission before any change (${order})`, async () => {
-			const control: { mutex?: WorkflowMutex; holdAtStart?: boolean } = { holdAtStart: true };
+			const control: { mutex?: WorkflowMutex; holdAtStart?: boolean; token?: symbol } = { holdAtStart: true };
 			const holder = holderExtension(control);
 			const goal = goalExtension();
 			const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -37,7 +37,7 @@ describe("workflow:mutex:v1", () => {
 			expect(errors.mock.calls.flat().join("\n")).toMatch(/Another workflow is active/);
 
 			// Once the other workflow releases, the goal runs and holds the group itself.
-			control.mutex?.release();
+			if (control.token) control.mutex?.release(control.token);
 			harness.script((context) => {
 				expect(control.mutex?.tryAcquire().acquired).toBe(false);
 				return toolCall("goal_complete", {

@@ -2,6 +2,13 @@
  * `@pi-lifecycle/lifecycle-kit/testing`: a scripted-session harness on Pi's real AgentSession and
  * pi-ai's faux provider, plus small helpers for deterministic lifecycle tests.
  */
+export { type CleanupRegistrar, setTestCleanup } from "./cleanup.js";
+export {
+	type CaptureConsoleOptions,
+	type ConsoleCapture,
+	type ConsoleStream,
+	captureConsole,
+} from "./console-capture.js";
 export { type Deferred, deferred, flushMicrotasks } from "./deferred.js";
 export { createDialogStub, type DialogStub, type StubDialog } from "./dialog-stub.js";
 export {
@@ -23,3 +30,12 @@ export {
 	type ScriptedSession,
 	type ScriptedSessionOptions,
 } from "./scripted-session.js";
+export {
+	type CustomMessageRecord,
+	customEntries,
+	customMessages,
+	type SettledRun,
+	type WaitOptions,
+	waitForIdle,
+	waitForRun,
+} from "./session-waits.js";

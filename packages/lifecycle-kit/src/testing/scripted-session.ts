@@ -19,9 +19,9 @@ import {
 } from "@earendil-works/pi-ai";
 import {
 	type AgentSession,
+	type CustomEntry,
 	createAgentSession,
 	DefaultResourceLoader,
-	type ExtensionAPI,
 	type ExtensionError,
 	type ExtensionFactory,
 	type ExtensionUIContext,
@@ -30,7 +30,17 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
+import {
+	type CustomMessageRecord,
+	customEntries,
+	customMessages,
+	type SettledRun,
+	type WaitOptions,
+	waitForIdle,
+	waitForRun,
+} from "./session-waits.js";
 
 type Settings = Parameters<typeof SettingsManager.inMemory>[0];
 /** Pi's extension mode (`"tui"`, `"rpc"`, …), as `bindExtensions` takes it. */
@@ -76,6 +86,12 @@ export interface ScriptedSessionOptions {
 	 * `events` stays empty.
 	 */
 	recorder?: boolean;
+	/**
+	 * Register `dispose` with the test runner (default true): under vitest the session is disposed
+	 * when the creating test finishes (`onTestFinished`); see `setTestCleanup` for other runners.
+	 * Outside a test (e.g. in `beforeAll`) nothing is registered: dispose it yourself.
+	 */
+	autoDispose?: boolean;
 }
 
 /** One provider request as the model received it. */
@@ -86,7 +102,7 @@ export interface RecordedRequest {
 	readonly messages: readonly Message[];
 }
 
-/** A running scripted session. Always call {@link ScriptedSession.dispose}. */
+/** A running scripted session. Disposed when the test finishes (`autoDispose`), or call {@link ScriptedSession.dispose}. */
 export interface ScriptedSession {
 	/** Pi's real session object. */
 	readonly session: AgentSession;
@@ -114,6 +130,14 @@ export interface ScriptedSession {
 	reload(): Promise<void>;
 	/** Aborts the current run and waits for idle. */
 	abort(): Promise<void>;
+	/** Resolves when the next run settles, e.g. one an extension starts from idle (see `waitForRun`). */
+	waitForRun(options?: WaitOptions): Promise<SettledRun>;
+	/** Resolves once idle with nothing queued, deferred runs included (see `waitForIdle`). */
+	waitForIdle(options?: WaitOptions): Promise<void>;
+	/** Custom messages (`pi.sendMessage`) on the current branch, optionally of one `customType`. */
+	customMessages(customType?: string): CustomMessageRecord[];
+	/** Custom entries (`pi.appendEntry`) on the current branch, optionally of one `customType`. */
+	customEntries<T = unknown>(customType?: string): CustomEntry<T>[];
 	/** Event types in order, optionally filtered. */
 	eventTypes(filter?: (event: RecordedEvent) => boolean): string[];
 	/** How many recorded events have this type. */
@@ -223,7 +247,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 	});
 
 	let disposed = false;
-	return {
+	const harness: ScriptedSession = {
 		session,
 		faux,
 		cwd,
@@ -246,6 +270,10 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		async abort() {
 			await session.abort();
 		},
+		waitForRun: (waitOptions) => waitForRun(session, waitOptions),
+		waitForIdle: (waitOptions) => waitForIdle(session, waitOptions),
+		customMessages: (customType) => customMessages(session, customType),
+		customEntries: (customType) => customEntries(session, customType),
 		eventTypes(filter) {
 			return sink.events.filter((event) => (filter ? filter(event) : true)).map((event) => event.type);
 		},
@@ -271,7 +299,6 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 			if (!disposeOptions?.keepFiles) rmSync(tempRoot, { recursive: true, force: true });
 		},
 	};
+	if (options.autoDispose !== false) registerTestCleanup(() => harness.dispose());
+	return harness;
 }
-
-/** Narrow helper for tests: the API type every factory receives. */
-export type { ExtensionAPI };

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Publish dry-run (CI, before any real release): `pnpm publish --dry-run` for each publishable
+// package, exactly as changesets will publish it, and a check of what each tarball would contain:
+// built JS with declarations, README, CHANGELOG, LICENSE, package.json, and no sources or tests.
+// Run after a build. Exits non-zero on the first package whose contents are wrong.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by pnpm for every script it runs.
+const pnpm = process.env.npm_execpath;
+if (!pnpm) throw new Error("run through pnpm (pnpm publish:dry-run) so npm_execpath is set");
+
+const required = {
+	"lifecycle-kit": ["dist/index.js", "dist/index.d.ts", "dist/testing/index.js", "dist/testing/index.d.ts"],
+	"pi-reset": ["dist/index.js", "dist/index.d.ts"],
+	"pi-goal": ["dist/index.js", "dist/index.d.ts"],
+	"pi-jscpd": ["dist/index.js", "dist/index.d.ts"],
+};
+const always = ["package.json", "README.md", "CHANGELOG.md", "LICENSE"];
+let failed = false;
+for (const [name, files] of Object.entries(required)) {
+	const out = execFileSync(pnpm, ["publish", "--dry-run", "--no-git-checks", "--json"], {
+		cwd: join(root, "packages", name),
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	const report = JSON.parse(out.slice(out.indexOf("{")));
+	const paths = report.files.map((file) => file.path);
+	const missing = [...always, ...files].filter((file) => !paths.includes(file));
+	const unwanted = paths.filter((file) => /^(src|test)\//.test(file) || file.endsWith(".test.ts"));
+	const ok = missing.length === 0 && unwanted.length === 0;
+	failed ||= !ok;
+	console.log(`${ok ? "ok  " : "FAIL"} ${report.id}: ${paths.length} files, ${report.size} bytes packed`);
+	for (const file of missing) console.log(`     missing ${file}`);
+	for (const file of unwanted) console.log(`     must not ship ${file}`);
+}
+process.exit(failed ? 1 : 0);
