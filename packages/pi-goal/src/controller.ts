@@ -8,7 +8,7 @@ import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
 import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
 import { footerText } from "./footer.js";
 import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
-import { stateEntryData } from "./persistence.js";
+import { persistWorthy, stateEntryData } from "./persistence.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -35,6 +35,8 @@ export interface ControllerDeps {
 	readonly onChange?: () => void;
 	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
 	readonly onWindowChange?: () => void;
+	/** Whether the run under way is automatic goal work (written with each state entry for the replay). */
+	readonly automaticRun?: () => boolean;
 }
 
 /** The result of {@link GoalController.apply}. */
@@ -56,6 +58,10 @@ export class GoalController {
 	#owner: StaleGuard | undefined;
 	/** The last goal removed by clear, for its inactive contract revision. */
 	#cleared: GoalRecord | undefined;
+	/** The assistant message counted last, until it is seen on the branch (Pi persists it after message_end). */
+	#lastCounted: { message: object; tokens: number } | undefined;
+	/** The footer text last set (setStatus only when it changes). */
+	#footer: string | undefined | null = null;
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
@@ -107,6 +113,8 @@ export class GoalController {
 		this.#branchTotal = restored.branchTotal;
 		this.#windowRevision = restored.windowRevision;
 		this.#cleared = undefined;
+		this.#lastCounted = undefined;
+		this.#footer = null;
 		const goal = restored.state.goal;
 		// Offline time never counts: a restored active goal's clock restarts now.
 		const now = this.#deps.now();
@@ -133,9 +141,11 @@ export class GoalController {
 		this.#settings = settings;
 	}
 
-	/** Adds one assistant message's tokens to the running branch total. */
-	addTokens(tokens: number): void {
-		if (tokens > 0) this.#branchTotal += tokens;
+	/** Adds one assistant message's tokens to the running branch total (at its message_end). */
+	addTokens(tokens: number, message?: object): void {
+		if (tokens <= 0) return;
+		this.#branchTotal += tokens;
+		if (message) this.#lastCounted = { message, tokens };
 	}
 
 	/**
@@ -154,6 +164,11 @@ export class GoalController {
 			};
 		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
 		this.#state = transition.state;
+		if (!persistWorthy(before, transition.state)) {
+			// Per-turn counters only: no entry (the restore replays them), nothing to re-arm.
+			this.refreshFooter();
+			return { changed: true };
+		}
 		this.#persist();
 		for (const effect of transition.effects) {
 			if (effect.type === "abort") {
@@ -190,10 +205,48 @@ export class GoalController {
 
 	#persist(): void {
 		try {
-			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(this.#state));
+			const state = this.#state;
+			const goal = state.goal;
+			const now = this.#deps.now();
+			// The running period is folded in, so the restore only adds the time the branch shows after the entry.
+			const saved =
+				goal && goal.clock.since !== null
+					? {
+							...state,
+							goal: {
+								...goal,
+								clock: { activeMs: goal.clock.activeMs + Math.max(0, now - goal.clock.since), since: now },
+							},
+						}
+					: state;
+			const anchor = { tokens: this.#persistedTotal(), automatic: this.#deps.automaticRun?.() === true };
+			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(saved, anchor));
 		} catch {
 			// Stale runtime: the next restore reads the last entry that made it.
 		}
+	}
+
+	/**
+	 * The branch total of the messages already on the branch: an assistant message counted at its
+	 * message_end is persisted by Pi only after every message_end handler, so an entry written in
+	 * between must not count it (the restore replays it from after the entry).
+	 */
+	#persistedTotal(): number {
+		const last = this.#lastCounted;
+		const session = this.#ctx?.sessionManager;
+		if (!last || !session) return this.#branchTotal;
+		let id = session.getLeafId();
+		while (id) {
+			const entry = session.getEntry(id);
+			if (!entry) break;
+			if (entry.type === "message" && entry.message.role === "assistant") {
+				if (entry.message !== last.message) return Math.max(0, this.#branchTotal - last.tokens);
+				break;
+			}
+			id = entry.parentId;
+		}
+		this.#lastCounted = undefined; // on the branch: no later entry needs the walk
+		return this.#branchTotal;
 	}
 
 	/** Releases the mutex when not active, refreshes the footer, notifies dependants. */
@@ -203,12 +256,15 @@ export class GoalController {
 		this.#deps.onChange?.();
 	}
 
-	/** Updates the footer. */
+	/** Updates the footer (Pi's setStatus only when the text changed). */
 	refreshFooter(): void {
 		const ctx = this.#ctx;
 		if (!ctx) return;
 		try {
-			ctx.ui.setStatus(STATUS_KEY, footerText(this.#state.goal, this.facts()));
+			const text = footerText(this.#state.goal, this.facts());
+			if (text === this.#footer) return;
+			ctx.ui.setStatus(STATUS_KEY, text);
+			this.#footer = text;
 		} catch {
 			// Stale ctx after reload.
 		}
