@@ -90,7 +90,9 @@ const byType: Record<string, number> = {};
 const entries = h.session.sessionManager.getEntries();
 for (const entry of entries) {
 	const key =
-		entry.type === "custom" || entry.type === "custom_message" ? `${entry.type}:${entry.customType}` : entry.type;
+		entry.type === "custom" || entry.type === "custom_message"
+			? `${entry.type}:${entry.customType}`
+			: entry.type;
 	byType[key] = (byType[key] ?? 0) + 1;
 }
 const goalState = entries.filter((e) => e.type === "custom" && e.customType === "pi-goal/state").at(-1) as

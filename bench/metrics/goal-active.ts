@@ -143,7 +143,10 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 					Object.entries(goalRun.byType).filter(([key]) => key.includes(":pi-goal/")),
 				),
 				sessionEntries: { goal: goalRun.entries, reset: resetRun.entries },
-				entriesPerTurn: { goal: round(goalRun.entries / turns, 3), reset: round(resetRun.entries / turns, 3) },
+				entriesPerTurn: {
+					goal: round(goalRun.entries / turns, 3),
+					reset: round(resetRun.entries / turns, 3),
+				},
 			},
 		),
 		metric(
