@@ -24,11 +24,10 @@ import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-ki
 import { continuationMessage, type GoalMessage } from "./contract.js";
 import type { GoalController } from "./controller.js";
 import { mayContinue } from "./outcome.js";
-import type { RunOwnership } from "./run.js";
-import { automaticAllowed } from "./safety.js";
-import type { GoalWaker } from "./wake.js";
 import { assistantTurn } from "./replay.js";
-import { countTurn, type TurnFacts } from "./safety.js";
+import type { RunOwnership } from "./run.js";
+import { automaticAllowed, countTurn, type TurnFacts } from "./safety.js";
+import type { GoalWaker } from "./wake.js";
 import { resetAhead } from "./window.js";
 
 export { RunOwnership } from "./run.js";

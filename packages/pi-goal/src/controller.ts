@@ -8,7 +8,7 @@ import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
 import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
 import { footerText } from "./footer.js";
 import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
-import { persistWorthy, stateEntryData } from "./persistence.js";
+import { persistedTotal, persistWorthy, stateEntryData } from "./persistence.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -226,27 +226,14 @@ export class GoalController {
 		}
 	}
 
-	/**
-	 * The branch total of the messages already on the branch: an assistant message counted at its
-	 * message_end is persisted by Pi only after every message_end handler, so an entry written in
-	 * between must not count it (the restore replays it from after the entry).
-	 */
+	/** The branch total of the messages already on the branch (see {@link persistedTotal}). */
 	#persistedTotal(): number {
 		const last = this.#lastCounted;
 		const session = this.#ctx?.sessionManager;
 		if (!last || !session) return this.#branchTotal;
-		let id = session.getLeafId();
-		while (id) {
-			const entry = session.getEntry(id);
-			if (!entry) break;
-			if (entry.type === "message" && entry.message.role === "assistant") {
-				if (entry.message !== last.message) return Math.max(0, this.#branchTotal - last.tokens);
-				break;
-			}
-			id = entry.parentId;
-		}
-		this.#lastCounted = undefined; // on the branch: no later entry needs the walk
-		return this.#branchTotal;
+		const total = persistedTotal(session, this.#branchTotal, last);
+		if (total === this.#branchTotal) this.#lastCounted = undefined; // on the branch: no walk next time
+		return total;
 	}
 
 	/** Releases the mutex when not active, refreshes the footer, notifies dependants. */

@@ -120,6 +120,27 @@ export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
 	return { state, branchTotal, windowRevision, ignored };
 }
 
+/**
+ * The branch total of the assistant messages already on the branch. One counted at its message_end
+ * is persisted by Pi only after every message_end handler, so an entry written in between must not
+ * count it (the restore replays it from after the entry). Walks back to the newest assistant message.
+ */
+export function persistedTotal(
+	session: Pick<RestoreLookup, "getLeafId" | "getEntry">,
+	branchTotal: number,
+	last: { message: object; tokens: number },
+): number {
+	let id = session.getLeafId();
+	while (id) {
+		const entry = session.getEntry(id);
+		if (!entry) break;
+		if (entry.type === "message" && entry.message?.role === "assistant")
+			return entry.message === last.message ? branchTotal : Math.max(0, branchTotal - last.tokens);
+		id = entry.parentId ?? null;
+	}
+	return Math.max(0, branchTotal - last.tokens);
+}
+
 /** The part of Pi's session manager the restore walk reads. */
 export interface RestoreLookup {
 	getLeafId(): string | null;

@@ -17,14 +17,13 @@ type Entry = { id: string; parentId: string | null; timestamp: string; [key: str
 /** A linear branch over `entries` that counts getEntry calls (the cost of the walk). */
 function branch(entries: Record<string, unknown>[]): RestoreLookup & { reads: number } {
 	const byId = new Map<string, Entry>();
-	entries.forEach((entry, i) =>
+	for (const [i, entry] of entries.entries())
 		byId.set(`e${i}`, {
 			...entry,
 			id: `e${i}`,
 			parentId: i === 0 ? null : `e${i - 1}`,
 			timestamp: new Date(1_000_000 + i * 1000).toISOString(),
-		}),
-	);
+		});
 	const lookup = {
 		reads: 0,
 		getLeafId: () => (entries.length > 0 ? `e${entries.length - 1}` : null),
