@@ -67,7 +67,7 @@ function runUntilKilled(
 		let killed = false;
 		const timer = setTimeout(() => {
 			if (!killed) proc.kill("SIGKILL");
-		}, 30_000);
+		}, 80_000); // a loaded 2-core machine needs ~25 s to start the child
 		proc.stderr?.on("data", (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
@@ -126,7 +126,7 @@ describe("durability: SIGKILL during a goal-plus-reset run, then reopen", () => 
 			expect(branchViolations(branch())).toEqual([]);
 			expect(harness.errors).toEqual([]);
 			tally.hit("durabilityKills");
-		}, 60_000);
+		}, 120_000);
 	});
 });
 
@@ -147,7 +147,7 @@ function runBudgetUntil(
 		let file = "";
 		let buffer = "";
 		let killed = false;
-		const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+		const timer = setTimeout(() => proc.kill("SIGKILL"), 80_000);
 		proc.stdout?.on("data", (chunk: Buffer) => {
 			buffer += chunk.toString();
 			const parts = buffer.split("\n");
@@ -220,7 +220,7 @@ describe("durability: a budget stop holds across a SIGKILL", () => {
 		expect(goalStatus(harness)).toBe("budget_limited");
 		expect(harness.providerCalls).toBe(0);
 		expect(harness.errors).toEqual([]);
-	}, 60_000);
+	}, 120_000);
 
 	it("a crash mid-run before the budget: the tokens spent before it still count, and the goal stops at its budget", async () => {
 		const agentDir = tempDir("pi-reliability-budget-");
@@ -239,5 +239,5 @@ describe("durability: a budget stop holds across a SIGKILL", () => {
 			[],
 		);
 		expect(harness.errors).toEqual([]);
-	}, 60_000);
+	}, 120_000);
 });
