@@ -32,6 +32,7 @@ const groups: [string, () => Promise<Metric[]>][] = [
 	["startup", async () => (await import("./metrics/startup.ts")).startup(smoke)],
 	["heap", async () => (await import("./metrics/heap.ts")).heap(smoke)],
 	["goal", async () => (await import("./metrics/goal-run.ts")).goalRun(smoke)],
+	["goal-active", async () => (await import("./metrics/goal-active.ts")).goalActive(smoke)],
 ];
 
 const started = Date.now();

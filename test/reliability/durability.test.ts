@@ -9,7 +9,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import {
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { bundle } from "./support/bundle.js";
@@ -27,8 +32,10 @@ afterAll(() => {
 });
 
 let child = "";
+let budgetChild = "";
 beforeAll(async () => {
 	child = await bundle(join(here, "support", "durability-child.ts"));
+	budgetChild = await bundle(join(here, "support", "budget-child.ts"));
 }, 60_000);
 
 let harness: ScriptedSession | undefined;
@@ -60,7 +67,7 @@ function runUntilKilled(
 		let killed = false;
 		const timer = setTimeout(() => {
 			if (!killed) proc.kill("SIGKILL");
-		}, 30_000);
+		}, 80_000); // a loaded 2-core machine needs ~25 s to start the child
 		proc.stderr?.on("data", (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
@@ -119,6 +126,118 @@ describe("durability: SIGKILL during a goal-plus-reset run, then reopen", () => 
 			expect(branchViolations(branch())).toEqual([]);
 			expect(harness.errors).toEqual([]);
 			tally.hit("durabilityKills");
-		}, 60_000);
+		}, 120_000);
 	});
+});
+
+/**
+ * Runs budget-child.ts until `killWhen` matches an output line (then SIGKILL at once); returns the
+ * session file and the lines seen.
+ */
+function runBudgetUntil(
+	agentDir: string,
+	budget: number,
+	killWhen: (line: string) => boolean,
+): Promise<{ file: string; lines: string[] }> {
+	return new Promise((resolve, reject) => {
+		const proc = spawn(process.execPath, [budgetChild, agentDir, String(budget)], {
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		const lines: string[] = [];
+		let file = "";
+		let buffer = "";
+		let killed = false;
+		const timer = setTimeout(() => proc.kill("SIGKILL"), 80_000);
+		proc.stdout?.on("data", (chunk: Buffer) => {
+			buffer += chunk.toString();
+			const parts = buffer.split("\n");
+			buffer = parts.pop() ?? "";
+			for (const line of parts) {
+				lines.push(line);
+				if (line.startsWith("FILE ")) file = line.slice(5);
+				if (!killed && file && killWhen(line)) {
+					killed = true;
+					proc.kill("SIGKILL");
+				}
+			}
+		});
+		proc.on("exit", (_code, signal) => {
+			clearTimeout(timer);
+			if (signal !== "SIGKILL" || !file)
+				reject(new Error(`budget child ended with ${signal}: ${lines.slice(-5)}`));
+			else resolve({ file, lines });
+		});
+	});
+}
+
+type StateEntry = {
+	type: string;
+	customType?: string;
+	data?: { state?: { goal?: { status?: string } | null } };
+};
+type MessageEntry = { type: string; message?: { role?: string; usage?: { totalTokens?: number } } };
+
+function goalStatus(h: ScriptedSession): string | undefined {
+	const states = (h.session.sessionManager.getBranch() as unknown as StateEntry[]).filter(
+		(e) => e.type === "custom" && e.customType === "pi-goal/state",
+	);
+	return states.at(-1)?.data?.state?.goal?.status ?? undefined;
+}
+
+function assistantTokens(h: ScriptedSession): number {
+	let total = 0;
+	for (const e of h.session.sessionManager.getBranch() as unknown as MessageEntry[])
+		if (e.type === "message" && e.message?.role === "assistant") total += e.message.usage?.totalTokens ?? 0;
+	return total;
+}
+
+async function reopen(file: string, agentDir: string, responses: number): Promise<ScriptedSession> {
+	const opened = await createScriptedSession({
+		session: { open: file },
+		recorderPosition: "first",
+		extensions: allExtensions({ agentDir, jscpd: { executable: fakeJscpd(agentDir) } }),
+		responses: Array.from({ length: responses }, (_, i) =>
+			i % 5 === 4
+				? toolCall("new_context", { handoff: `after ${i}` })
+				: toolCall("read", { path: "notes.txt" }),
+		),
+	});
+	opened.setUsage({ input: 400, output: 0, totalTokens: 400 });
+	for (let i = 0; i < 6; i++) {
+		await opened.session.waitForIdle();
+		await new Promise((r) => setImmediate(r));
+	}
+	return opened;
+}
+
+describe("durability: a budget stop holds across a SIGKILL", () => {
+	it("a budget stop still holds after a crash: the reopened goal stays budget_limited and sends nothing", async () => {
+		const agentDir = tempDir("pi-reliability-budget-");
+		const { file, lines } = await runBudgetUntil(agentDir, 2_000, (line) => line.startsWith("SETTLED "));
+		expect(lines).toContain("SETTLED budget_limited");
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await reopen(file, agentDir, 10);
+		expect(goalStatus(harness)).toBe("budget_limited");
+		expect(harness.providerCalls).toBe(0);
+		expect(harness.errors).toEqual([]);
+	}, 120_000);
+
+	it("a crash mid-run before the budget: the tokens spent before it still count, and the goal stops at its budget", async () => {
+		const agentDir = tempDir("pi-reliability-budget-");
+		const budget = 4_000; // 10 responses of 400 tokens
+		const { file } = await runBudgetUntil(agentDir, budget, (line) => line === "STEP 6");
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await reopen(file, agentDir, 20);
+		const before = assistantTokens(harness) - harness.providerCalls * 400;
+		expect(before).toBeGreaterThanOrEqual(6 * 400);
+		// The restored goal went on by itself and stopped once the budget was spent, counting the
+		// tokens from before the crash (no state entry recorded them: none is written per turn).
+		expect(goalStatus(harness)).toBe("budget_limited");
+		expect(harness.providerCalls).toBeLessThanOrEqual(Math.ceil((budget - before) / 400) + 1);
+		expect(harness.providerCalls).toBeGreaterThan(0);
+		expect(branchViolations(harness.session.sessionManager.getBranch() as unknown as BranchEntry[])).toEqual(
+			[],
+		);
+		expect(harness.errors).toEqual([]);
+	}, 120_000);
 });

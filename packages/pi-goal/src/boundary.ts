@@ -1,13 +1,19 @@
 /**
- * Boundary adapter: while a goal is active (or a contract revision waits to be published) the
- * goal takes part in Pi's actionable boundaries through the kit's participant.
+ * Boundary adapter: the goal takes part in Pi's actionable boundaries through the kit's
+ * participants, each subscribed only while needed (DESIGN.md §4: a `turn_end` handler alone makes
+ * Pi build a context preview of the whole session on every turn).
  *
- * - turn_end: counts the turn for the safety breakers and publishes a pending contract revision
- *   after the turn's tool results (so an inactive revision follows the terminal tool result);
- * - agent_before_settle: proposes exactly one hidden continuation with `continue: true` when the
- *   outcome is completed (no final error, no failed or cancelled compaction recovery), the goal is
- *   active and owned, not waiting, within its limits, and no user work is queued. Pi runs it inside
- *   the same run: no idle-send race. Errors, waits and stops are published at agent_settled.
+ * - message_end (not a boundary): counts each response for the safety breakers, O(1) (a response
+ *   with tool calls once its tools ran);
+ * - turn_end, armed only for a turn that needs it: a pending contract revision (published after the
+ *   turn's tool results, so an inactive revision follows the terminal tool result), an accepted
+ *   `new_context` call (the contract goes into the new window), or a breaker that trips on a
+ *   response with tool calls (counted here, after its tools ran, then the loop is aborted);
+ * - agent_before_settle, armed while a goal is active: proposes exactly one hidden continuation with
+ *   `continue: true` when the outcome is completed (no final error, no failed or cancelled
+ *   compaction recovery), the goal is active and owned, not waiting, within its limits, and no user
+ *   work is queued. Pi runs it inside the same run: no idle-send race. Errors, waits and stops are
+ *   published at agent_settled.
  */
 import type {
 	CustomMessageEntryDraft,
@@ -18,12 +24,39 @@ import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-ki
 import { continuationMessage, type GoalMessage } from "./contract.js";
 import type { GoalController } from "./controller.js";
 import { mayContinue } from "./outcome.js";
+import { assistantTurn } from "./replay.js";
 import type { RunOwnership } from "./run.js";
-import { automaticAllowed } from "./safety.js";
+import { automaticAllowed, countTurn, type TurnFacts } from "./safety.js";
 import type { GoalWaker } from "./wake.js";
 import { resetAhead } from "./window.js";
 
 export { RunOwnership } from "./run.js";
+
+/** What makes the next `turn_end` worth a subscription, besides a pending contract revision. */
+export class TurnEndNeeds {
+	/**
+	 * A response with tool calls, counted once its tools ran (a tool that stopped the goal, such as
+	 * `goal_complete`, means it is not counted), at the next response, agent_end or turn_end.
+	 */
+	held: { goalId: string; turn: TurnFacts; trips: boolean } | undefined;
+	/** An accepted `new_context` call: this turn's boundary opens a new window. */
+	reset = false;
+
+	/** Whether turn_end is needed (with the controller's pending contract). */
+	wanted(controller: GoalController): boolean {
+		return (
+			this.held?.trips === true ||
+			(this.reset && controller.goal?.status === "active") ||
+			controller.pendingContract() !== undefined
+		);
+	}
+
+	/** A new attempt starts or the session changed: nothing from an earlier turn carries over. */
+	clear(): void {
+		this.held = undefined;
+		this.reset = false;
+	}
+}
 
 /** Dependencies of the boundary proposer. */
 export interface BoundaryDeps {
@@ -33,6 +66,7 @@ export interface BoundaryDeps {
 	readonly nonce: () => string;
 	/** Whether goal_complete and goal_blocked are active tools (rechecked before every continuation). */
 	readonly helpersAvailable: () => boolean;
+	readonly needs: TurnEndNeeds;
 }
 
 function draft(message: GoalMessage<unknown>): CustomMessageEntryDraft {
@@ -52,17 +86,50 @@ function contractDrafts(controller: GoalController, event: BoundaryEvent): Custo
 	return [draft(contract)];
 }
 
-function turnFacts(event: TurnEndEvent): { toolCalls: number; text: string } {
-	const message = event.message as { role?: string; content?: unknown };
-	const blocks = Array.isArray(message.content)
-		? (message.content as { type?: string; text?: string }[])
-		: [];
-	const calls = blocks.filter((block) => block.type === "toolCall").length;
-	const text = blocks
-		.filter((block) => block.type === "text")
-		.map((block) => block.text ?? "")
-		.join("\n");
-	return { toolCalls: Math.max(calls, event.toolResults.length), text };
+/**
+ * Applies a held response count, if its goal is still active. Returns true when a breaker tripped.
+ */
+export function flushHeldTurn(
+	deps: Pick<BoundaryDeps, "controller" | "needs">,
+	ctx: ExtensionContext | undefined,
+): boolean {
+	const { controller, needs } = deps;
+	const held = needs.held;
+	needs.held = undefined;
+	const goal = controller.goal;
+	if (!held || goal?.status !== "active" || goal.id !== held.goalId) return false;
+	controller.apply({ type: "turn", turn: held.turn }, ctx);
+	return controller.goal?.status !== "active";
+}
+
+/**
+ * Counts one assistant response of an active goal (message_end) for the safety breakers: O(1), no
+ * session entry (the restore replays the counters). A response with tool calls is held until its
+ * tools ran, as the turn_end count used to be; one whose count would trip a breaker needs turn_end,
+ * where the loop is stopped before its next request. Returns true when turn_end is now needed.
+ */
+export function countResponse(
+	deps: Pick<BoundaryDeps, "controller" | "run" | "needs">,
+	message: { stopReason?: string; content?: unknown },
+	ctx: ExtensionContext,
+): boolean {
+	const { controller, run, needs } = deps;
+	flushHeldTurn(deps, ctx);
+	const goal = controller.goal;
+	if (goal?.status !== "active" || message.stopReason === "aborted") return false;
+	const facts = assistantTurn(message.content);
+	const error = message.stopReason === "error";
+	// The one exemption: a scheduled recovery request rejected directly by the usage limit, work-free.
+	if (error && run.recovery && run.responses === 1 && facts.toolCalls === 0 && run.error?.usageLimit === true)
+		return false;
+	const turn: TurnFacts = { automatic: run.automatic, goalWork: run.goalOwned, error, ...facts };
+	if (facts.toolCalls === 0) {
+		controller.apply({ type: "turn", turn }, ctx);
+		return false;
+	}
+	const trips = countTurn(goal.safety, turn, controller.settings).trip !== undefined;
+	needs.held = { goalId: goal.id, turn, trips };
+	return trips;
 }
 
 function onTurnEnd(
@@ -70,24 +137,11 @@ function onTurnEnd(
 	event: TurnEndEvent,
 	ctx: ExtensionContext,
 ): BoundaryProposal | undefined {
-	const { controller, run } = deps;
-	const message = event.message as { role?: string };
-	const counted = event.outcome === "completed" || event.outcome === "error";
-	if (controller.goal?.status === "active" && message.role === "assistant" && counted) {
-		const facts = turnFacts(event);
-		const error = event.outcome === "error";
-		// The one exemption: a scheduled recovery request rejected directly by the usage limit, work-free.
-		const exempt =
-			error && run.recovery && run.responses === 1 && facts.toolCalls === 0 && run.error?.usageLimit === true;
-		if (!exempt)
-			controller.apply(
-				{ type: "turn", turn: { automatic: run.automatic, goalWork: run.goalOwned, error, ...facts } },
-				ctx,
-			);
-		// A breaker tripped in a tool loop: stop the loop before its next request.
-		if (controller.goal?.status !== "active" && facts.toolCalls > 0 && !ctx.isIdle()) ctx.abort();
-	}
+	const { controller, needs } = deps;
+	// A breaker tripped in a tool loop: stop the loop before its next request.
+	if (flushHeldTurn(deps, ctx) && !ctx.isIdle()) ctx.abort();
 	const drafts = contractDrafts(controller, event);
+	needs.reset = false;
 	return drafts.length > 0 ? { drafts } : undefined;
 }
 

@@ -266,6 +266,10 @@ export async function followStartedWork(ctx: ExtensionCommandContext): Promise<v
 	do {
 		await ctx.waitForIdle();
 		await new Promise<void>((resolve) => setImmediate(resolve));
+		if (ctx.isIdle()) return;
+		// A host whose command context has no bound waitForIdle (the SDK harness) resolves it at once:
+		// poll gently instead of spinning on setImmediate for the whole run.
+		await new Promise<void>((resolve) => setTimeout(resolve, 20));
 	} while (!ctx.isIdle());
 }
 

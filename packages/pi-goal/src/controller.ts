@@ -8,7 +8,7 @@ import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
 import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
 import { footerText } from "./footer.js";
 import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
-import { stateEntryData } from "./persistence.js";
+import { persistedTotal, persistWorthy, stateEntryData } from "./persistence.js";
 import { RUN_EVENT_PREFIX, terminalEvent } from "./run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
@@ -39,6 +39,8 @@ export interface ControllerDeps {
 	readonly onChange?: () => void;
 	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
 	readonly onWindowChange?: () => void;
+	/** Whether the run under way is automatic goal work (written with each state entry for the replay). */
+	readonly automaticRun?: () => boolean;
 }
 
 /** The result of {@link GoalController.apply}. */
@@ -62,6 +64,10 @@ export class GoalController {
 	#cleared: GoalRecord | undefined;
 	/** The token of this controller's agent-workflow acquisition, while it holds one. */
 	#mutexToken: symbol | undefined;
+	/** The assistant message counted last, until it is seen on the branch (Pi persists it after message_end). */
+	#lastCounted: { message: object; tokens: number } | undefined;
+	/** The footer text last set (setStatus only when it changes). */
+	#footer: string | undefined | null = null;
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
@@ -113,6 +119,8 @@ export class GoalController {
 		this.#branchTotal = restored.branchTotal;
 		this.#windowRevision = restored.windowRevision;
 		this.#cleared = undefined;
+		this.#lastCounted = undefined;
+		this.#footer = null;
 		const goal = restored.state.goal;
 		// Offline time never counts: a restored active goal's clock restarts now.
 		const now = this.#deps.now();
@@ -147,9 +155,11 @@ export class GoalController {
 		this.#settings = settings;
 	}
 
-	/** Adds one assistant message's tokens to the running branch total. */
-	addTokens(tokens: number): void {
-		if (tokens > 0) this.#branchTotal += tokens;
+	/** Adds one assistant message's tokens to the running branch total (at its message_end). */
+	addTokens(tokens: number, message?: object): void {
+		if (tokens <= 0) return;
+		this.#branchTotal += tokens;
+		if (message) this.#lastCounted = { message, tokens };
 	}
 
 	/**
@@ -168,6 +178,11 @@ export class GoalController {
 			};
 		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
 		this.#state = transition.state;
+		if (!persistWorthy(before, transition.state)) {
+			// Per-turn counters only: no entry (the restore replays them), nothing to re-arm.
+			this.refreshFooter();
+			return { changed: true };
+		}
 		this.#persist();
 		for (const effect of transition.effects) {
 			if (effect.type === "abort") {
@@ -203,7 +218,22 @@ export class GoalController {
 
 	#persist(): void {
 		try {
-			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(this.#state));
+			const state = this.#state;
+			const goal = state.goal;
+			const now = this.#deps.now();
+			// The running period is folded in, so the restore only adds the time the branch shows after the entry.
+			const saved =
+				goal && goal.clock.since !== null
+					? {
+							...state,
+							goal: {
+								...goal,
+								clock: { activeMs: goal.clock.activeMs + Math.max(0, now - goal.clock.since), since: now },
+							},
+						}
+					: state;
+			const anchor = { tokens: this.#persistedTotal(), automatic: this.#deps.automaticRun?.() === true };
+			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(saved, anchor));
 		} catch {
 			// Stale runtime: the next restore reads the last entry that made it.
 		}
@@ -217,6 +247,16 @@ export class GoalController {
 		return result.acquired;
 	}
 
+	/** The branch total of the messages already on the branch (see {@link persistedTotal}). */
+	#persistedTotal(): number {
+		const last = this.#lastCounted;
+		const session = this.#ctx?.sessionManager;
+		if (!last || !session) return this.#branchTotal;
+		const total = persistedTotal(session, this.#branchTotal, last);
+		if (total === this.#branchTotal) this.#lastCounted = undefined; // on the branch: no walk next time
+		return total;
+	}
+
 	/** Releases the mutex when not active, refreshes the footer, notifies dependants. */
 	sync(): void {
 		if (this.#state.goal?.status !== "active" && this.#mutexToken) {
@@ -227,12 +267,15 @@ export class GoalController {
 		this.#deps.onChange?.();
 	}
 
-	/** Updates the footer. */
+	/** Updates the footer (Pi's setStatus only when the text changed). */
 	refreshFooter(): void {
 		const ctx = this.#ctx;
 		if (!ctx) return;
 		try {
-			ctx.ui.setStatus(STATUS_KEY, footerText(this.#state.goal, this.facts()));
+			const text = footerText(this.#state.goal, this.facts());
+			if (text === this.#footer) return;
+			ctx.ui.setStatus(STATUS_KEY, text);
+			this.#footer = text;
 		} catch {
 			// Stale ctx after reload.
 		}

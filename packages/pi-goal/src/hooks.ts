@@ -7,12 +7,13 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isResetAnnouncement, loadSettings, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "./accounting.js";
+import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
 import { readContinuationDetails, readContractDetails } from "./contract.js";
 import type { GoalController } from "./controller.js";
 import { type AssistantLike, errorFacts } from "./errors.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
-import { type ScannedEntry, scanBranch } from "./persistence.js";
+import { type RestoreLookup, restoreBranch } from "./persistence.js";
 import type { RunOwnership } from "./run.js";
 import { limitReached } from "./safety.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
@@ -20,13 +21,17 @@ import { helpersAvailable, settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 import type { GoalWaker } from "./wake.js";
-import { contractRevisionSince } from "./window.js";
+import { contractRevisionSince, resetAhead } from "./window.js";
 
 /** Dependencies of the hooks. */
 export interface HookDeps {
 	readonly controller: GoalController;
 	readonly waker: GoalWaker;
 	readonly run: RunOwnership;
+	/** What makes the next turn_end worth a subscription. */
+	readonly needs: TurnEndNeeds;
+	/** Arms or disarms the boundary participants after `needs` changed. */
+	readonly syncBoundaries: () => void;
 	/** Pi's agent directory (settings location). */
 	readonly agentDir: () => string;
 	/** Disarms the boundary participant and the context fallback at shutdown. */
@@ -77,6 +82,15 @@ function restoreBeforeNextRequest(
 	if (contract) pi.sendMessage(contract, { deliverAs: "steer" });
 }
 
+/** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
+function isResetCall(event: { toolName: string; isError: boolean; result?: unknown }): boolean {
+	const details = (event.result as { details?: unknown } | undefined)?.details;
+	return resetAhead({
+		entries: [],
+		toolResults: [{ toolName: event.toolName, isError: event.isError, details }],
+	});
+}
+
 /** Tells the user, once per runtime, that malformed saved goal state was skipped. */
 function reportIgnored(ctx: ExtensionContext, ignored: number): void {
 	const entries =
@@ -90,7 +104,8 @@ function restore(
 	ctx: ExtensionContext,
 	onIgnored: (ignored: number) => void,
 ): void {
-	const restored = scanBranch(ctx.sessionManager.getBranch() as unknown as ScannedEntry[]);
+	deps.needs.clear();
+	const restored = restoreBranch(ctx.sessionManager as unknown as RestoreLookup);
 	if (restored.ignored > 0) onIgnored(restored.ignored);
 	deps.controller.bind(ctx, restored);
 	deps.controller.apply({ type: "budget_check" }, ctx);
@@ -109,7 +124,7 @@ function restore(
 
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
 export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
-	const { controller, waker, run, usage } = deps;
+	const { controller, waker, run, usage, needs } = deps;
 	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
 	let afterRun = false;
 	/** Malformed saved state is reported once per runtime, not on every restore. */
@@ -168,10 +183,12 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
-			controller.addTokens(messageTokens(message.usage));
+			controller.addTokens(messageTokens(message.usage), event.message);
 			const assistant = event.message as AssistantLike;
 			const facts = errorFacts(assistant, ctx.model?.contextWindow);
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
+			if (countResponse({ controller, run, needs }, assistant as { content?: unknown }, ctx))
+				deps.syncBoundaries();
 		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
 			if (details) controller.markWindow(details.revision);
@@ -182,9 +199,15 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
 		// An accepted goal_wait invalidates an older length-recovery candidate.
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
+		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
+		if (controller.goal?.status === "active" && isResetCall(event)) {
+			needs.reset = true;
+			deps.syncBoundaries();
+		}
 	});
 	pi.on("agent_end", (_event, ctx) => {
 		afterRun = true;
+		flushHeldTurn({ controller, needs }, ctx);
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
 	});
 
@@ -213,6 +236,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("agent_start", () => {
 		afterRun = false;
+		needs.clear();
 		run.startAttempt();
 	});
 	pi.on("agent_settled", (event, ctx) => {

@@ -12,7 +12,7 @@ import {
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
-import { proposeAtBoundary } from "./boundary.js";
+import { proposeAtBoundary, TurnEndNeeds } from "./boundary.js";
 import { registerGoalCommand } from "./commands.js";
 import { GoalController } from "./controller.js";
 import { FooterClock } from "./footer-clock.js";
@@ -45,7 +45,9 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		const now = options.now ?? Date.now;
 		const nonce = () => randomUUID();
 		const run = new RunOwnership();
+		const needs = new TurnEndNeeds();
 		let syncDependants = () => {};
+		let syncBoundaries = () => {};
 		let syncWindow = () => {};
 		const controller = new GoalController({
 			pi,
@@ -54,9 +56,13 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			now,
 			onChange: () => syncDependants(),
 			onWindowChange: () => syncWindow(),
+			automaticRun: () => run.running && run.automatic,
 		});
 		const restorer = createContractRestorer(pi, controller);
-		syncWindow = () => restorer.sync();
+		syncWindow = () => {
+			restorer.sync();
+			syncBoundaries();
+		};
 		// Unref'd: a waiting goal's deadline never keeps an embedding process (or a test) alive.
 		const timers: Timers = options.timers ?? {
 			setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
@@ -74,19 +80,36 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			helpersAvailable: () => helpersAvailable(pi),
 		});
 		const footerClock = new FooterClock({ controller, timers, now });
-		const participant = createBoundaryParticipant(pi, {
-			events: ["turn_end", "agent_before_settle"],
-			propose: (event, ctx) =>
-				proposeAtBoundary(
-					{ controller, waker, run, nonce, helpersAvailable: () => helpersAvailable(pi) },
-					event,
-					ctx,
-				),
+		const boundaryDeps = {
+			controller,
+			waker,
+			run,
+			nonce,
+			needs,
+			helpersAvailable: () => helpersAvailable(pi),
+		};
+		const settleParticipant = createBoundaryParticipant(pi, {
+			events: ["agent_before_settle"],
+			propose: (event, ctx) => proposeAtBoundary(boundaryDeps, event, ctx),
 		});
+		const turnParticipant = createBoundaryParticipant(pi, {
+			events: ["turn_end"],
+			propose: (event, ctx) => {
+				const proposal = proposeAtBoundary(boundaryDeps, event, ctx);
+				syncBoundaries(); // usually unsubscribes again: turn_end is needed for one turn at a time
+				return proposal;
+			},
+		});
+		syncBoundaries = () => {
+			// agent_before_settle while a goal is active or a revision is pending; turn_end only for a turn
+			// that needs it (boundary.ts). Pi checks for handlers per dispatch, so unsubscribed costs nothing.
+			if (controller.goal?.status === "active" || controller.pendingContract()) settleParticipant.arm();
+			else settleParticipant.disarm();
+			if (controller.ctx && needs.wanted(controller)) turnParticipant.arm();
+			else turnParticipant.disarm();
+		};
 		syncDependants = () => {
-			// Boundary handlers exist only while a goal is active or a contract revision is pending.
-			if (controller.goal?.status === "active" || controller.pendingContract()) participant.arm();
-			else participant.disarm();
+			syncBoundaries();
 			restorer.sync();
 			waker.syncTimer();
 			usage.sync();
@@ -94,12 +117,25 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		};
 		const agentDir = () => options.agentDir ?? getAgentDir();
 		const disarm = () => {
-			participant.disarm();
+			needs.clear();
+			settleParticipant.disarm();
+			turnParticipant.disarm();
 			restorer.hook.disarm();
 			footerClock.stop();
 		};
 		const dormancy = new Dormancy();
-		registerHooks(pi, { controller, waker, run, agentDir, disarm, usage, now, dormancy });
+		registerHooks(pi, {
+			controller,
+			waker,
+			run,
+			needs,
+			syncBoundaries: () => syncBoundaries(),
+			agentDir,
+			disarm,
+			usage,
+			now,
+			dormancy,
+		});
 		registerTools(pi, controller);
 		registerGoalCommand({
 			pi,

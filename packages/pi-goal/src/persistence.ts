@@ -1,10 +1,13 @@
 /**
- * Persistence (pure part): the `pi-goal/state` entry format and the one branch scan done on
- * restore (session_start, session_tree). Hot handlers keep running totals instead.
+ * Persistence (pure part): the `pi-goal/state` entry format and the restore walk (session_start,
+ * session_tree). A state entry is written when the goal changes meaningfully, never per turn; the
+ * restore walks back from the leaf to the newest valid state entry and replays what came after it
+ * (replay.ts), O(entries after it). Hot handlers keep running totals.
  */
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { readContractDetails } from "./contract.js";
 import { EMPTY_STATE } from "./goal-machine.js";
+import { type ReplayEntry, readAnchor, replayAfter, type StateAnchor } from "./replay.js";
 import { CONTRACT_MESSAGE, type GoalState, STATE_ENTRY } from "./types.js";
 import { readGoalRecord, validRevision } from "./validate.js";
 
@@ -17,11 +20,37 @@ export interface StateEntryData {
 	readonly v: number;
 	/** The state at write time. */
 	readonly state: GoalState;
+	/** Where the replay of later entries starts (absent in entries written before issue 23). */
+	readonly at?: StateAnchor;
 }
 
 /** Builds the data of a state entry. */
-export function stateEntryData(state: GoalState): StateEntryData {
-	return { v: STATE_VERSION, state };
+export function stateEntryData(state: GoalState, at?: StateAnchor): StateEntryData {
+	return at ? { v: STATE_VERSION, state, at } : { v: STATE_VERSION, state };
+}
+
+/**
+ * Whether a transition is worth a state entry: anything but the per-turn counters (the safety
+ * counters of one epoch and the continuation count), which the restore replays from the messages.
+ */
+export function persistWorthy(before: GoalState, after: GoalState): boolean {
+	if (before.revision !== after.revision) return true;
+	const a = before.goal;
+	const b = after.goal;
+	if (!a || !b) return a !== b;
+	return (
+		a.id !== b.id ||
+		a.status !== b.status ||
+		a.objective !== b.objective ||
+		a.tokenBudget !== b.tokenBudget ||
+		a.wait !== b.wait ||
+		a.pauseReason !== b.pauseReason ||
+		a.outcome !== b.outcome ||
+		a.usage !== b.usage ||
+		a.clock !== b.clock ||
+		a.runId !== b.runId ||
+		a.safety.epoch !== b.safety.epoch
+	);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -46,7 +75,7 @@ export function readStateEntry(data: unknown): GoalState | undefined {
 }
 
 /** A branch entry as the scan sees it (a structural subset of Pi's SessionEntry). */
-export interface ScannedEntry {
+export interface ScannedEntry extends ReplayEntry {
 	readonly type: string;
 	readonly customType?: string;
 	readonly data?: unknown;
@@ -66,7 +95,10 @@ export interface RestoredBranch {
 	readonly ignored: number;
 }
 
-/** Scans the branch once (root to leaf). */
+/**
+ * Scans the whole branch once (root to leaf). Only for a newest state entry written before
+ * issue 23 (no replay anchor): its token baseline counts from the root of the branch.
+ */
 export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
 	let state: GoalState = EMPTY_STATE;
 	let branchTotal = 0;
@@ -86,4 +118,90 @@ export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
 		}
 	}
 	return { state, branchTotal, windowRevision, ignored };
+}
+
+/**
+ * The branch total of the assistant messages already on the branch. One counted at its message_end
+ * is persisted by Pi only after every message_end handler, so an entry written in between must not
+ * count it (the restore replays it from after the entry). Walks back to the newest assistant message.
+ */
+export function persistedTotal(
+	session: Pick<RestoreLookup, "getLeafId" | "getEntry">,
+	branchTotal: number,
+	last: { message: object; tokens: number },
+): number {
+	let id = session.getLeafId();
+	while (id) {
+		const entry = session.getEntry(id);
+		if (!entry) break;
+		if (entry.type === "message" && entry.message?.role === "assistant")
+			return entry.message === last.message ? branchTotal : Math.max(0, branchTotal - last.tokens);
+		id = entry.parentId ?? null;
+	}
+	return Math.max(0, branchTotal - last.tokens);
+}
+
+/** The part of Pi's session manager the restore walk reads. */
+export interface RestoreLookup {
+	getLeafId(): string | null;
+	getEntry(
+		id: string,
+	): (ScannedEntry & { id: string; parentId?: string | null; timestamp?: string }) | undefined;
+	getBranch(): unknown[];
+}
+
+function readEntryAnchor(data: unknown): StateAnchor | undefined {
+	try {
+		return readAnchor((data as { at?: unknown }).at);
+	} catch {
+		return undefined; // a hostile getter: treated as the older format
+	}
+}
+
+function entryTime(entry: { timestamp?: string } | undefined): number {
+	const time = entry?.timestamp === undefined ? Number.NaN : Date.parse(entry.timestamp);
+	return Number.isFinite(time) ? time : Number.NaN;
+}
+
+/**
+ * Restores from the branch: walks back from the leaf to the newest valid state entry (and to the
+ * start of the current context window for the contract revision), then replays the entries after
+ * the state entry. A branch without a state entry is walked to its root once (nothing to replay);
+ * a newest state entry without an anchor (older format) falls back to {@link scanBranch}.
+ */
+export function restoreBranch(session: RestoreLookup): RestoredBranch {
+	const after: ScannedEntry[] = [];
+	let found: { state: GoalState; anchor: StateAnchor | undefined; time: number } | undefined;
+	let windowRevision: number | undefined;
+	let ignored = 0;
+	let leafTime = Number.NaN;
+	let id = session.getLeafId();
+	while (id && (!found || windowRevision === undefined)) {
+		const entry = session.getEntry(id);
+		if (!entry) break;
+		if (Number.isNaN(leafTime)) leafTime = entryTime(entry);
+		if (!found && entry.type === "custom" && entry.customType === STATE_ENTRY) {
+			const state = readStateEntry(entry.data);
+			if (state) found = { state, anchor: readEntryAnchor(entry.data), time: entryTime(entry) };
+			else ignored++;
+		} else if (windowRevision === undefined && entry.type === "compaction") {
+			windowRevision = -1;
+		} else if (
+			windowRevision === undefined &&
+			entry.type === "custom_message" &&
+			entry.customType === CONTRACT_MESSAGE
+		) {
+			windowRevision = readContractDetails(entry.details)?.revision;
+		}
+		if (!found) after.push(entry);
+		id = entry.parentId ?? null;
+	}
+	if (!found) return { state: EMPTY_STATE, branchTotal: 0, windowRevision: windowRevision ?? -1, ignored };
+	if (!found.anchor) {
+		const scanned = scanBranch(session.getBranch() as ScannedEntry[]);
+		return { ...scanned, ignored: Math.max(ignored, scanned.ignored) };
+	}
+	const activeMs = Math.max(0, leafTime - found.time) || 0;
+	const replayed = replayAfter(found.state, found.anchor, after.reverse(), activeMs);
+	return { ...replayed, windowRevision: windowRevision ?? -1, ignored };
 }

@@ -1,0 +1,123 @@
+/**
+ * Accounting replay (pure). A `pi-goal/state` entry is written only when the goal changes
+ * meaningfully, not per turn; what changes on every turn (tokens, active time, the safety counters,
+ * the continuation count) is re-derived on restore from the entries after the newest state entry:
+ * assistant usage is on the messages, the run's origin on the user and `pi-goal/continuation`
+ * messages, the time on the entries' timestamps. O(entries after the state entry).
+ */
+import { messageTokens, type UsageLike } from "./accounting.js";
+import { readContinuationDetails } from "./contract.js";
+import { errorFacts } from "./errors.js";
+import { countTurn } from "./safety.js";
+import { CONTINUATION_MESSAGE, type GoalRecord, type GoalState } from "./types.js";
+
+/** Counting only: a breaker reached in replay trips at the next live check, not here. */
+const NO_TRIP = { automaticTurns: null, noProgressTurns: null } as const;
+
+/** What a state entry says about the moment it was written, so later entries can be counted on. */
+export interface StateAnchor {
+	/** Running token total of the branch's assistant messages before the entry (runtime's origin). */
+	readonly tokens: number;
+	/** Whether the run under way when the entry was written was automatic goal work. */
+	readonly automatic: boolean;
+}
+
+/** A branch entry as the replay reads it (a structural subset of Pi's SessionEntry). */
+export interface ReplayEntry {
+	readonly type: string;
+	readonly customType?: string;
+	readonly details?: unknown;
+	readonly message?: {
+		readonly role?: string;
+		readonly usage?: UsageLike;
+		readonly stopReason?: string;
+		readonly errorMessage?: string;
+		readonly content?: unknown;
+	};
+}
+
+/** Reads an anchor; anything malformed is undefined (the restore falls back to a full scan). */
+export function readAnchor(value: unknown): StateAnchor | undefined {
+	if (typeof value !== "object" || value === null) return undefined;
+	const { tokens, automatic } = value as Record<string, unknown>;
+	if (typeof tokens !== "number" || !Number.isFinite(tokens) || tokens < 0) return undefined;
+	if (typeof automatic !== "boolean") return undefined;
+	return { tokens, automatic };
+}
+
+/** Tool calls and text of an assistant message (what the safety counters read). */
+export function assistantTurn(content: unknown): { toolCalls: number; text: string } {
+	if (!Array.isArray(content)) return { toolCalls: 0, text: typeof content === "string" ? content : "" };
+	let toolCalls = 0;
+	const texts: string[] = [];
+	for (const block of content as { type?: unknown; text?: unknown }[]) {
+		if (block?.type === "toolCall") toolCalls++;
+		else if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
+	}
+	return { toolCalls, text: texts.join("\n") };
+}
+
+/** The result of {@link replayAfter}. */
+export interface Replayed {
+	readonly state: GoalState;
+	readonly branchTotal: number;
+}
+
+/**
+ * Replays `entries` (oldest first, all after the state entry) onto the persisted state: tokens
+ * into the branch total, turns into the safety counters, accepted continuations into the
+ * iteration, and `activeMs` (time the branch shows after the state entry) into an active,
+ * non-waiting goal's clock. The same rules as the live handlers (hooks.ts, boundary.ts).
+ */
+export function replayAfter(
+	state: GoalState,
+	anchor: StateAnchor,
+	entries: readonly ReplayEntry[],
+	activeMs: number,
+): Replayed {
+	let branchTotal = anchor.tokens;
+	let goal: GoalRecord | null = state.goal;
+	let automatic = anchor.automatic;
+	// Goal-owned (kickoff and resume too): only such runs count for no-progress (safety.ts).
+	let goalWork = anchor.automatic;
+	let recovery = false;
+	let responses = 0;
+	for (const entry of entries) {
+		const message = entry.message;
+		if (entry.type === "message" && message?.role === "assistant") {
+			branchTotal += messageTokens(message.usage);
+			responses++;
+			if (goal?.status !== "active" || message.stopReason === "aborted") continue;
+			const error = message.stopReason === "error";
+			const facts = assistantTurn(message.content);
+			const exempt =
+				error &&
+				recovery &&
+				responses === 1 &&
+				facts.toolCalls === 0 &&
+				errorFacts(message as never)?.usageLimit === true;
+			if (!exempt)
+				goal = {
+					...goal,
+					safety: countTurn(goal.safety, { automatic, goalWork, error, ...facts }, NO_TRIP).safety,
+				};
+		} else if (entry.type === "message" && message?.role === "user") {
+			automatic = false;
+			goalWork = false;
+			recovery = false;
+			responses = 0;
+		} else if (entry.type === "custom_message" && entry.customType === CONTINUATION_MESSAGE) {
+			const details = readContinuationDetails(entry.details);
+			if (!details || !goal || details.goalId !== goal.id) continue;
+			recovery = details.kind === "recovery";
+			automatic = details.kind === "continuation" || details.kind === "wake" || recovery;
+			goalWork = true;
+			responses = 0;
+			if (details.iteration > goal.iteration && Number.isSafeInteger(details.iteration))
+				goal = { ...goal, iteration: details.iteration };
+		}
+	}
+	if (goal?.status === "active" && !goal.wait && activeMs > 0)
+		goal = { ...goal, clock: { ...goal.clock, activeMs: goal.clock.activeMs + activeMs } };
+	return { state: goal === state.goal ? state : { ...state, goal }, branchTotal };
+}
