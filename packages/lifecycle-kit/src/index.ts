@@ -17,7 +17,12 @@ export {
 	mergeBoundaryDrafts,
 	WINDOW_KEY,
 } from "./boundary.js";
-export { isResetAnnouncement, RESET_CHANNEL, type ResetAnnouncement } from "./channels.js";
+export {
+	isResetAnnouncement,
+	RESET_CHANNEL,
+	type ResetAnnouncement,
+	readResetAnnouncement,
+} from "./channels.js";
 export { createDialogScope, type DialogScope, type OpenedDialogs } from "./dialogs.js";
 export {
 	type FlushOutcome,
