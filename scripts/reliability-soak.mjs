@@ -71,7 +71,13 @@ function runSeed(seed, files, scratch) {
 					const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
 					if (file.status === "failed" && tests.length === 0)
 						failed.push(`${name}: ${file.message ?? "suite failed"}`.slice(0, 300));
-					for (const t of tests) failed.push(`${name} > ${t.title}`);
+					for (const t of tests) {
+						const why =
+							String(t.failureMessages?.[0] ?? "")
+								.split("\n")
+								.find((line) => line.trim()) ?? "";
+						failed.push(`${name} > ${t.title}\n      ${why.slice(0, 300)}`);
+					}
 				}
 			} catch {
 				failed = [`no report (vitest exit ${code})`];
