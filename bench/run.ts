@@ -30,6 +30,7 @@ const groups: [string, () => Promise<Metric[]>][] = [
 	["startup", async () => (await import("./metrics/startup.ts")).startup(smoke)],
 	["heap", async () => (await import("./metrics/heap.ts")).heap(smoke)],
 	["goal", async () => (await import("./metrics/goal-run.ts")).goalRun(smoke)],
+	["footprint", async () => (await import("./metrics/footprint.ts")).requestFootprint(smoke)],
 ];
 
 const started = Date.now();

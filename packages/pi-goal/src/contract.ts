@@ -62,7 +62,7 @@ export function contractText(goal: GoalRecord, revision: number, label: string =
 		"Work on the whole objective across turns; you will be prompted to continue.",
 		`When every requirement is met and you verified it (files, commands, tests), call goal_complete with goal_id "${goal.id}" and a summary of the evidence.`,
 		`If a real blocker stops you, call goal_blocked with goal_id "${goal.id}", the reason and the evidence.`,
-		`If you must wait for something external, call goal_wait with goal_id "${goal.id}", the reason and resume_after_ms.`,
+		`If you must wait for something external, call goal_wait with goal_id "${goal.id}", the reason and resume_after_ms (at least 10000; omit it to wait for the user).`,
 		"Plain text never completes the goal. Only use the goal id above.",
 	].join("\n");
 }
