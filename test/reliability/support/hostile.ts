@@ -119,7 +119,7 @@ function withEdit(node: unknown, path: readonly string[], op: "delete" | "replac
 	if (path.length === 0) return op === "delete" ? undefined : value;
 	if (typeof node !== "object" || node === null) return node; // an earlier edit removed the path
 	const [key, ...rest] = path as [string, ...string[]];
-	const copy: Record<string, unknown> = Array.isArray(node) ? [...node] : { ...node };
+	const copy = (Array.isArray(node) ? [...node] : { ...node }) as Record<string, unknown>;
 	if (!Object.hasOwn(copy, key) && (op === "delete" || rest.length > 0)) return node;
 	const child = withEdit(copy[key], rest, op, value);
 	if (child === undefined && !Array.isArray(copy)) delete copy[key];
