@@ -9,9 +9,11 @@ const dirs = [
 	...readdirSync(join(root, "packages")).map((name) => join(root, "packages", name)),
 	join(root, "test"),
 ];
-// One report per host pass of scripts/test-all.mjs.
+// One report per host pass of scripts/test-all.mjs (plus the random-seed reliability pass).
 const hosts = process.env.PI_LIFECYCLE_TEST_HOSTS?.split(",") ?? ["latest", "1.3.0"];
 const expectedReports = hosts.map((host) => (host === "latest" ? "vitest.json" : `vitest-pi-${host}.json`));
+// scripts/test-all.mjs also runs the root suite's reliability files with a random seed (dev pin).
+const randomSeedReport = "vitest-reliability-random.json";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -20,7 +22,9 @@ for (const dir of dirs) {
 	if (!existsSync(join(dir, "package.json"))) continue;
 	const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 	if (!pkg.scripts?.test) continue;
-	for (const reportName of expectedReports) {
+	const reports = [...expectedReports];
+	if (dir === join(root, "test") && hosts.includes("latest")) reports.push(randomSeedReport);
+	for (const reportName of reports) {
 		const report = join(dir, ".artifacts", reportName);
 		if (!existsSync(report)) {
 			console.log(`no test report from ${pkg.name} (${report})`);

@@ -31,3 +31,23 @@ export function isResetAnnouncement(payload: unknown): payload is ResetAnnouncem
 		return false;
 	}
 }
+
+/**
+ * Reads a {@link RESET_CHANNEL} payload once into a plain announcement (never throws). Listeners
+ * use the copy, never the payload: a getter that answers differently on a second read, or throws
+ * on it, cannot slip a value past the check or throw into the emitter.
+ */
+export function readResetAnnouncement(payload: unknown): ResetAnnouncement | undefined {
+	try {
+		if (typeof payload !== "object" || payload === null) return undefined;
+		const p = payload as Record<string, unknown>;
+		const session = p.session;
+		const windowId = p.windowId;
+		const entryId = p.entryId;
+		if (typeof session !== "object" || session === null) return undefined;
+		if (typeof windowId !== "string" || typeof entryId !== "string") return undefined;
+		return { session, windowId, entryId };
+	} catch {
+		return undefined;
+	}
+}

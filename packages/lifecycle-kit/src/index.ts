@@ -22,7 +22,12 @@ export {
 	WINDOW_KEY,
 } from "./boundary.js";
 export { BoundedOutput, type CapturedOutput, ELISION_MARKER } from "./bounded-output.js";
-export { isResetAnnouncement, RESET_CHANNEL, type ResetAnnouncement } from "./channels.js";
+export {
+	isResetAnnouncement,
+	RESET_CHANNEL,
+	type ResetAnnouncement,
+	readResetAnnouncement,
+} from "./channels.js";
 export { createDialogScope, type DialogScope, type OpenedDialogs } from "./dialogs.js";
 export {
 	type FlushOutcome,

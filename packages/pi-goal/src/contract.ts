@@ -63,7 +63,7 @@ export function contractText(goal: GoalRecord, revision: number, label: string =
 		"Work across turns until the whole objective is done; you will be prompted to continue. A plan, TODO list or partial fix is not done; do not narrow success.",
 		`Before completing, derive the concrete requirements from the objective and check each against evidence (files, commands, tests); only then call goal_complete with ${id} and that evidence. A nearly spent budget is no reason to complete.`,
 		"Use goal_blocked (goal_id, reason, evidence) only when the same blocker stopped you three consecutive goal turns despite different attempts.",
-		"To wait for something external, first arrange what will wake you, then call goal_wait (goal_id, reason, resume_after_ms).",
+		"To wait for something external, first arrange what will wake you, then call goal_wait (goal_id, reason, resume_after_ms: at least 10000; omit it to wait for the user).",
 		"Plain text never completes the goal. Only use this goal id.",
 	].join("\n");
 }

@@ -5,7 +5,7 @@
  * window after a compaction or reset. The `context` fallback is armed only while needed (window.ts).
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { isResetAnnouncement, loadSettings, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
+import { loadSettings, RESET_CHANNEL, readResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
 import { readContinuationDetails, readContractDetails } from "./contract.js";
@@ -280,9 +280,11 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.events.on(RESET_CHANNEL, (payload: unknown) => {
 		const ctx = controller.ctx;
-		if (!isResetAnnouncement(payload) || !ctx || payload.session !== ctx.sessionManager) return;
+		// Read once: another extension's payload may answer differently (or throw) on a second read.
+		const announcement = readResetAnnouncement(payload);
+		if (!announcement || !ctx || announcement.session !== ctx.sessionManager) return;
 		// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
-		controller.markWindow(contractRevisionSince(ctx.sessionManager, payload.entryId));
+		controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
 		controller.sync();
 	});
 }

@@ -17,25 +17,18 @@ const MAX_SUMMARY = 4000;
 /** Longest goal_wait (7 days). */
 export const MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
 
-const GoalId = Type.String({ description: "The exact goal id from the current pi-goal contract." });
-
-const COMPLETE = Type.Object({
-	goal_id: GoalId,
-	summary: Type.String({ description: "Evidence that every requirement of the objective is met." }),
-});
-const BLOCKED = Type.Object({
-	goal_id: GoalId,
-	reason: Type.String({ description: "What blocks the goal." }),
-	evidence: Type.String({ description: "What you tried and observed." }),
-});
+/*
+ * The declarations travel with every request of every session, goal or no goal, so they say only
+ * what a model needs to choose the tool (issue 20). The rules are where they are needed: the
+ * contract (only while a goal exists) gives the exact goal id and when and how to call each tool,
+ * including resume_after_ms; results and rejections say what happened and what to do instead.
+ */
+const COMPLETE = Type.Object({ goal_id: Type.String(), summary: Type.String() });
+const BLOCKED = Type.Object({ goal_id: Type.String(), reason: Type.String(), evidence: Type.String() });
 const WAIT = Type.Object({
-	goal_id: GoalId,
-	reason: Type.String({ description: "What the goal waits for." }),
-	resume_after_ms: Type.Optional(
-		Type.Number({
-			description: "Resume after this many milliseconds (at least 10000). Omit to wait for the user.",
-		}),
-	),
+	goal_id: Type.String(),
+	reason: Type.String(),
+	resume_after_ms: Type.Optional(Type.Number()),
 });
 
 /** The parameter schemas of our three tools (Pi hands them back by reference: see peer.ts). */
@@ -99,8 +92,7 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 	pi.registerTool({
 		name: "goal_complete",
 		label: "Goal complete",
-		description:
-			"Mark the active pi-goal goal complete. Only call it after verifying every requirement of the objective; the summary must give the evidence.",
+		description: "Complete the goal, with evidence.",
 		parameters: COMPLETE,
 		execute: goalExecute(controller, (params: { goal_id: string; summary: string }) => {
 			const summary = String(params.summary ?? "").trim();
@@ -120,8 +112,7 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 	pi.registerTool({
 		name: "goal_blocked",
 		label: "Goal blocked",
-		description:
-			"Report that the active pi-goal goal cannot continue because of a real blocker, with the reason and the evidence.",
+		description: "Report a real blocker of the goal.",
 		parameters: BLOCKED,
 		execute: goalExecute(controller, (params: { goal_id: string; reason: string; evidence: string }) => {
 			const reason = String(params.reason ?? "").trim();
@@ -133,8 +124,7 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 	pi.registerTool({
 		name: "goal_wait",
 		label: "Goal wait",
-		description:
-			"Pause automatic work on the active pi-goal goal while waiting for something external. Waits shorter than 10 s are raised to 10 s.",
+		description: "Wait for something external.",
 		parameters: WAIT,
 		execute: goalExecute(
 			controller,
@@ -148,8 +138,12 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 						return { rejected: "Rejected: resume_after_ms must be a number of milliseconds." };
 					resumeAt = controller.facts().now + Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, requested));
 				}
+				const raised =
+					requested !== undefined && requested < MIN_WAIT_MS ? " (the shortest wait is 10 s)" : "";
 				const when =
-					resumeAt === null ? "until the user resumes it" : `until ${new Date(resumeAt).toISOString()}`;
+					resumeAt === null
+						? "until the user resumes it (no resume_after_ms was given)"
+						: `until ${new Date(resumeAt).toISOString()}${raised}`;
 				return { event: { type: "wait", reason, resumeAt }, done: `Goal waiting ${when}.` };
 			},
 		),

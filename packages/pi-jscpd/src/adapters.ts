@@ -9,7 +9,7 @@ import { createArmedSubscription, type DialogScope, RESET_CHANNEL } from "@pi-li
 import { Type } from "typebox";
 import type { JscpdController } from "./controller.js";
 import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
-import { dispatch, parseCommandLine } from "./dispatch.js";
+import { dispatch, parseCommandLine, splitStringArgs } from "./dispatch.js";
 import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
@@ -83,17 +83,15 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 	pi.registerTool({
 		name: TOOL_NAME,
 		label: "jscpd",
-		description:
-			"Copy/paste detection with jscpd. command: scan (optional args: paths inside the project), changed (new duplicates in files changed this session), status, on, off, help.",
-		promptSnippet: "Find duplicated code (scan, changed, status)",
+		// Sent with every request (issue 20): what a model needs to choose the tool. `help` lists what
+		// each command does; wrong arguments and unknown commands are answered with the usage.
+		description: "Find duplicated code (jscpd); scan args are paths.",
 		parameters: Type.Object({
-			command: StringEnum(COMMAND_NAMES as unknown as string[], { description: "Subcommand" }),
-			args: Type.Optional(
-				Type.Union([Type.String(), Type.Array(Type.String())], {
-					description: "Arguments: for scan, project paths (a string or a list)",
-				}),
-			),
+			command: StringEnum(COMMAND_NAMES as unknown as string[]),
+			args: Type.Optional(Type.Array(Type.String())),
 		}),
+		// `args` as one string ("src lib") is still accepted: split like a `/jscpd` command line.
+		prepareArguments: (raw) => splitStringArgs(raw) as never,
 		async execute(_id, params, _signal, _onUpdate, ctx) {
 			// A switch the model reaches acts on this session only; saved switches are the user's.
 			const result = await dispatch(controller, ctx, params.command, params.args, "session");

@@ -4,7 +4,7 @@
  * adapter calls. Nothing else mutates this state; the modules it owns get narrow callbacks.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { isResetAnnouncement, type LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import { type LifecycleIdentity, readResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
 import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
@@ -251,10 +251,12 @@ export class JscpdController {
 	 */
 	onReset(payload: unknown): void {
 		const ctx = this.#ctx;
-		if (!ctx || this.#shutdown || !isResetAnnouncement(payload)) return;
+		// Read once: another extension's payload may answer differently (or throw) on a second read.
+		const announcement = readResetAnnouncement(payload);
+		if (!ctx || this.#shutdown || !announcement) return;
 		try {
-			if (payload.session !== ctx.sessionManager) return;
-			const lost = lostAtReset(ctx.sessionManager, payload.entryId, FINDINGS_MESSAGE);
+			if (announcement.session !== ctx.sessionManager) return;
+			const lost = lostAtReset(ctx.sessionManager, announcement.entryId, FINDINGS_MESSAGE);
 			const withdrawn = this.#mutations.unacknowledge(lost);
 			if (withdrawn === 0) return;
 			this.#redelivered += withdrawn;

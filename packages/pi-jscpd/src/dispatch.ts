@@ -31,6 +31,21 @@ export function toArgs(args: unknown): string[] | undefined {
 	return undefined;
 }
 
+/**
+ * `jscpd_run`'s raw arguments before Pi validates them: the declaration lists `args` as an array
+ * (the shorter schema), and a string is split into that array exactly as {@link toArgs} would.
+ * Anything else is returned unchanged (never throws).
+ */
+export function splitStringArgs(raw: unknown): unknown {
+	try {
+		if (typeof raw !== "object" || raw === null) return raw;
+		const args = (raw as { args?: unknown }).args;
+		return typeof args === "string" ? { ...raw, args: tokenize(args) } : raw;
+	} catch {
+		return raw;
+	}
+}
+
 function error(command: string, message: string, extra: Record<string, unknown> = {}): DispatchResult {
 	return { status: "error", message: bound(message), details: { command, ...extra } };
 }

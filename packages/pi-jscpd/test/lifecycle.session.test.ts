@@ -67,14 +67,49 @@ function captureStderr(): string[] {
 }
 
 describe("checkpoint lifecycle (scripted sessions)", () => {
-	it("the tool list in the system prompt names jscpd_run once, with its one-line snippet", async () => {
+	// Issue 20: no system-prompt line (the declaration alone carries what a model needs to choose it).
+	it("jscpd_run is declared once, short, and adds no line to the system prompt", async () => {
 		const { root, agentDir } = project();
 		h = await jscpdSession({ project: root, agentDir });
 		h.script(reply("ok"));
 		await h.prompt("hello");
-		const system = JSON.stringify(h.requests[0]?.messages.filter((m) => m.role === "system"));
-		expect(system).toContain("- jscpd_run: Find duplicated code (scan, changed, status)");
-		expect(system).not.toContain("jscpd_run: jscpd_run");
+		const system = h.requests[0]?.messages.filter((m) => (m.role as string) === "system") as unknown as {
+			sections?: Record<string, string>;
+			toolsAdded?: { name: string }[];
+		}[];
+		const declared = system.flatMap((m) => m.toolsAdded ?? []).filter((t) => t.name === "jscpd_run");
+		expect(declared).toHaveLength(1);
+		expect(JSON.stringify(declared[0]).length).toBeLessThanOrEqual(300);
+		expect(system.map((m) => Object.values(m.sections ?? {}).join("\n")).join("\n")).not.toContain(
+			"jscpd_run",
+		);
+	});
+
+	// Issue 20: what each command does moved out of the declaration into `help`, and wrong calls are
+	// answered with the usage; `args` as one string is still accepted (split like a /jscpd line).
+	it("help and wrong calls carry what the declaration no longer says; a string args still works", async () => {
+		const { root, agentDir } = project();
+		h = await jscpdSession({ project: root, agentDir });
+		h.script(
+			toolCall("jscpd_run", { command: "help" }),
+			toolCall("jscpd_run", { command: "changed", args: ["src"] }),
+			toolCall("jscpd_run", { command: "scan", args: "../outside" }),
+			reply("done"),
+		);
+		await h.prompt("check duplicates");
+		const results = h.session.sessionManager
+			.getBranch()
+			.flatMap((e) =>
+				e.type === "message" && e.message.role === "toolResult"
+					? [(e.message.content as { text?: string }[]).map((c) => c.text ?? "").join("")]
+					: [],
+			);
+		const [help, changed, scan] = results;
+		for (const command of ["scan", "changed", "status", "on", "off", "help"]) expect(help).toContain(command);
+		expect(help).toContain("files changed this session");
+		expect(changed).toContain('"changed" takes no arguments');
+		expect(scan).not.toContain("must be a list");
+		expect(scan).toContain("../outside");
 	});
 
 	it("an explicit scan during an automatic check takes priority: it cancels the check, which resumes afterwards", async () => {

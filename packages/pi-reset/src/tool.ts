@@ -18,16 +18,16 @@ export interface NewContextDetails {
 	readonly windowId: string;
 }
 
-const parameters = Type.Object({
-	handoff: Type.Optional(
-		Type.String({
-			maxLength: MAX_HANDOFF_CHARS,
-			description:
-				"Handoff note for the next window: the task, what is done, what is next, key files and facts. " +
-				`At most ${MAX_HANDOFF_CHARS} characters.`,
-		}),
-	),
-});
+/**
+ * The declaration travels with every request of every session, so it says only what a model needs
+ * to choose the tool (issue 20). The rest is where it is needed: the checkpoint warning asks for a
+ * handoff and says what goes in it; the new window's boot text says that it starts with only the
+ * handoff and the user's latest request, that the full history stays in the session file, and
+ * where the rest of a handoff over the limit is; the result says the reset follows the tool batch.
+ */
+const DESCRIPTION = "Start a fresh context window from your handoff: task, state, next steps, key facts.";
+
+const parameters = Type.Object({ handoff: Type.Optional(Type.String()) });
 
 /** Normalises a handoff: trimmed, bounded, absent when empty. */
 export function normaliseHandoff(raw: string | undefined): string | undefined {
@@ -64,14 +64,7 @@ export function registerNewContextTool(pi: Pick<ExtensionAPI, "registerTool">, c
 	pi.registerTool({
 		name: TOOL_NAME,
 		label: "New context",
-		description:
-			"End the current context window and continue in a fresh one. Write a handoff with everything the next " +
-			"window needs: it starts with only your handoff and the user's most recent request. Full history stays " +
-			"in the session file. The reset happens after the current tool batch; call it once per window.",
-		promptSnippet: "Start a fresh context window carrying a handoff note",
-		promptGuidelines: [
-			"When pi-reset warns that the context window is nearly full, finish your step and call new_context with a handoff.",
-		],
+		description: DESCRIPTION,
 		parameters,
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
 			const effect = control.dispatch(

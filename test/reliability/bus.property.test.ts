@@ -1,0 +1,214 @@
+/**
+ * Hostile live payloads on Pi's bus (`pi.events`): what another extension can emit or offer —
+ * getters that throw or change between reads, proxies whose traps throw or lie, circular, frozen
+ * and revoked payloads, non-objects (support/live-hostile.ts). Each listener is asserted on its
+ * own: the pure readers never throw and accept only well-typed values; on a real session with all
+ * three extensions, an emit never throws, no extension reports a handler error, and the session
+ * is unchanged and keeps working.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+	AGENT_WORKFLOW_GROUP,
+	isResetAnnouncement,
+	RESET_CHANNEL,
+	WORKFLOW_MUTEX_CHANNEL,
+} from "@pi-lifecycle/lifecycle-kit";
+import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CANCEL_CHANNEL, readStartRequest, START_CHANNEL } from "../../packages/pi-goal/src/managed-run.js";
+import { queryUsage } from "../../packages/pi-goal/src/usage-query.js";
+import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
+import { buildLive, type LiveRecipe, liveRecipes } from "./support/live-hostile.js";
+import { BUS, runs, Tally } from "./support/plan.js";
+
+const tally = new Tally();
+afterAll(() => tally.verify("bus.property", BUS));
+
+const SESSION = { id: "session-manager" };
+const RESET = { session: SESSION, windowId: "w2-abcd", entryId: "e1" };
+const START = { session: SESSION, runId: "run-1", objective: "ship it", tokens: "100k" };
+
+describe("bus: pure readers of live payloads", () => {
+	it("pi-lifecycle:reset:v1: isResetAnnouncement never throws and accepts only well-typed announcements", () => {
+		fc.assert(
+			fc.property(liveRecipes(Object.keys(RESET)), (recipe) => {
+				const payload = buildLive(RESET, recipe);
+				let accepted = false;
+				expect(() => {
+					accepted = isResetAnnouncement(payload);
+				}).not.toThrow();
+				if (accepted && recipe.kind !== "shifting-getters" && recipe.kind !== "lying-proxy") {
+					const p = payload as typeof RESET;
+					expect(typeof p.windowId).toBe("string");
+					expect(typeof p.entryId).toBe("string");
+				}
+				tally.hit("resetAnnouncement");
+			}),
+			runs(200, BUS.resetAnnouncement),
+		);
+	});
+
+	it("pi-goal:start: readStartRequest never throws; an accepted request holds plain values read once", () => {
+		fc.assert(
+			fc.property(liveRecipes(Object.keys(START)), (recipe) => {
+				const payload = buildLive(START, recipe);
+				const read = readStartRequest(payload);
+				if (typeof read !== "string") {
+					expect(typeof read.runId).toBe("string");
+					expect(typeof read.objective).toBe("string");
+					expect(typeof read.session).toBe("object");
+					expect(read.tokenBudget === null || Number.isSafeInteger(read.tokenBudget)).toBe(true);
+					// Validated and used are the same reads: a shifting getter cannot swap a value in.
+					if (recipe.kind === "shifting-getters") expect(read.runId).toBe(START.runId);
+				}
+				tally.hit("goalStart");
+			}),
+			runs(201, BUS.goalStart),
+		);
+	});
+
+	it("usage:query:v1: queryUsage resolves (never throws or hangs) whatever a responder offers", async () => {
+		const listeners: ((payload: unknown) => void)[] = [];
+		const bus = {
+			emit: (_channel: string, payload: unknown) => {
+				for (const listener of listeners) listener(payload);
+			},
+		};
+		const timers = {
+			setTimeout: (fn: () => void) => setTimeout(fn, 0),
+			clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+		};
+		await fc.assert(
+			fc.asyncProperty(liveRecipes(["status", "windows"]), async (recipe) => {
+				listeners.length = 0;
+				listeners.push((request) => {
+					const offer = (request as { offer: (r: unknown) => void }).offer;
+					// A lying proxy also answers `then`: a hostile thenable.
+					offer(buildLive({ status: "ok", windows: [] }, recipe));
+				});
+				const result = await queryUsage(
+					bus,
+					{ provider: "p", modelId: "m" },
+					{ now: () => 0, timers: timers as never, signal: new AbortController().signal },
+				);
+				expect(typeof result.ok).toBe("boolean");
+				tally.hit("usageOffers");
+			}),
+			runs(202, BUS.usageOffers),
+		);
+	});
+});
+
+describe("bus: live payloads into a real session with all three extensions", () => {
+	let h: ScriptedSession;
+	let bus: ExtensionAPI["events"];
+	let ctx: ExtensionContext;
+	let dir: string;
+	const goalFooter = () =>
+		JSON.stringify(
+			h.session.sessionManager
+				.getBranch()
+				.filter((e) => e.type === "custom")
+				.at(-1),
+		);
+
+	beforeAll(async () => {
+		dir = tempDir("pi-reliability-bus-");
+		const probe = (pi: ExtensionAPI) => {
+			bus = pi.events;
+			pi.on("session_start", (_event, c) => {
+				ctx = c;
+			});
+		};
+		h = await createScriptedSession({
+			extensions: [
+				...allExtensions({ agentDir: dir, jscpd: { executable: fakeJscpd(dir) } }),
+				{ name: "probe", factory: probe },
+			],
+		});
+		// A paused goal: a start request is refused ("another goal is unfinished"), never started.
+		h.script(reply("working"), reply("still working"));
+		await h.prompt("/goal objective for the bus test");
+		await h.prompt("/goal pause");
+		await h.session.waitForIdle();
+	});
+	afterAll(async () => {
+		await h?.dispose();
+	});
+
+	/** Emits live payloads built from `valid` on `channel`; asserts each emit separately. */
+	function emits(channel: string, valid: Record<string, unknown>, key: keyof typeof BUS, offset: number) {
+		const before = goalFooter();
+		const calls = h.providerCalls;
+		fc.assert(
+			fc.property(liveRecipes(Object.keys(valid)), (recipe: LiveRecipe) => {
+				const payload = buildLive(valid, recipe);
+				const reported = h.errors.length;
+				expect(() => bus.emit(channel, payload)).not.toThrow();
+				expect(h.errors.slice(reported).map((e) => `${e.extensionPath} ${e.event}: ${e.error}`)).toEqual([]);
+				tally.hit(key);
+			}),
+			runs(offset, BUS[key]),
+		);
+		expect(goalFooter(), "the goal state did not change").toBe(before);
+		expect(h.providerCalls, "no request was started").toBe(calls);
+	}
+
+	it("pi-lifecycle:reset:v1 (pi-goal and pi-jscpd listeners): no throw, no handler error, nothing started", () => {
+		emits(RESET_CHANNEL, { ...RESET, session: ctx.sessionManager }, "sessionReset", 210);
+	});
+
+	it("pi-goal:start: no throw, no handler error, no goal started over the paused one", () => {
+		emits(START_CHANNEL, { ...START, session: ctx.sessionManager }, "sessionGoalStart", 211);
+	});
+
+	it("pi-goal:cancel: no throw, no handler error, the paused goal is kept", () => {
+		emits(CANCEL_CHANNEL, { session: ctx.sessionManager, runId: "run-1" }, "sessionGoalCancel", 212);
+	});
+
+	it("workflow:mutex:v1 (every participant's listener): no throw, no handler error", () => {
+		emits(
+			WORKFLOW_MUTEX_CHANNEL,
+			{ session: ctx.sessionManager, group: AGENT_WORKFLOW_GROUP, busy: false },
+			"sessionMutex",
+			213,
+		);
+	});
+
+	it("workflow:mutex:v1: a participant's own attempts still succeed after hostile payloads", () => {
+		fc.assert(
+			fc.property(liveRecipes(["session", "group", "busy"]), (recipe) => {
+				const payload = buildLive({ session: SESSION, group: AGENT_WORKFLOW_GROUP, busy: false }, recipe);
+				expect(() => bus.emit(WORKFLOW_MUTEX_CHANNEL, payload)).not.toThrow();
+				tally.hit("workflowMutex");
+			}),
+			runs(214, BUS.workflowMutex),
+		);
+	});
+
+	// Regression (seed 20260812, sessionReset): counterexample {"kind":"shifting-getters","keys":["entryId"],
+	// "later":{},"throws":true}. pi-goal checked the announcement, then read `payload.entryId` again
+	// outside its guard: the second read threw into Pi's bus (an extension error). Fixed by reading
+	// the payload once (lifecycle-kit readResetAnnouncement), in pi-goal and pi-jscpd.
+	it("pi-lifecycle:reset:v1: an entryId getter that throws on its second read reports no handler error", () => {
+		const reported = h.errors.length;
+		for (const throws of [true, false])
+			bus.emit(
+				RESET_CHANNEL,
+				buildLive(
+					{ ...RESET, session: ctx.sessionManager },
+					{ kind: "shifting-getters", keys: ["entryId", "session"], later: {}, throws },
+				),
+			);
+		expect(h.errors.slice(reported)).toEqual([]);
+	});
+
+	it("the session still answers a prompt after every hostile payload", async () => {
+		h.script(reply("still here"), reply("resumed"), reply("more"));
+		const reported = h.errors.length;
+		await h.prompt("are you there?");
+		expect(h.errors.slice(reported)).toEqual([]);
+		expect(JSON.stringify(h.requests.at(-1)?.messages)).toContain("are you there?");
+	});
+});
