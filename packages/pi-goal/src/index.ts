@@ -13,7 +13,7 @@ import {
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
 import { proposeAtBoundary, TurnEndNeeds } from "./boundary.js";
-import { registerGoalCommand } from "./commands.js";
+import { registerGoalCommand } from "./command-register.js";
 import { GoalController } from "./controller.js";
 import { FooterClock } from "./footer-clock.js";
 import { registerHooks } from "./hooks.js";

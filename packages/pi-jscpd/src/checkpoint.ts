@@ -10,6 +10,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { BaselineState } from "./baseline.js";
+import type { CheckOutcome } from "./check-outcome.js";
 import { type Finding, selectFindings } from "./compare.js";
 import { ackOf, type DeliveredDetails } from "./deliveries.js";
 import type { Capability } from "./locate.js";
@@ -18,6 +19,8 @@ import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
 import type { AutomaticResult } from "./scheduler.js";
+
+export type { CheckOutcome } from "./check-outcome.js";
 
 /** Details attached to a findings message. */
 export interface FindingsDetails extends DeliveredDetails {
@@ -36,16 +39,6 @@ export interface FindingsDetails extends DeliveredDetails {
 	}[];
 	/** Eligible findings left out by the cap. */
 	readonly omitted: number;
-}
-
-/** A terminal outcome for status. */
-export interface CheckOutcome {
-	/** clean, findings, incomplete (no findings, but not every change was visible), unavailable, timeout or failed. */
-	readonly kind: "clean" | "findings" | "incomplete" | "unavailable" | "timeout" | "failed";
-	/** One line for status. */
-	readonly text: string;
-	/** Findings delivered (kind `findings`). */
-	readonly delivered?: number;
 }
 
 /** What the job needs; every getter reads current state at call time. */

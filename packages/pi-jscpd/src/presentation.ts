@@ -2,7 +2,7 @@
  * Texts (pure): the findings message, scan results, footer status and `/jscpd status`. Every text is
  * bounded: at most `max` findings, each one line plus locations.
  */
-import type { CheckOutcome } from "./checkpoint.js";
+import type { CheckOutcome } from "./check-outcome.js";
 import type { Finding } from "./compare.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 

@@ -1,6 +1,6 @@
 /** The `/jscpd status` snapshot (a plain read-only view of the controller's parts). */
 import type { BaselineState } from "./baseline.js";
-import type { CheckOutcome } from "./checkpoint.js";
+import type { CheckOutcome } from "./check-outcome.js";
 import type { JscpdSettings } from "./config.js";
 import type { Capability } from "./locate.js";
 import type { CheckRecord, SchedulerSnapshot } from "./scheduler.js";
