@@ -132,6 +132,7 @@ const settingsArb: fc.Arbitrary<GoalSettings> = fc.record({
 	automaticTurns: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
 	noProgressTurns: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
 	retryUsageLimits: fc.boolean(),
+	managedRuns: fc.boolean(),
 });
 
 function contractRelevant(before: GoalState, after: GoalState): boolean {
