@@ -64,6 +64,11 @@ export function stopClock(clock: GoalClock, now: number): GoalClock {
 	return clock.since === null ? clock : { activeMs: elapsedMs(clock, now), since: null };
 }
 
+/** Folds the running period into `activeMs` (the clock keeps running from `now`). */
+export function foldClock(clock: GoalClock, now: number): GoalClock {
+	return clock.since === null ? clock : { activeMs: elapsedMs(clock, now), since: now };
+}
+
 /** Parses `100k`, `1.5m`, `300000` into a positive integer token count. */
 export function parseTokenCount(text: string): number | undefined {
 	const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());

@@ -5,11 +5,12 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
+import { foldClock } from "./accounting.js";
 import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
 import { footerText } from "./footer.js";
 import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
 import { persistedTotal, persistWorthy, stateEntryData } from "./persistence.js";
-import { RUN_EVENT_PREFIX, terminalEvent } from "./run-protocol.js";
+import { emitTerminal } from "./run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -187,17 +188,7 @@ export class GoalController {
 		for (const effect of transition.effects) {
 			if (effect.type === "abort") {
 				if (ctx && !ctx.isIdle()) ctx.abort();
-			} else {
-				const event = terminalEvent({ ...effect, session: ctx?.sessionManager });
-				// After the transition settles (as the peer does): a listener may start the next run.
-				queueMicrotask(() => {
-					try {
-						this.#deps.pi.events.emit(`${RUN_EVENT_PREFIX}${effect.runId}`, event);
-					} catch {
-						// A stale bus after reload, or a throwing listener: nothing to tell.
-					}
-				});
-			}
+			} else emitTerminal(this.#deps.pi.events, { ...effect, session: ctx?.sessionManager });
 		}
 		this.sync();
 		return { changed: true };
@@ -207,12 +198,7 @@ export class GoalController {
 	checkpoint(): void {
 		const goal = this.#state.goal;
 		if (goal?.status !== "active") return;
-		const now = this.#deps.now();
-		const clock =
-			goal.clock.since === null
-				? goal.clock
-				: { activeMs: goal.clock.activeMs + Math.max(0, now - goal.clock.since), since: now };
-		this.#state = { ...this.#state, goal: { ...goal, clock } };
+		this.#state = { ...this.#state, goal: { ...goal, clock: foldClock(goal.clock, this.#deps.now()) } };
 		this.#persist();
 	}
 
@@ -220,18 +206,10 @@ export class GoalController {
 		try {
 			const state = this.#state;
 			const goal = state.goal;
-			const now = this.#deps.now();
 			// The running period is folded in, so the restore only adds the time the branch shows after the entry.
-			const saved =
-				goal && goal.clock.since !== null
-					? {
-							...state,
-							goal: {
-								...goal,
-								clock: { activeMs: goal.clock.activeMs + Math.max(0, now - goal.clock.since), since: now },
-							},
-						}
-					: state;
+			const saved = goal
+				? { ...state, goal: { ...goal, clock: foldClock(goal.clock, this.#deps.now()) } }
+				: state;
 			const anchor = { tokens: this.#persistedTotal(), automatic: this.#deps.automaticRun?.() === true };
 			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(saved, anchor));
 		} catch {

@@ -88,6 +88,24 @@ export function terminalEvent(effect: {
 	};
 }
 
+/**
+ * Emits a terminal state on the run's channel after the current transition settles (as the peer
+ * does: a listener may start the next run). A stale bus or a throwing listener is ignored.
+ */
+export function emitTerminal(
+	events: { emit(channel: string, data: unknown): void },
+	effect: Parameters<typeof terminalEvent>[0],
+): void {
+	const event = terminalEvent(effect);
+	queueMicrotask(() => {
+		try {
+			events.emit(`${RUN_EVENT_PREFIX}${effect.runId}`, event);
+		} catch {
+			// A stale bus after reload, or a throwing listener: nothing to tell.
+		}
+	});
+}
+
 /** An error event on the run's channel. */
 export function errorEvent(
 	runId: string,
