@@ -1,6 +1,6 @@
 /**
  * Issue 16: what an extension that knows nothing of pi-lifecycle sees of pi-reset's resets
- * (documented in the README, "What other extensions see"). Pi emits `session_compact` only from
+ * (documented in docs/pi-reset-lifecycle.md, "What other extensions see"). Pi emits `session_compact` only from
  * its own compaction routines; a boundary reset is committed as drafts and is seen as a compaction
  * entry on the branch and a compaction summary at the head of the next request.
  */
