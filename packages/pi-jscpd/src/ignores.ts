@@ -5,8 +5,9 @@
  * git, dependency folders, build output, VCS folders and vendored code are ignored, unless the
  * project's own jscpd configuration (`.jscpd.json`, or `jscpd` in package.json) sets `ignore`.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
 export const DEFAULT_IGNORES: readonly string[] = [
@@ -47,9 +48,10 @@ function isGitWorkTree(root: string): boolean {
 
 function configSetsIgnore(root: string): boolean {
 	const read = (file: string): unknown => {
+		const contents = readRegularFile(file, MAX_CONFIG_BYTES);
+		if (contents.status !== "read") return undefined;
 		try {
-			if (statSync(file).size > MAX_CONFIG_BYTES) return undefined;
-			return JSON.parse(readFileSync(file, "utf8"));
+			return JSON.parse(contents.text);
 		} catch {
 			return undefined;
 		}

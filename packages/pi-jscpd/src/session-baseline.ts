@@ -4,7 +4,6 @@
  * full-project scan through the serialised runner), and the content of files the session changed
  * before the capture finished (the agent never waits for the baseline).
  */
-import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
@@ -20,6 +19,7 @@ import {
 } from "./baseline.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import type { ReplayEntry } from "./mutations.js";
+import { readRegularFile } from "./regular-file.js";
 import type { ProcessRunner } from "./runner.js";
 
 /** Largest file whose content is kept for the baseline (jscpd's default `--max-size`). */
@@ -182,15 +182,10 @@ export class BaselineKeeper {
 	noteEarlyWrite(path: string | undefined): void {
 		if (this.#state.status !== "pending" || path === undefined || this.#originals.has(path)) return;
 		const absolute = join(this.#root, path);
-		try {
-			// jscpd skips files over 1 MB by default: a larger file holds no baseline clone either.
-			this.#originals.set(
-				path,
-				statSync(absolute).size > MAX_ORIGINAL_BYTES ? "" : readFileSync(absolute, "utf8"),
-			);
-		} catch {
-			this.#originals.set(path, ""); // A new file: nothing was duplicated in it.
-		}
+		// jscpd skips files over 1 MB by default: a larger file holds no baseline clone either. A new
+		// file, or one that is not a regular file (a repository's FIFO would block Pi), holds none.
+		const original = readRegularFile(absolute, MAX_ORIGINAL_BYTES);
+		this.#originals.set(path, original.status === "read" ? original.text : "");
 	}
 
 	/** Resolves when the restore or capture has finished. */
