@@ -30,7 +30,10 @@ function keyOf(word: string): SectionKey {
 	return lower as SectionKey;
 }
 
-/** A handoff split into its sections; `undefined` when it does not use at least two of them. */
+/**
+ * A handoff split into its sections (`other` is the text before the first heading); `undefined`
+ * when it does not use at least two of them.
+ */
 export function parseHandoff(
 	text: string,
 ): { readonly sections: Partial<Record<SectionKey, string>>; readonly other: string } | undefined {
@@ -56,18 +59,19 @@ export function parseHandoff(
 }
 
 /**
- * The handoff as a boot text shows it: sections under fixed headings in a fixed order (done
- * before and apart from the next action), any other text after them; an unstructured handoff
- * verbatim. `quote` treats the model's text as data.
+ * The handoff as a boot text shows it: text before the first heading first, then the sections
+ * under fixed headings in a fixed order (done before and apart from the next action); an
+ * unstructured handoff verbatim. `quote` treats the model's text as data.
  */
 export function presentHandoff(text: string, quote: (data: string) => string): string[] {
 	const parsed = parseHandoff(text);
 	if (!parsed) return ["Handoff from the previous window:", quote(text)];
 	const lines = ["Handoff from the previous window:"];
+	// Text before the first heading comes first, as written (the user's `/compact` instructions lead there).
+	if (parsed.other) lines.push(quote(parsed.other));
 	for (const section of HANDOFF_SECTIONS) {
 		const body = parsed.sections[section.key];
 		if (body) lines.push("", section.heading, quote(body));
 	}
-	if (parsed.other) lines.push("", "Other notes:", quote(parsed.other));
 	return lines;
 }
