@@ -39,6 +39,8 @@ export interface ContextOptions {
 	readonly reserveTokens: (ctx: ExtensionContext) => number;
 	/** Margin above the reserve at which the warning fires. */
 	readonly marginTokens: () => number;
+	/** Whether the model has `new_context` now (another extension may have narrowed the tools). */
+	readonly toolActive: () => boolean;
 }
 
 function usable(message: AgentMessage): message is AssistantMessage {
@@ -229,6 +231,9 @@ export function registerContextHook(
 			const state = control.state;
 			if (state.nextRun && !state.proposal)
 				return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
+			// The warning sends the model to new_context: never when it cannot call it (Pi's own
+			// threshold reset still comes, with the digest). The window stays unwarned for later.
+			if (!options.toolActive()) return undefined;
 			return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
 		}),
 	);

@@ -24,7 +24,9 @@ function listener(seen: ResetAnnouncement[]): ExtensionFactory {
 }
 
 function resets(h: ScriptedSession): string[] {
-	return h.session.sessionManager.getBranch().flatMap((entry) => (entry.type === "compaction" ? [entry.id] : []));
+	return h.session.sessionManager
+		.getBranch()
+		.flatMap((entry) => (entry.type === "compaction" ? [entry.id] : []));
 }
 
 function results(h: ScriptedSession): string[] {
