@@ -20,14 +20,27 @@ export const HANDOFF_REQUEST =
 	"Goal: the task. Done: what is finished and how you verified it. Remaining: what is left. " +
 	"Next action: the exact next step. Files: the paths that matter.";
 
+/**
+ * A section name as models write it ("Next steps", "Remaining work", "Files changed", "TODO").
+ * "Next" takes any short qualifier ("Next up:", "Next I will:"): a next step must never stay
+ * under Done, whose heading says not to redo it.
+ */
+const LABEL =
+	"(goal|done(?: so far)?|completed|remaining(?: work| tasks)?|todo|next(?: [\\w-]+){0,3}|files?(?: that matter| changed| touched| modified)?)";
+
 /** A heading line: optional markdown marks, a section name, a colon, then text. */
-const HEADING = /^[\s#*>_-]*(goal|done|remaining|next(?: action| step)?|files?)[*_\s]*:[*_\s]*(.*)$/i;
+const HEADING = new RegExp(`^[\\s#*>_-]*${LABEL}[*_\\s]*:[*_\\s]*(.*)$`, "i");
+
+/** A markdown heading line with only a section name (`## Next steps`). */
+const MARKDOWN_HEADING = new RegExp(`^\\s*#{1,6}\\s*[*_]*${LABEL}[*_\\s]*$`, "i");
 
 function keyOf(word: string): SectionKey {
 	const lower = word.toLowerCase();
 	if (lower.startsWith("next")) return "next";
 	if (lower.startsWith("file")) return "files";
-	return lower as SectionKey;
+	if (lower.startsWith("done") || lower === "completed") return "done";
+	if (lower.startsWith("remaining") || lower === "todo") return "remaining";
+	return "goal";
 }
 
 /**
@@ -41,7 +54,7 @@ export function parseHandoff(
 	const other: string[] = [];
 	let current: string[] = other;
 	for (const line of text.split("\n")) {
-		const match = HEADING.exec(line);
+		const match = HEADING.exec(line) ?? MARKDOWN_HEADING.exec(line);
 		if (match) {
 			const key = keyOf(match[1] as string);
 			current = sections[key] ?? [];
