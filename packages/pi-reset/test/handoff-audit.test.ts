@@ -2,14 +2,15 @@
  * Audit of issue 16's durable handoff: `/compact <instructions>` comes first also when the model's
  * structured handoff is pending, and a handoff survives a hard stop (the session file opened anew).
  */
+
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
 import {
 	createScriptedSession,
 	reply,
 	type ScriptedSession,
 	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
-import { rmSync } from "node:fs";
-import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import piReset from "../src/index.js";
 import { gate, startSession, testTools } from "./helpers.js";
