@@ -39,6 +39,8 @@ export interface ContextOptions {
 	readonly reserveTokens: (ctx: ExtensionContext) => number;
 	/** Margin above the reserve at which the warning fires. */
 	readonly marginTokens: () => number;
+	/** Whether the model has `new_context` now (another extension may have narrowed the tools). */
+	readonly toolActive: () => boolean;
 }
 
 function usable(message: AgentMessage): message is AssistantMessage {
@@ -99,7 +101,30 @@ function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: Extensi
 		tokensBefore: 0,
 		timestamp: Date.now(),
 	};
-	return [boot, ...messages.slice(start)];
+	// Before the run's first message: the old window, and whatever other hooks put there (kept).
+	const old = oldWindowStamps(ctx, nextRun);
+	const foreign = messages.slice(0, start).filter((message) => !old.has(message.timestamp));
+	return [boot, ...foreign, ...messages.slice(start)];
+}
+
+const oldStamps = new WeakMap<NextRun, Set<number>>();
+
+/**
+ * Timestamps of the messages Pi builds from the branch before the run (the old window): a
+ * message before the run's first one without such a stamp was added by another extension's hook.
+ * Walked once per run (the projection lasts until its first boundary).
+ */
+function oldWindowStamps(ctx: ExtensionContext, nextRun: NextRun): Set<number> {
+	const cached = oldStamps.get(nextRun);
+	if (cached) return cached;
+	const stamps = new Set<number>();
+	if (nextRun.baseLeafId !== null) {
+		for (const entry of walkBackFromLeaf(ctx.sessionManager, { from: nextRun.baseLeafId })) {
+			stamps.add(entry.type === "message" ? entry.message.timestamp : new Date(entry.timestamp).getTime());
+		}
+	}
+	oldStamps.set(nextRun, stamps);
+	return stamps;
 }
 
 /** Index of the run's first message in the request (newest match), or where the run must start. */
@@ -206,6 +231,9 @@ export function registerContextHook(
 			const state = control.state;
 			if (state.nextRun && !state.proposal)
 				return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
+			// The warning sends the model to new_context: never when it cannot call it (Pi's own
+			// threshold reset still comes, with the digest). The window stays unwarned for later.
+			if (!options.toolActive()) return undefined;
 			return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
 		}),
 	);

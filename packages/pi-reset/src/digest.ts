@@ -37,6 +37,7 @@ function oneLine(text: string): string {
 
 interface ToolCallBlock {
 	readonly type: "toolCall";
+	readonly id: string;
 	readonly name: string;
 	readonly arguments: Record<string, unknown>;
 }
@@ -45,6 +46,17 @@ function toolCallsOf(entry: SessionEntry): ToolCallBlock[] {
 	if (entry.type !== "message" || entry.message.role !== "assistant") return [];
 	const content = entry.message.content as readonly { type: string }[];
 	return content.filter((block): block is ToolCallBlock => block.type === "toolCall");
+}
+
+/** Ids of tool calls whose result in `entry` is an error. */
+function failedCallId(entry: SessionEntry): string | undefined {
+	if (entry.type !== "message" || entry.message.role !== "toolResult") return undefined;
+	return entry.message.isError ? entry.message.toolCallId : undefined;
+}
+
+/** One spelling per path as models write them (`./src//a.ts` and `src/a.ts` are one file). */
+function samePath(path: string): string {
+	return path.replace(/\/{2,}/g, "/").replace(/^(\.\/)+/, "");
 }
 
 function argsSummary(args: Record<string, unknown>): string {
@@ -68,24 +80,41 @@ function list(paths: readonly string[]): string {
  * or `undefined` when there is nothing to say. At most {@link DIGEST_BUDGET_CHARS} characters.
  */
 export function windowDigest(branch: readonly SessionEntry[], fileOps?: FileLists): string | undefined {
-	const modified = new Set<string>([...(fileOps?.written ?? []), ...(fileOps?.edited ?? [])]);
-	const read = new Set<string>(fileOps?.read ?? []);
+	const modified = new Set<string>([...(fileOps?.written ?? []), ...(fileOps?.edited ?? [])].map(samePath));
+	const read = new Set<string>([...(fileOps?.read ?? [])].map(samePath));
 	const tools: string[] = [];
+	// Results follow their calls, so walking backwards sees a failure before its call.
+	const failedCalls = new Set<string>();
+	const changed = new Set<string>();
+	const failedChanges = new Set<string>();
+	const readOk = new Set<string>();
+	const failedReads = new Set<string>();
 	let answer: string | undefined;
 	for (let i = branch.length - 1; i >= 0; i--) {
 		const entry = branch[i] as SessionEntry;
 		if (entry.type === "compaction") break;
+		const failedId = failedCallId(entry);
+		if (failedId) failedCalls.add(failedId);
 		for (const call of toolCallsOf(entry).reverse()) {
-			const path = typeof call.arguments?.path === "string" ? call.arguments.path : undefined;
-			if (path && (call.name === "write" || call.name === "edit")) modified.add(path);
-			else if (path && call.name === "read") read.add(path);
-			if (tools.length < MAX_TOOLS) tools.push(`${call.name}(${argsSummary(call.arguments ?? {})})`);
+			const failed = failedCalls.has(call.id);
+			const raw = typeof call.arguments?.path === "string" ? call.arguments.path : undefined;
+			const path = raw === undefined ? undefined : samePath(raw);
+			if (path && (call.name === "write" || call.name === "edit"))
+				(failed ? failedChanges : changed).add(path);
+			else if (path && call.name === "read") (failed ? failedReads : readOk).add(path);
+			const mark = failed ? " failed" : "";
+			if (tools.length < MAX_TOOLS) tools.push(`${call.name}(${argsSummary(call.arguments ?? {})})${mark}`);
 		}
 		if (answer === undefined && entry.type === "message" && entry.message.role === "assistant") {
 			const text = contentText(entry.message.content).trim();
 			if (text) answer = text;
 		}
 	}
+	for (const path of changed) modified.add(path);
+	for (const path of readOk) read.add(path);
+	for (const path of failedReads) if (!readOk.has(path)) read.delete(path);
+	// Pi lists every write/edit call; one that only ever failed in this window changed nothing.
+	for (const path of failedChanges) if (!changed.has(path)) modified.delete(path);
 	for (const path of modified) read.delete(path);
 	const lines: string[] = [];
 	if (modified.size > 0)

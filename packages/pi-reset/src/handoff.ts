@@ -20,17 +20,33 @@ export const HANDOFF_REQUEST =
 	"Goal: the task. Done: what is finished and how you verified it. Remaining: what is left. " +
 	"Next action: the exact next step. Files: the paths that matter.";
 
+/**
+ * A section name as models write it ("Next steps", "Remaining work", "Files changed", "TODO").
+ * "Next" takes any short qualifier ("Next up:", "Next I will:"): a next step must never stay
+ * under Done, whose heading says not to redo it.
+ */
+const LABEL =
+	"(goal|done(?: so far)?|completed|remaining(?: work| tasks)?|todo|next(?: [\\w-]+){0,3}|files?(?: that matter| changed| touched| modified)?)";
+
 /** A heading line: optional markdown marks, a section name, a colon, then text. */
-const HEADING = /^[\s#*>_-]*(goal|done|remaining|next(?: action| step)?|files?)[*_\s]*:[*_\s]*(.*)$/i;
+const HEADING = new RegExp(`^[\\s#*>_-]*${LABEL}[*_\\s]*:[*_\\s]*(.*)$`, "i");
+
+/** A markdown heading line with only a section name (`## Next steps`). */
+const MARKDOWN_HEADING = new RegExp(`^\\s*#{1,6}\\s*[*_]*${LABEL}[*_\\s]*$`, "i");
 
 function keyOf(word: string): SectionKey {
 	const lower = word.toLowerCase();
 	if (lower.startsWith("next")) return "next";
 	if (lower.startsWith("file")) return "files";
-	return lower as SectionKey;
+	if (lower.startsWith("done") || lower === "completed") return "done";
+	if (lower.startsWith("remaining") || lower === "todo") return "remaining";
+	return "goal";
 }
 
-/** A handoff split into its sections; `undefined` when it does not use at least two of them. */
+/**
+ * A handoff split into its sections (`other` is the text before the first heading); `undefined`
+ * when it does not use at least two of them.
+ */
 export function parseHandoff(
 	text: string,
 ): { readonly sections: Partial<Record<SectionKey, string>>; readonly other: string } | undefined {
@@ -38,7 +54,7 @@ export function parseHandoff(
 	const other: string[] = [];
 	let current: string[] = other;
 	for (const line of text.split("\n")) {
-		const match = HEADING.exec(line);
+		const match = HEADING.exec(line) ?? MARKDOWN_HEADING.exec(line);
 		if (match) {
 			const key = keyOf(match[1] as string);
 			current = sections[key] ?? [];
@@ -56,18 +72,19 @@ export function parseHandoff(
 }
 
 /**
- * The handoff as a boot text shows it: sections under fixed headings in a fixed order (done
- * before and apart from the next action), any other text after them; an unstructured handoff
- * verbatim. `quote` treats the model's text as data.
+ * The handoff as a boot text shows it: text before the first heading first, then the sections
+ * under fixed headings in a fixed order (done before and apart from the next action); an
+ * unstructured handoff verbatim. `quote` treats the model's text as data.
  */
 export function presentHandoff(text: string, quote: (data: string) => string): string[] {
 	const parsed = parseHandoff(text);
 	if (!parsed) return ["Handoff from the previous window:", quote(text)];
 	const lines = ["Handoff from the previous window:"];
+	// Text before the first heading comes first, as written (the user's `/compact` instructions lead there).
+	if (parsed.other) lines.push(quote(parsed.other));
 	for (const section of HANDOFF_SECTIONS) {
 		const body = parsed.sections[section.key];
 		if (body) lines.push("", section.heading, quote(body));
 	}
-	if (parsed.other) lines.push("", "Other notes:", quote(parsed.other));
 	return lines;
 }

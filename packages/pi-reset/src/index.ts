@@ -14,7 +14,7 @@ import { createControl } from "./control.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { registerResetRenderers } from "./renderers.js";
 import { createReserveReader } from "./settings.js";
-import { createToolVisibility, registerNewContextTool } from "./tool.js";
+import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./tool.js";
 
 /** The pi-reset extension factory. */
 export default function piReset(pi: ExtensionAPI): void {
@@ -31,6 +31,7 @@ export default function piReset(pi: ExtensionAPI): void {
 	control.attachSwitch(createToolVisibility(pi));
 	registerResetCommand(pi, control, identity, { reserve, marginTokens });
 	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
-	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens });
+	const toolActive = () => pi.getActiveTools().includes(TOOL_NAME);
+	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens, toolActive });
 	registerResetRenderers(pi);
 }

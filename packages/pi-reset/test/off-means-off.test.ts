@@ -88,6 +88,10 @@ describe("off means off", () => {
 		await harness.prompt("four");
 		expect(seen[3]?.tools).toContain("new_context");
 		expect(seen[3]?.system).toContain("new_context");
+		// /reset on appends the change too: the cached prefix of the off-time request is kept.
+		const atOn = prefixShare(seen[2]?.serialised ?? "", seen[3]?.serialised ?? "");
+		console.info(`prefix kept across /reset on: ${(atOn * 100).toFixed(1)}%`);
+		expect(atOn).toBeGreaterThan(0.99);
 		expect(harness.errors).toEqual([]);
 	});
 
