@@ -10,13 +10,14 @@ import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { OutsideProbe } from "./outside.js";
+import { incompleteReason } from "./ignores.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { type AutomaticResult, type CheckRecord, CheckScheduler } from "./scheduler.js";
 import { BaselineKeeper } from "./session-baseline.js";
 import { SettingsHolder } from "./settings-holder.js";
-import { baselineView, type StatusView } from "./status.js";
+import { baselineView, type StatusView, withUnseenCommands } from "./status.js";
 import { blockReason, isContinuationStart } from "./triggers.js";
 import { reportIgnoredOnce, safeIdle, safeTrusted } from "./ui.js";
 
@@ -231,6 +232,7 @@ export class JscpdController {
 		void probe.then((paths) => {
 			if (paths === undefined || this.#shutdown) return;
 			if (paths.length > 0) this.#recordOutside(paths, true);
+			this.#lastOutcome = withUnseenCommands(this.#lastOutcome, this.#outside.unseenCommand);
 			if (!atRest) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
 			this.#updateFooter();
 		});
@@ -301,7 +303,7 @@ export class JscpdController {
 				context: () => this.#ctx,
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
-				incomplete: () => this.#outside.incomplete,
+				incomplete: () => this.#incomplete(),
 				record: (outcome) => {
 					this.#lastOutcome = outcome;
 				},
@@ -350,7 +352,7 @@ export class JscpdController {
 			baseline: this.#baseline.state,
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
 			settings: this.#settings.value,
-			incomplete: this.#outside.incomplete,
+			incomplete: this.#incomplete(),
 		};
 	}
 
@@ -378,6 +380,9 @@ export class JscpdController {
 		await this.#baseline.settled();
 		await this.#scheduler.idle();
 	}
+
+	/** Why a check may miss changed files (the outside probe's gaps, files the default ignores hide). */
+	#incomplete = () => incompleteReason(this.#root, this.#mutations.changed, this.#outside.incomplete);
 
 	#updateFooter(hint?: "checking"): void {
 		const ctx = this.#ctx;

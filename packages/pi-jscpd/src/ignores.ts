@@ -63,3 +63,37 @@ function configSetsIgnore(root: string): boolean {
 export function defaultIgnores(root: string): readonly string[] {
 	return isGitWorkTree(root) || configSetsIgnore(root) ? [] : DEFAULT_IGNORES;
 }
+
+/** Folder names of {@link DEFAULT_IGNORES} (each ignored at any depth). */
+const IGNORED_FOLDERS = new Set(
+	DEFAULT_IGNORES.filter((glob) => glob.startsWith("**/") && glob.endsWith("/**")).map((glob) =>
+		glob.slice(3, -3),
+	),
+);
+
+/** Whether the default ignores hide a project path (a folder of the list on its way, or `*.min.js`). */
+export function hiddenByDefault(path: string): boolean {
+	const segments = path.split("/");
+	return path.endsWith(".min.js") || segments.slice(0, -1).some((segment) => IGNORED_FOLDERS.has(segment));
+}
+
+/**
+ * Why a check of `root` cannot see some of the session's changed files: jscpd never reads files the
+ * default ignores hide, so a duplicate written there would otherwise pass as "clean".
+ */
+export function hiddenChangesReason(root: string, changed: Iterable<string>): string | undefined {
+	const hidden = [...changed].filter(hiddenByDefault);
+	if (hidden.length === 0 || defaultIgnores(root).length === 0) return undefined;
+	const named = hidden.slice(0, 3).join(", ") + (hidden.length > 3 ? ` and ${hidden.length - 3} more` : "");
+	return `${named} ${hidden.length === 1 ? "is" : "are"} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`;
+}
+
+/** The outside probe's `gap` joined with {@link hiddenChangesReason}; undefined when a check saw everything. */
+export function incompleteReason(
+	root: string | undefined,
+	changed: Iterable<string>,
+	gap: string | undefined,
+): string | undefined {
+	const hidden = root ? hiddenChangesReason(root, changed) : undefined;
+	return [gap, hidden].filter(Boolean).join("; ") || undefined;
+}

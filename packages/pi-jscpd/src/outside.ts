@@ -54,6 +54,11 @@ export class OutsideProbe {
 		this.#detector?.noteOpaque();
 	}
 
+	/** Whether the last comparison could not see a command's changes (outside git). */
+	get unseenCommand(): boolean {
+		return this.#detector?.unseenCommand ?? false;
+	}
+
 	/** Takes the reference snapshot (with the baseline). */
 	async snapshot(signal?: AbortSignal): Promise<void> {
 		await this.#detector?.reset(this.#deps.known(), signal);

@@ -209,6 +209,9 @@ export class OutsideChangeDetector {
 	readonly #recorded = new Set<string>();
 	/** A command outside the built-in tools ran this session (sticky: outside git its changes stay unseen). */
 	#opaque = false;
+	/** A command ran since the last snapshot; and whether the last comparison could not see it. */
+	#commandSinceSnapshot = false;
+	#unseenCommand = false;
 
 	/** @param root Canonical project root. */
 	constructor(root: string) {
@@ -233,6 +236,12 @@ export class OutsideChangeDetector {
 	/** Notes that a command outside the built-in tools (bash) ran. */
 	noteOpaque(): void {
 		this.#opaque = true;
+		this.#commandSinceSnapshot = true;
+	}
+
+	/** Whether a command (bash) ran before the last comparison that could not see its changes (outside git). */
+	get unseenCommand(): boolean {
+		return this.#unseenCommand;
 	}
 
 	/** Takes the reference snapshot; the first one also fixes the session-start commit. */
@@ -245,6 +254,7 @@ export class OutsideChangeDetector {
 		}
 		this.#snapshot = await snapshotWorktree(this.#root, this.#git, known, signal, this.#opaque);
 		this.#recorded.clear();
+		this.#commandSinceSnapshot = false;
 	}
 
 	/** Compares with the previous snapshot; returns paths changed outside the built-in tools. */
@@ -256,6 +266,8 @@ export class OutsideChangeDetector {
 		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 		this.#snapshot = after;
 		this.#recorded.clear();
+		this.#unseenCommand = this.#commandSinceSnapshot && after.mode === "stat";
+		this.#commandSinceSnapshot = false;
 		return outside;
 	}
 }
