@@ -143,6 +143,7 @@ export async function snapshotWorktree(
 	opaque = false,
 	limit = MAX_GIT_OUTPUT,
 ): Promise<WorktreeSnapshot> {
+	const paths = [...known];
 	const entries = new Map<string, string>();
 	const reasons: string[] = [];
 	let mode: WorktreeSnapshot["mode"] = "stat";
@@ -172,15 +173,38 @@ export async function snapshotWorktree(
 				const absolute = join(git.topLevel, rel);
 				if (isInside(root, absolute)) add(toProjectPath(root, absolute), absolute);
 			}
+			const ignored = await ignoredPaths(root, paths, signal);
+			if (ignored.length > 0) reasons.push(ignoredReason(ignored));
 		} else if (!signal?.aborted) reasons.push("git status failed");
 	}
 	if (mode === "stat" && opaque)
 		reasons.push("outside git, files changed by commands (bash) are not visible");
-	for (const path of known) add(path, join(root, path));
+	for (const path of paths) add(path, join(root, path));
 	return { mode, entries, incomplete: reasons.join("; ") || undefined };
 }
 
 const CAPPED = `more than ${MAX_TRACKED_PATHS} changed paths`;
+
+/** Most changed paths asked about in one `git check-ignore`. */
+const MAX_CHECK_IGNORE = 500;
+
+/**
+ * Changed project paths that `.gitignore` hides (`git check-ignore`, exit 1 when none): jscpd honours
+ * `.gitignore`, so a duplicate written there is never scanned.
+ */
+async function ignoredPaths(root: string, known: string[], signal?: AbortSignal): Promise<string[]> {
+	if (known.length === 0) return [];
+	// `-z` needs `--stdin`; one path per line instead (paths git would quote never match `asked`).
+	const asked = new Set(known.slice(0, MAX_CHECK_IGNORE));
+	const out = await run(["-c", "core.quotePath=false", "check-ignore", "--", ...asked], root, signal);
+	return out?.split("\n").filter((line) => asked.has(line)) ?? [];
+}
+
+function ignoredReason(ignored: readonly string[]): string {
+	const named =
+		ignored.slice(0, 3).join(", ") + (ignored.length > 3 ? ` and ${ignored.length - 3} more` : "");
+	return `${named} ${ignored.length === 1 ? "is" : "are"} ignored by .gitignore, which jscpd honours (not scanned)`;
+}
 
 /** Paths whose signature changed between two snapshots; paths missing from one side are re-signed. */
 export function diffSnapshots(root: string, before: WorktreeSnapshot, after: WorktreeSnapshot): string[] {

@@ -3,6 +3,7 @@
  * says "clean" — files hidden by the default ignores, files written by tools of other extensions,
  * and a bash command after the last check.
  */
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
@@ -31,11 +32,25 @@ afterEach(async () => {
 	remove(...dirs.splice(0));
 });
 
-async function start(files: Record<string, string>, extra: ExtensionFactory[] = []): Promise<JscpdSession> {
+async function start(
+	files: Record<string, string>,
+	extra: ExtensionFactory[] = [],
+	git = false,
+): Promise<JscpdSession> {
 	const root = tempDir("pi-jscpd-honest-");
 	const agentDir = tempDir("pi-jscpd-agent-");
 	dirs.push(root, agentDir);
 	writeFiles(root, files);
+	if (git) {
+		const run = (...args: string[]) =>
+			execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+				cwd: root,
+				stdio: "ignore",
+			});
+		run("init", "-q");
+		run("add", ".");
+		run("commit", "-qm", "init");
+	}
 	const s = await jscpdSession({ project: root, agentDir, extra });
 	h = s;
 	await waitFor(() => expect(hasBaseline(s)).toBe(true));
@@ -100,5 +115,26 @@ describe("outside git, a check that could not see a change is never clean", () =
 		await s.prompt("copy with bash");
 		await s.controller.settled();
 		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).not.toBe("clean"));
+	});
+});
+
+describe("inside git, a check that could not see a change is never clean", () => {
+	it("a file the session wrote in a .gitignore'd folder (jscpd honours .gitignore) makes the check incomplete, naming it", async () => {
+		const s = await start(
+			{ "src/a.ts": duplicatedFunction("computeTotals"), ".gitignore": "generated/\n" },
+			[],
+			true,
+		);
+		expect(s.controller.status().externalDetection).toBe("git");
+		s.script(
+			toolCall("write", { path: "generated/copy.ts", content: duplicatedFunction("computeCopy") }),
+			reply("wrote the copy"),
+		);
+		await s.prompt("write generated/copy.ts");
+		await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+		await s.controller.settled();
+		expect(customMessages(s, FINDINGS)).toEqual([]);
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("generated/copy.ts");
 	});
 });
