@@ -31,7 +31,10 @@ async function start(files: Record<string, string>, git: boolean): Promise<Jscpd
 	writeFiles(root, files);
 	if (git) {
 		const run = (...args: string[]) =>
-			execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: root, stdio: "ignore" });
+			execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+				cwd: root,
+				stdio: "ignore",
+			});
 		run("init", "-q");
 		run("add", ".");
 		run("commit", "-qm", "init");
@@ -60,7 +63,10 @@ describe("refactors of old duplicates (3 copies across directories) report nothi
 		const s = await start(legacy, true);
 		s.script(
 			toolCall("write", { path: "./pkg/one/totals.ts", content: duplicatedFunction("totalsA") }),
-			toolCall("write", { path: "pkg/one/a.ts", content: `export { totalsA } from "./totals";\n${otherFunction("countA")}` }),
+			toolCall("write", {
+				path: "pkg/one/a.ts",
+				content: `export { totalsA } from "./totals";\n${otherFunction("countA")}`,
+			}),
 			reply("moved"),
 		);
 		await s.prompt("move totalsA to its own file");
@@ -72,7 +78,10 @@ describe("refactors of old duplicates (3 copies across directories) report nothi
 		s.script(
 			toolCall("write", { path: "pkg/one/totals.ts", content: duplicatedFunction("totalsA") }),
 			toolCall("write", { path: "pkg/one/count.ts", content: otherFunction("countA") }),
-			toolCall("write", { path: "pkg/one/a.ts", content: 'export * from "./totals";\nexport * from "./count";\n' }),
+			toolCall("write", {
+				path: "pkg/one/a.ts",
+				content: 'export * from "./totals";\nexport * from "./count";\n',
+			}),
 			reply("split"),
 		);
 		await s.prompt("split a.ts");
@@ -82,7 +91,9 @@ describe("refactors of old duplicates (3 copies across directories) report nothi
 	it("renaming a file with an old copy by git mv and by bash mv reports no new duplicate", async () => {
 		const s = await start(legacy, true);
 		s.script(
-			toolCall("bash", { command: "git mv pkg/two/b.ts pkg/two/renamed.ts && mv pkg/three/c.ts 'pkg/three/c moved é.ts'" }),
+			toolCall("bash", {
+				command: "git mv pkg/two/b.ts pkg/two/renamed.ts && mv pkg/three/c.ts 'pkg/three/c moved é.ts'",
+			}),
 			toolCall("write", { path: "pkg/two/note.ts", content: "export const note = 1;\n" }),
 			reply("renamed"),
 		);
@@ -95,7 +106,12 @@ describe("refactors of old duplicates (3 copies across directories) report nothi
 		s.script(
 			toolCall("edit", {
 				path: "pkg/one/a.ts",
-				edits: [{ oldText: "const shipping = subtotal > 100 ? 0 : 9.99;", newText: "const shipping = ship(subtotal);" }],
+				edits: [
+					{
+						oldText: "const shipping = subtotal > 100 ? 0 : 9.99;",
+						newText: "const shipping = ship(subtotal);",
+					},
+				],
 			}),
 			reply("edited"),
 		);
