@@ -100,6 +100,7 @@ export class JscpdController {
 			runner: this.#runner,
 			explicit: (work) => this.#scheduler.runExplicit(work),
 			snapshot: (signal) => this.#outside.snapshot(signal),
+			captured: (signal) => this.#outside.captureEnd(signal),
 			timeoutMs: () => this.#settings.value.timeoutMs,
 			closed: () => this.#shutdown,
 			changed: () => {

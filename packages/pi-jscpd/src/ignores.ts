@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { listPaths } from "./paths.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
 export const DEFAULT_IGNORES: readonly string[] = [
@@ -84,8 +85,7 @@ export function hiddenByDefault(path: string): boolean {
 export function hiddenChangesReason(root: string, changed: Iterable<string>): string | undefined {
 	const hidden = [...changed].filter(hiddenByDefault);
 	if (hidden.length === 0 || defaultIgnores(root).length === 0) return undefined;
-	const named = hidden.slice(0, 3).join(", ") + (hidden.length > 3 ? ` and ${hidden.length - 3} more` : "");
-	return `${named} ${hidden.length === 1 ? "is" : "are"} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`;
+	return `${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`;
 }
 
 /** The outside probe's `gap` joined with {@link hiddenChangesReason}; undefined when a check saw everything. */

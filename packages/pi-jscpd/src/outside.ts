@@ -59,6 +59,11 @@ export class OutsideProbe {
 		return this.#detector?.unseenCommand ?? false;
 	}
 
+	/** The baseline scan has finished: notes paths changed outside write/edit while it ran. */
+	async captureEnd(signal?: AbortSignal): Promise<void> {
+		await this.#detector?.noteCaptureEnd(this.#deps.known(), signal);
+	}
+
 	/** Takes the reference snapshot (with the baseline). */
 	async snapshot(signal?: AbortSignal): Promise<void> {
 		await this.#detector?.reset(this.#deps.known(), signal);

@@ -16,7 +16,7 @@ import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { nextMacrotask } from "./defer.js";
-import { isInside, toProjectPath } from "./paths.js";
+import { isInside, listPaths, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
 export const MAX_TRACKED_PATHS = 20_000;
@@ -174,7 +174,8 @@ export async function snapshotWorktree(
 				if (isInside(root, absolute)) add(toProjectPath(root, absolute), absolute);
 			}
 			const ignored = await ignoredPaths(root, paths, signal);
-			if (ignored.length > 0) reasons.push(ignoredReason(ignored));
+			if (ignored.length > 0)
+				reasons.push(`${listPaths(ignored)} ignored by .gitignore (jscpd does not scan it)`);
 		} else if (!signal?.aborted) reasons.push("git status failed");
 	}
 	if (mode === "stat" && opaque)
@@ -200,11 +201,7 @@ async function ignoredPaths(root: string, known: string[], signal?: AbortSignal)
 	return out?.split("\n").filter((line) => asked.has(line)) ?? [];
 }
 
-function ignoredReason(ignored: readonly string[]): string {
-	const named =
-		ignored.slice(0, 3).join(", ") + (ignored.length > 3 ? ` and ${ignored.length - 3} more` : "");
-	return `${named} ${ignored.length === 1 ? "is" : "are"} ignored by .gitignore, which jscpd honours (not scanned)`;
-}
+const CAPTURE_WINDOW = "changed while the baseline was captured (duplicates there may count as old)";
 
 /** Paths whose signature changed between two snapshots; paths missing from one side are re-signed. */
 export function diffSnapshots(root: string, before: WorktreeSnapshot, after: WorktreeSnapshot): string[] {
@@ -236,6 +233,8 @@ export class OutsideChangeDetector {
 	/** A command ran since the last snapshot; and whether the last comparison could not see it. */
 	#commandSinceSnapshot = false;
 	#unseenCommand = false;
+	/** Paths changed outside write/edit while the baseline scan ran (see noteCaptureEnd). */
+	#absorbed: string[] = [];
 
 	/** @param root Canonical project root. */
 	constructor(root: string) {
@@ -249,7 +248,20 @@ export class OutsideChangeDetector {
 
 	/** Why the last snapshot may have missed changes (undefined when it saw everything). */
 	get incomplete(): string | undefined {
-		return this.#snapshot?.incomplete;
+		const window = this.#absorbed.length > 0 ? `${listPaths(this.#absorbed)} ${CAPTURE_WINDOW}` : undefined;
+		return [this.#snapshot?.incomplete, window].filter(Boolean).join("; ") || undefined;
+	}
+
+	/**
+	 * The baseline scan has finished: jscpd may have read paths changed outside write/edit since the
+	 * reference snapshot after the change (their duplicates then count as old), so checks say so.
+	 */
+	async noteCaptureEnd(known: Iterable<string>, signal?: AbortSignal): Promise<void> {
+		const before = this.#snapshot;
+		if (before?.mode !== "git") return;
+		const after = await snapshotWorktree(this.#root, this.#git, known, signal, this.#opaque);
+		if (signal?.aborted || after.mode !== "git") return;
+		this.#absorbed = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 	}
 
 	/** Notes a path recorded through a built-in tool since the last snapshot. */
