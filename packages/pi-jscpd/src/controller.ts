@@ -8,9 +8,9 @@ import { isResetAnnouncement, type LifecycleIdentity } from "@pi-lifecycle/lifec
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
 import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
+import { incompleteReason } from "./ignores.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { OutsideProbe } from "./outside.js";
-import { incompleteReason } from "./ignores.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";

@@ -12,16 +12,14 @@
  * could not list everything (output over the bound, more than {@link MAX_TRACKED_PATHS} paths, a
  * command outside the built-in tools in a project without git) says why in `incomplete`.
  */
-import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { nextMacrotask } from "./defer.js";
+import { MAX_GIT_OUTPUT, run, runBounded } from "./git.js";
 import { isInside, listPaths, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
 export const MAX_TRACKED_PATHS = 20_000;
-/** Largest git output read (a path list of about 100,000 entries). */
-export const MAX_GIT_OUTPUT = 16 * 1024 * 1024;
+export { MAX_GIT_OUTPUT } from "./git.js";
 /** git's empty tree: the base of a repository that had no commit when the session started. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
@@ -35,12 +33,6 @@ export interface WorktreeSnapshot {
 	readonly incomplete?: string;
 }
 
-/** Output of one git command: `stdout` undefined on failure; `overflow` when cut at the bound. */
-interface GitOutput {
-	readonly stdout: string | undefined;
-	readonly overflow: boolean;
-}
-
 /** The mtime/size signature of one file. */
 export function signature(absolute: string): string {
 	try {
@@ -49,53 +41,6 @@ export function signature(absolute: string): string {
 	} catch {
 		return "missing";
 	}
-}
-
-/**
- * Runs git on a later macrotask (never inside the caller's handler); undefined on any failure or abort.
- *
- * - `GIT_OPTIONAL_LOCKS=0`: a background `git status` must not take the index lock it would
- *   otherwise take to refresh stat data, or the user's own git commands could fail with
- *   "index.lock exists" while a probe runs.
- * - Abort kills git on a later macrotask with a plain `kill()`: execFile's own `signal` handling
- *   runs inside the aborting call (a Pi handler such as `input`) and costs about 0.5 ms there.
- */
-async function run(args: string[], cwd: string, signal?: AbortSignal): Promise<string | undefined> {
-	return (await runBounded(args, cwd, signal, MAX_GIT_OUTPUT)).stdout;
-}
-
-/** {@link run}, and output over {@link MAX_GIT_OUTPUT} is kept up to the bound and flagged, not dropped. */
-async function runBounded(
-	args: string[],
-	cwd: string,
-	signal: AbortSignal | undefined,
-	limit: number,
-): Promise<GitOutput> {
-	await nextMacrotask();
-	if (signal?.aborted) return { stdout: undefined, overflow: false };
-	return new Promise((resolve) => {
-		const onAbort = () => setImmediate(() => child.kill());
-		const child = execFile(
-			"git",
-			args,
-			{
-				cwd,
-				timeout: 5_000,
-				maxBuffer: limit,
-				encoding: "utf8",
-				env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-			},
-			(error, stdout) => {
-				signal?.removeEventListener("abort", onAbort);
-				const overflow = (error as { code?: unknown } | null)?.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER";
-				if (signal?.aborted || (error && !overflow)) resolve({ stdout: undefined, overflow: false });
-				// Over the bound: the records before the last (possibly cut) one are still valid.
-				else if (overflow) resolve({ stdout: stdout.slice(0, stdout.lastIndexOf("\0") + 1), overflow });
-				else resolve({ stdout, overflow: false });
-			},
-		);
-		signal?.addEventListener("abort", onAbort, { once: true });
-	});
 }
 
 /** Parses `git status --porcelain -z` output into repository-relative paths (pure). */
