@@ -17,6 +17,18 @@ import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
 import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
 
+/** Tools known not to change files: Pi's read-only built-ins, ours, pi-goal's. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+	"read",
+	"grep",
+	"find",
+	"ls",
+	TOOL_NAME,
+	"goal_complete",
+	"goal_blocked",
+	"goal_wait",
+]);
+
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */
 export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController): void {
 	pi.on("session_start", (event, ctx) => {
@@ -55,10 +67,12 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 		}
 	});
 	// tool_execution_end carries no input (no path), so mutations are read from tool_result.
+	// Any other tool that may write files (bash, other extensions' tools) is opaque: outside git its
+	// changes cannot be seen, so a check never says clean after it.
 	pi.on("tool_result", (event, ctx) => {
-		if ((event.toolName === "write" || event.toolName === "edit") && !event.isError) {
-			controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
-		} else if (event.toolName === "bash") controller.noteCommand();
+		if (event.toolName === "write" || event.toolName === "edit") {
+			if (!event.isError) controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
+		} else if (!READ_ONLY_TOOLS.has(event.toolName)) controller.noteCommand();
 	});
 	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.
 	let recovery = false;

@@ -8,6 +8,7 @@ import { type LifecycleIdentity, readResetAnnouncement } from "@pi-lifecycle/lif
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
 import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
+import { incompleteReason } from "./ignores.js";
 import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { OutsideProbe } from "./outside.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
@@ -16,7 +17,7 @@ import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { type AutomaticResult, type CheckRecord, CheckScheduler } from "./scheduler.js";
 import { BaselineKeeper } from "./session-baseline.js";
 import { SettingsHolder } from "./settings-holder.js";
-import { baselineView, type StatusView } from "./status.js";
+import { baselineView, type StatusView, withUnseenCommands } from "./status.js";
 import { blockReason, isContinuationStart } from "./triggers.js";
 import { reportIgnoredOnce, safeIdle, safeTrusted } from "./ui.js";
 
@@ -99,6 +100,7 @@ export class JscpdController {
 			runner: this.#runner,
 			explicit: (work) => this.#scheduler.runExplicit(work),
 			snapshot: (signal) => this.#outside.snapshot(signal),
+			captured: (signal) => this.#outside.captureEnd(signal),
 			timeoutMs: () => this.#settings.value.timeoutMs,
 			closed: () => this.#shutdown,
 			changed: () => {
@@ -233,6 +235,7 @@ export class JscpdController {
 		void probe.then((paths) => {
 			if (paths === undefined || this.#shutdown) return;
 			if (paths.length > 0) this.#recordOutside(paths, true);
+			this.#lastOutcome = withUnseenCommands(this.#lastOutcome, this.#outside.unseenCommand);
 			if (!atRest) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
 			this.#updateFooter();
 		});
@@ -305,7 +308,7 @@ export class JscpdController {
 				context: () => this.#ctx,
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
-				incomplete: () => this.#outside.incomplete,
+				incomplete: () => this.#incomplete(),
 				record: (outcome) => {
 					this.#lastOutcome = outcome;
 				},
@@ -356,7 +359,7 @@ export class JscpdController {
 			baseline: this.#baseline.state,
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
 			settings: this.#settings.value,
-			incomplete: this.#outside.incomplete,
+			incomplete: this.#incomplete(),
 		};
 	}
 
@@ -384,6 +387,10 @@ export class JscpdController {
 		await this.#baseline.settled();
 		await this.#scheduler.idle();
 	}
+
+	/** Why a check may miss changed files (the outside probe's gaps, files the default ignores hide). */
+	#incomplete = () =>
+		incompleteReason(this.#root, this.#mutations.changed, this.#outside.incomplete, this.#runner.trusted);
 
 	#updateFooter(hint?: "checking"): void {
 		const ctx = this.#ctx;

@@ -26,7 +26,11 @@ interface GitOutput {
  * - Abort kills git on a later macrotask: the abort comes from inside a Pi handler (such as
  *   `input`), which must not pay for the kill.
  */
-async function run(args: string[], trust: ProjectTrust, signal?: AbortSignal): Promise<string | undefined> {
+export async function run(
+	args: string[],
+	trust: ProjectTrust,
+	signal?: AbortSignal,
+): Promise<string | undefined> {
 	return (await runBounded(args, trust, signal, MAX_GIT_OUTPUT)).stdout;
 }
 

@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { listPaths } from "./paths.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
@@ -69,4 +70,42 @@ function configSetsIgnore(root: string): boolean {
 export function defaultIgnores(root: string, trusted = true): readonly string[] {
 	if (!trusted) return DEFAULT_IGNORES;
 	return isGitWorkTree(root) || configSetsIgnore(root) ? [] : DEFAULT_IGNORES;
+}
+
+/** Folder names of {@link DEFAULT_IGNORES} (each ignored at any depth). */
+const IGNORED_FOLDERS = new Set(
+	DEFAULT_IGNORES.filter((glob) => glob.startsWith("**/") && glob.endsWith("/**")).map((glob) =>
+		glob.slice(3, -3),
+	),
+);
+
+/** Whether the default ignores hide a project path (a folder of the list on its way, or `*.min.js`). */
+export function hiddenByDefault(path: string): boolean {
+	const segments = path.split("/");
+	return path.endsWith(".min.js") || segments.slice(0, -1).some((segment) => IGNORED_FOLDERS.has(segment));
+}
+
+/**
+ * Why a check of `root` cannot see some of the session's changed files: jscpd never reads files the
+ * default ignores hide, so a duplicate written there would otherwise pass as "clean".
+ */
+export function hiddenChangesReason(
+	root: string,
+	changed: Iterable<string>,
+	trusted = true,
+): string | undefined {
+	const hidden = [...changed].filter(hiddenByDefault);
+	if (hidden.length === 0 || defaultIgnores(root, trusted).length === 0) return undefined;
+	return `${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`;
+}
+
+/** The outside probe's `gap` joined with {@link hiddenChangesReason}; undefined when a check saw everything. */
+export function incompleteReason(
+	root: string | undefined,
+	changed: Iterable<string>,
+	gap: string | undefined,
+	trusted = true,
+): string | undefined {
+	const hidden = root ? hiddenChangesReason(root, changed, trusted) : undefined;
+	return [gap, hidden].filter(Boolean).join("; ") || undefined;
 }

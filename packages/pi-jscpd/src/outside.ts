@@ -54,6 +54,16 @@ export class OutsideProbe {
 		this.#detector?.noteOpaque();
 	}
 
+	/** Whether the last comparison could not see a command's changes (outside git). */
+	get unseenCommand(): boolean {
+		return this.#detector?.unseenCommand ?? false;
+	}
+
+	/** The baseline scan has finished: notes paths changed outside write/edit while it ran. */
+	async captureEnd(signal?: AbortSignal): Promise<void> {
+		await this.#detector?.noteCaptureEnd(this.#deps.known(), signal);
+	}
+
 	/** Takes the reference snapshot (with the baseline). */
 	async snapshot(signal?: AbortSignal): Promise<void> {
 		await this.#detector?.reset(this.#deps.known(), signal);

@@ -126,3 +126,8 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 	}
 	return { ok: true, paths };
 }
+
+/** Up to three paths, then how many more (for status texts). */
+export function listPaths(paths: readonly string[]): string {
+	return paths.slice(0, 3).join(", ") + (paths.length > 3 ? ` and ${paths.length - 3} more` : "");
+}

@@ -36,7 +36,7 @@ export function findingsMessage(findings: readonly Finding[], omitted: number): 
 		`jscpd: ${findings.length} new duplicated block${findings.length === 1 ? "" : "s"} in files changed this session.`,
 		...findings.map(findingLine),
 	];
-	if (omitted > 0) lines.push(`(${omitted} more not shown; run /jscpd changed to see them later)`);
+	if (omitted > 0) lines.push(`(${omitted} more not shown; jscpd_run changed or /jscpd changed lists them)`);
 	lines.push("Consider extracting shared code instead of copying it. This note is advisory.");
 	return bound(lines.join("\n"));
 }

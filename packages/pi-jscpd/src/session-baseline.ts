@@ -33,6 +33,8 @@ export interface BaselineDeps {
 	readonly explicit: (work: (signal: AbortSignal) => Promise<void>) => Promise<void>;
 	/** Takes the outside-change reference snapshot. */
 	readonly snapshot: (signal?: AbortSignal) => Promise<void>;
+	/** The capture's scan has finished (notes outside changes made while it ran). */
+	readonly captured?: (signal?: AbortSignal) => Promise<void>;
 	/** The current jscpd timeout. */
 	readonly timeoutMs: () => number;
 	/** Whether the runtime is shutting down. */
@@ -160,6 +162,7 @@ export class BaselineKeeper {
 					originals: () => this.#originals,
 					signal,
 				});
+				await this.#deps.captured?.(signal);
 				if (signal.aborted || this.#deps.closed()) return;
 				this.#state = state;
 				if ("file" in state && state.file) {

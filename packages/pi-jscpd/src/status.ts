@@ -49,3 +49,18 @@ export function baselineView(b: BaselineState): StatusView["baseline"] {
 		file: "file" in b ? b.file : undefined,
 	};
 }
+
+/**
+ * The last outcome once a trigger found a command (bash) that ran outside git since the last
+ * comparison: a "clean" from before it would claim a tree the check never saw, so it turns incomplete.
+ */
+export function withUnseenCommands(
+	outcome: CheckOutcome | undefined,
+	unseen: boolean,
+): CheckOutcome | undefined {
+	if (!unseen || outcome?.kind !== "clean") return outcome;
+	return {
+		kind: "incomplete",
+		text: "no new duplicates at the last check, but outside git, files changed by commands (bash) since then are not visible",
+	};
+}

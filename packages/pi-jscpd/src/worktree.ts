@@ -16,8 +16,8 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { baseCommit, gitTopLevel, MAX_GIT_OUTPUT, parsePorcelain, runBounded } from "./git-probe.js";
-import { isInside, toProjectPath } from "./paths.js";
+import { baseCommit, gitTopLevel, MAX_GIT_OUTPUT, parsePorcelain, run, runBounded } from "./git-probe.js";
+import { isInside, listPaths, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
 export const MAX_TRACKED_PATHS = 20_000;
@@ -61,6 +61,7 @@ export async function snapshotWorktree(
 	limit = MAX_GIT_OUTPUT,
 	trusted = false,
 ): Promise<WorktreeSnapshot> {
+	const paths = [...known];
 	const entries = new Map<string, string>();
 	const reasons: string[] = [];
 	let mode: WorktreeSnapshot["mode"] = "stat";
@@ -95,6 +96,9 @@ export async function snapshotWorktree(
 				const absolute = join(git.topLevel, rel);
 				if (isInside(root, absolute)) add(toProjectPath(root, absolute), absolute);
 			}
+			const ignored = await ignoredPaths(root, paths, signal, trusted);
+			if (ignored.length > 0)
+				reasons.push(`${listPaths(ignored)} ignored by .gitignore (jscpd does not scan it)`);
 		} else if (!signal?.aborted) reasons.push("git status failed");
 	}
 	if (mode === "stat" && opaque) {
@@ -104,11 +108,37 @@ export async function snapshotWorktree(
 				: "outside git, files changed by commands (bash) are not visible",
 		);
 	}
-	for (const path of known) add(path, join(root, path));
+	for (const path of paths) add(path, join(root, path));
 	return { mode, entries, incomplete: reasons.join("; ") || undefined };
 }
 
 const CAPPED = `more than ${MAX_TRACKED_PATHS} changed paths`;
+
+/** Most changed paths asked about in one `git check-ignore`. */
+const MAX_CHECK_IGNORE = 500;
+
+/**
+ * Changed project paths that `.gitignore` hides (`git check-ignore`, exit 1 when none): jscpd honours
+ * `.gitignore`, so a duplicate written there is never scanned.
+ */
+async function ignoredPaths(
+	root: string,
+	known: string[],
+	signal: AbortSignal | undefined,
+	trusted: boolean,
+) {
+	if (known.length === 0) return [];
+	// `-z` needs `--stdin`; one path per line instead (paths git would quote never match `asked`).
+	const asked = new Set(known.slice(0, MAX_CHECK_IGNORE));
+	const out = await run(
+		["-c", "core.quotePath=false", "check-ignore", "--", ...asked],
+		{ root, trusted },
+		signal,
+	);
+	return out?.split("\n").filter((line) => asked.has(line)) ?? [];
+}
+
+const CAPTURE_WINDOW = "changed while the baseline was captured (duplicates there may count as old)";
 
 /** Paths whose signature changed between two snapshots; paths missing from one side are re-signed. */
 export function diffSnapshots(root: string, before: WorktreeSnapshot, after: WorktreeSnapshot): string[] {
@@ -137,6 +167,11 @@ export class OutsideChangeDetector {
 	readonly #recorded = new Set<string>();
 	/** A command outside the built-in tools ran this session (sticky: outside git its changes stay unseen). */
 	#opaque = false;
+	/** A command ran since the last snapshot; and whether the last comparison could not see it. */
+	#commandSinceSnapshot = false;
+	#unseenCommand = false;
+	/** Paths changed outside write/edit while the baseline scan ran (see noteCaptureEnd). */
+	#absorbed: string[] = [];
 
 	readonly #trusted: boolean;
 
@@ -156,7 +191,20 @@ export class OutsideChangeDetector {
 
 	/** Why the last snapshot may have missed changes (undefined when it saw everything). */
 	get incomplete(): string | undefined {
-		return this.#snapshot?.incomplete;
+		const window = this.#absorbed.length > 0 ? `${listPaths(this.#absorbed)} ${CAPTURE_WINDOW}` : undefined;
+		return [this.#snapshot?.incomplete, window].filter(Boolean).join("; ") || undefined;
+	}
+
+	/**
+	 * The baseline scan has finished: jscpd may have read paths changed outside write/edit since the
+	 * reference snapshot after the change (their duplicates then count as old), so checks say so.
+	 */
+	async noteCaptureEnd(known: Iterable<string>, signal?: AbortSignal): Promise<void> {
+		const before = this.#snapshot;
+		if (before?.mode !== "git") return;
+		const after = await this.#take(known, signal);
+		if (signal?.aborted || after.mode !== "git") return;
+		this.#absorbed = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 	}
 
 	/** Notes a path recorded through a built-in tool since the last snapshot. */
@@ -167,6 +215,24 @@ export class OutsideChangeDetector {
 	/** Notes that a command outside the built-in tools (bash) ran. */
 	noteOpaque(): void {
 		this.#opaque = true;
+		this.#commandSinceSnapshot = true;
+	}
+
+	/** Whether a command (bash) ran before the last comparison that could not see its changes (outside git). */
+	get unseenCommand(): boolean {
+		return this.#unseenCommand;
+	}
+
+	#take(known: Iterable<string>, signal: AbortSignal | undefined): Promise<WorktreeSnapshot> {
+		return snapshotWorktree(
+			this.#root,
+			this.#git,
+			known,
+			signal,
+			this.#opaque,
+			MAX_GIT_OUTPUT,
+			this.#trusted,
+		);
 	}
 
 	/** Takes the reference snapshot; the first one also fixes the session-start commit. */
@@ -177,35 +243,22 @@ export class OutsideChangeDetector {
 			this.#git = topLevel && commit ? { topLevel, commit } : undefined;
 			this.#resolvedGit = true;
 		}
-		this.#snapshot = await snapshotWorktree(
-			this.#root,
-			this.#git,
-			known,
-			signal,
-			this.#opaque,
-			MAX_GIT_OUTPUT,
-			this.#trusted,
-		);
+		this.#snapshot = await this.#take(known, signal);
 		this.#recorded.clear();
+		this.#commandSinceSnapshot = false;
 	}
 
 	/** Compares with the previous snapshot; returns paths changed outside the built-in tools. */
 	async detect(known: Iterable<string>, signal: AbortSignal): Promise<string[]> {
 		const before = this.#snapshot;
 		if (!before) return [];
-		const after = await snapshotWorktree(
-			this.#root,
-			this.#git,
-			known,
-			signal,
-			this.#opaque,
-			MAX_GIT_OUTPUT,
-			this.#trusted,
-		);
+		const after = await this.#take(known, signal);
 		if (signal.aborted) return [];
 		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
 		this.#snapshot = after;
 		this.#recorded.clear();
+		this.#unseenCommand = this.#commandSinceSnapshot && after.mode === "stat";
+		this.#commandSinceSnapshot = false;
 		return outside;
 	}
 }

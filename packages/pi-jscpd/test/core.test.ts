@@ -126,6 +126,11 @@ describe("changed comparison", () => {
 		expect(text).toContain("7 more not shown");
 		expect(text.length).toBeLessThan(8_000);
 	});
+
+	it("the findings message (model context) names the model's tool for omitted findings, not only the user's command", () => {
+		const selection = selectFindings({ ...base, groups: all, max: 5 });
+		expect(findingsMessage(selection.findings, 7)).toContain("jscpd_run changed");
+	});
 });
 
 describe("settings validation", () => {
