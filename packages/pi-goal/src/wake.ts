@@ -163,7 +163,7 @@ export class GoalWaker {
 		if (key === undefined || resumeAt == null || !goal) return;
 		const guard = identity.guard("generation");
 		const delay = Math.min(MAX_DELAY, Math.max(0, resumeAt - controller.facts().now));
-		const handle = timers.setTimeout(() => {
+		const fire = () => {
 			if (this.#timer?.key !== key) return;
 			this.#timer = undefined;
 			if (!guard.isCurrent()) return;
@@ -176,6 +176,15 @@ export class GoalWaker {
 			controller.apply({ type: "wake" });
 			this.request(recovery ? "recovery" : "wake");
 			this.flush();
+		};
+		const handle = timers.setTimeout(() => {
+			// session.dispose() emits no session_shutdown: a later deadline meets a stale ctx, which
+			// throws. A throw from a timer would crash the embedder; the session is gone, so drop all.
+			try {
+				fire();
+			} catch {
+				this.dispose();
+			}
 		}, delay);
 		this.#timer = { handle, key };
 	}
