@@ -110,6 +110,11 @@ export class GoalWaker {
 		return started;
 	}
 
+	/** Kind of the queued wake intent, if any (a boundary continuation keeps a queued recovery). */
+	get queued(): WakeKind | undefined {
+		return this.#deps.dispatcher.has(WAKE_KEY) ? this.#queued : undefined;
+	}
+
 	/** Tries to send now (commands, timers). Never throws. */
 	flush(ctx: ExtensionContext | undefined = this.#deps.controller.ctx): void {
 		if (!ctx || !this.#deps.dispatcher.has(WAKE_KEY)) return;

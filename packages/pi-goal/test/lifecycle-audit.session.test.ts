@@ -3,11 +3,28 @@
  * tests do not cover (another helper hidden, a single peer tool, dispose with a waiting goal).
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import {
+	createScriptedSession,
+	deferred,
+	providerError,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allowlistExtension } from "./fixtures.js";
-import { completeGoal, fakeTime, goalExtension, goalTool, lastGoal, lastState, settle } from "./helpers.js";
+import { allowlistExtension, toolsExtension } from "./fixtures.js";
+import {
+	agentDirWith,
+	completeGoal,
+	fakeTime,
+	goalExtension,
+	goalPrompts,
+	goalTool,
+	lastGoal,
+	lastState,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -92,4 +109,44 @@ describe("issue 15 audit", () => {
 		expect(lastState(harness)).toBeUndefined();
 		expect(harness.providerCalls).toBe(0);
 	});
+	it("a usage-limit deadline that fires while another extension's run is busy sends one recovery request after it", async () => {
+		const time = fakeTime();
+		const gate = { current: deferred() };
+		let api: ExtensionAPI | undefined;
+		const sender = { name: "sender", factory: (pi: ExtensionAPI) => void (api = pi) };
+		const quota =
+			"429 insufficient_quota: You exceeded your current quota, please check your plan and billing details.";
+		harness = await createScriptedSession({
+			extensions: [
+				goalExtension({
+					now: () => time.now,
+					timers: time.timers,
+					agentDir: agentDirWith({ retryUsageLimits: true }),
+				}),
+				toolsExtension(gate),
+				sender,
+			],
+			responses: [reply("kickoff reply"), providerError(quota)],
+		});
+		await harness.prompt("/goal ship it");
+		await settle(harness);
+		const id = lastGoal(harness).id;
+		const resumeAt = lastGoal(harness).wait?.resumeAt ?? 0;
+		expect(lastGoal(harness).wait?.kind).toBe("usage_limit");
+		harness.script(toolCall("slow"), reply("extension work done"), completeGoal());
+		api?.sendMessage({ customType: "ext", content: "extension work", display: true }, { triggerTurn: true });
+		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
+		time.now = resumeAt;
+		defined(time.live().find((timer) => timer.ms > 60_000)).fn();
+		gate.current.resolve();
+		await settle(harness);
+		await settle(harness);
+		expect(goalPrompts(defined(harness), "recovery")).toHaveLength(1);
+		expect(lastGoal(defined(harness))).toMatchObject({ id, status: "complete" });
+	});
 });
+
+function defined<T>(value: T | undefined): T {
+	if (value === undefined) throw new Error("undefined");
+	return value;
+}
