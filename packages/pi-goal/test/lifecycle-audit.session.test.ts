@@ -113,7 +113,12 @@ describe("issue 15 audit", () => {
 		const time = fakeTime();
 		const gate = { current: deferred() };
 		let api: ExtensionAPI | undefined;
-		const sender = { name: "sender", factory: (pi: ExtensionAPI) => void (api = pi) };
+		const sender = {
+			name: "sender",
+			factory: (pi: ExtensionAPI) => {
+				api = pi;
+			},
+		};
 		const quota =
 			"429 insufficient_quota: You exceeded your current quota, please check your plan and billing details.";
 		harness = await createScriptedSession({

@@ -25,7 +25,7 @@ function runner(log: { pi?: ExtensionAPI; events: Map<string, Event[]> }) {
 	};
 }
 
-async function setup(responses: Parameters<typeof createScriptedSession>[0]["responses"]) {
+async function setup(responses: NonNullable<Parameters<typeof createScriptedSession>[0]>["responses"]) {
 	const log: { pi?: ExtensionAPI; events: Map<string, Event[]> } = { events: new Map() };
 	harness = await createScriptedSession({
 		extensions: [runner(log), goalExtension({ settings: { managedRuns: true } })],
