@@ -170,6 +170,8 @@ function onBeforeSettle(
 				!ctx.signal?.aborted &&
 				automaticAllowed(current.safety, controller.settings)
 			) {
+				// A usage-limit deadline that fired during this run keeps its recovery kind (exemption).
+				const recovery = waker.queued === "recovery";
 				controller.apply({ type: "continued" }, ctx);
 				const next = controller.goal ?? current;
 				const drafts = contractDrafts(controller, event);
@@ -179,12 +181,13 @@ function onBeforeSettle(
 							goalId: next.id,
 							iteration: next.iteration,
 							nonce: deps.nonce(),
-							kind: "continuation",
+							kind: recovery ? "recovery" : "continuation",
 						}),
 					),
 				);
 				waker.cancel();
 				run.nextAutomatic = true;
+				run.nextRecovery = recovery;
 				return { drafts, continue: true };
 			}
 		}

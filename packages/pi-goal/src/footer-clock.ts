@@ -52,8 +52,12 @@ export class FooterClock {
 		this.#handle = this.#timers.setTimeout(() => {
 			this.#handle = undefined;
 			this.#dueAt = undefined;
-			this.#controller.refreshFooter();
-			this.sync();
+			try {
+				this.#controller.refreshFooter();
+				this.sync();
+			} catch {
+				// A disposed session (no session_shutdown) has a stale ctx: nothing left to show.
+			}
 		}, delay);
 		(this.#handle as { unref?: () => void } | undefined)?.unref?.();
 	}

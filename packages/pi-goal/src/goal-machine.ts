@@ -42,7 +42,7 @@ export type GoalEvent =
 			readonly objective: string;
 			readonly tokenBudget?: number | null;
 	  }
-	| { readonly type: "clear"; readonly reason?: "user" | "cancelled" }
+	| { readonly type: "clear"; readonly reason?: "user" | "cancelled"; readonly detail?: string }
 	| { readonly type: "complete"; readonly summary: string }
 	| { readonly type: "blocked"; readonly reason: string }
 	| {
@@ -210,7 +210,7 @@ export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts)
 		case "clear": {
 			if (!goal) return unchanged(state, "No goal to clear.");
 			const status = event.reason === "cancelled" ? "cancelled" : "cleared";
-			const effects = goal.status === "active" ? terminal(goal, status, facts) : [];
+			const effects = goal.status === "active" ? terminal(goal, status, facts, event.detail) : [];
 			return { state: { goal: null, revision: state.revision + 1 }, effects };
 		}
 		case "complete": {

@@ -153,7 +153,9 @@ export function registerManagedRuns(pi: Pick<ExtensionAPI, "events">, deps: Comm
 			if (goal?.runId !== runId || goal.status !== "active")
 				return fail(runId, "cancel", "RUN_NOT_FOUND", "No active managed run matches runId.");
 			const running = !ctx.isIdle();
-			deps.controller.apply({ type: "clear", reason: "cancelled" }, ctx);
+			// The caller's reason reaches the terminal state, as in the peer's protocol.
+			const detail = typeof reason === "string" && reason.trim() ? reason.trim() : undefined;
+			deps.controller.apply({ type: "clear", reason: "cancelled", ...(detail ? { detail } : {}) }, ctx);
 			deps.waker.cancel();
 			if (running) ctx.abort();
 		} catch {

@@ -20,6 +20,8 @@ export class RunOwnership {
 	automatic = false;
 	/** Set when this goal proposed the continuation that starts the next attempt. */
 	nextAutomatic = false;
+	/** That boundary continuation is a scheduled usage-limit recovery request. */
+	nextRecovery = false;
 	/** The run was started by a goal prompt (kickoff, resume, continuation, wake, recovery). */
 	goalOwned = false;
 	/** The run was started by a scheduled usage-limit recovery prompt. */
@@ -61,9 +63,11 @@ export class RunOwnership {
 		if (this.nextAutomatic) {
 			this.automatic = true;
 			this.goalOwned = true;
-			this.recovery = false;
+			this.recovery = this.nextRecovery;
+			if (this.recovery) this.responses = 0; // work-free is judged on the recovery's first response
 		}
 		this.nextAutomatic = false;
+		this.nextRecovery = false;
 	}
 	/** An assistant response ended (message_end). */
 	noteResponse(stopReason: string | undefined, error: ErrorFacts | undefined): void {

@@ -110,6 +110,11 @@ export class GoalWaker {
 		return started;
 	}
 
+	/** Kind of the queued wake intent, if any (a boundary continuation keeps a queued recovery). */
+	get queued(): WakeKind | undefined {
+		return this.#deps.dispatcher.has(WAKE_KEY) ? this.#queued : undefined;
+	}
+
 	/** Tries to send now (commands, timers). Never throws. */
 	flush(ctx: ExtensionContext | undefined = this.#deps.controller.ctx): void {
 		if (!ctx || !this.#deps.dispatcher.has(WAKE_KEY)) return;
@@ -163,7 +168,7 @@ export class GoalWaker {
 		if (key === undefined || resumeAt == null || !goal) return;
 		const guard = identity.guard("generation");
 		const delay = Math.min(MAX_DELAY, Math.max(0, resumeAt - controller.facts().now));
-		const handle = timers.setTimeout(() => {
+		const fire = () => {
 			if (this.#timer?.key !== key) return;
 			this.#timer = undefined;
 			if (!guard.isCurrent()) return;
@@ -176,6 +181,15 @@ export class GoalWaker {
 			controller.apply({ type: "wake" });
 			this.request(recovery ? "recovery" : "wake");
 			this.flush();
+		};
+		const handle = timers.setTimeout(() => {
+			// session.dispose() emits no session_shutdown: a later deadline meets a stale ctx, which
+			// throws. A throw from a timer would crash the embedder; the session is gone, so drop all.
+			try {
+				fire();
+			} catch {
+				this.dispose();
+			}
 		}, delay);
 		this.#timer = { handle, key };
 	}

@@ -82,4 +82,21 @@ describe("the footer clock", () => {
 		clock.stop();
 		expect(pending.size).toBe(0);
 	});
+	it("a footer tick after dispose() (stale ctx, no session_shutdown) throws nothing", () => {
+		const { timers, fire } = manualTimers();
+		const controller = {
+			goal: goal() as GoalRecord | null,
+			ctx: { hasUI: true },
+			refreshFooter: () => {
+				throw new Error("This extension ctx is stale");
+			},
+		};
+		const clock = new FooterClock({
+			controller: controller as unknown as GoalController,
+			timers,
+			now: () => 0,
+		});
+		clock.sync();
+		expect(() => fire()).not.toThrow();
+	});
 });

@@ -154,7 +154,7 @@ describe("managed-run protocol (peer wire format)", () => {
 		log.pi?.events.emit("pi-goal:cancel", { runId: "run-1", reason: "parent cancelled" });
 		await settle(harness);
 		expect(log.events.map((event) => event.status)).toEqual(["active", "cleared"]);
-		expect(log.events[1]).toMatchObject({ type: "state", reason: "cancelled by pi-goal:cancel" });
+		expect(log.events[1]).toMatchObject({ type: "state", reason: "parent cancelled" });
 		expect(lastState(harness)?.goal).toBeNull();
 		expect(harness.providerCalls).toBe(1);
 	});
