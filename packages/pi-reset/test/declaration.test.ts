@@ -52,7 +52,13 @@ describe("new_context declaration (issue 20)", () => {
 		await harness.prompt("two");
 		const warned = allText(harness.requests[1]);
 		expect(warned).toContain("call new_context with a handoff");
-		for (const part of ["what the task is", "what is done", "what is next", "files and facts"])
+		for (const part of [
+			"Goal: the task.",
+			"Done: what is finished and how you verified it.",
+			"Remaining: what is left.",
+			"Next action: the exact next step.",
+			"Files: the paths that matter.",
+		])
 			expect(warned).toContain(part);
 	});
 

@@ -65,13 +65,14 @@ function prefixShare(before: string, after: string): number {
 }
 
 describe("off means off", () => {
-	it("/reset off hides new_context and its guideline; the request prefix is kept (measured) and stable while off", async () => {
+	it("/reset off hides new_context (it has no system-prompt line); the request prefix is kept (measured) and stable while off", async () => {
 		const seen: Seen[] = [];
 		harness = await startSession();
 		harness.script(recorder(seen), recorder(seen), recorder(seen), recorder(seen), recorder(seen));
 		await harness.prompt("one");
 		expect(seen[0]?.tools).toContain("new_context");
-		expect(seen[0]?.system).toContain("new_context");
+		// No system-prompt line at all (request footprint): only the declaration comes and goes.
+		expect(seen[0]?.system).not.toContain("new_context");
 		await harness.prompt("/reset off");
 		await harness.prompt("two");
 		await harness.prompt("three");
@@ -87,7 +88,7 @@ describe("off means off", () => {
 		await harness.prompt("/reset on");
 		await harness.prompt("four");
 		expect(seen[3]?.tools).toContain("new_context");
-		expect(seen[3]?.system).toContain("new_context");
+		expect(seen[3]?.system).not.toContain("new_context");
 		// /reset on appends the change too: the cached prefix of the off-time request is kept.
 		const atOn = prefixShare(seen[2]?.serialised ?? "", seen[3]?.serialised ?? "");
 		console.info(`prefix kept across /reset on: ${(atOn * 100).toFixed(1)}%`);
