@@ -24,7 +24,7 @@ import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-ki
 import { continuationMessage, type GoalMessage } from "./contract.js";
 import type { GoalController } from "./controller.js";
 import { mayContinue } from "./outcome.js";
-import { assistantTurn } from "./replay.js";
+import { assistantTurn, type HeldResponse } from "./replay.js";
 import type { RunOwnership } from "./run.js";
 import { automaticAllowed, countTurn, type TurnFacts } from "./safety.js";
 import type { GoalWaker } from "./wake.js";
@@ -41,6 +41,17 @@ export class TurnEndNeeds {
 	held: { goalId: string; turn: TurnFacts; trips: boolean } | undefined;
 	/** An accepted `new_context` call: this turn's boundary opens a new window. */
 	reset = false;
+
+	/** The held response as a state entry's anchor records it (replay.ts). */
+	heldResponse(): HeldResponse | undefined {
+		const held = this.held;
+		if (!held) return undefined;
+		return {
+			goalId: held.goalId,
+			automatic: held.turn.automatic,
+			goalWork: held.turn.goalWork ?? held.turn.automatic,
+		};
+	}
 
 	/** Whether turn_end is needed (with the controller's pending contract). */
 	wanted(controller: GoalController): boolean {

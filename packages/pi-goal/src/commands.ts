@@ -12,7 +12,7 @@ import type {
 import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
-import { completeGoalArgs, HELP_TEXT, parseGoalCommand } from "./command-parse.js";
+import { HELP_TEXT, parseGoalCommand } from "./command-parse.js";
 import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";

@@ -60,10 +60,10 @@ export function contractText(goal: GoalRecord, revision: number, label: string =
 		"<objective>",
 		quoteBlock(goal.objective, MAX_OBJECTIVE),
 		"</objective>",
-		"Work across turns until the whole objective is done; you will be prompted to continue. A plan, TODO list or partial fix is not done; do not narrow success.",
-		`Before completing, derive the concrete requirements from the objective and check each against evidence (files, commands, tests); only then call goal_complete with ${id} and that evidence. A nearly spent budget is no reason to complete.`,
+		"Work across turns until the whole objective is done; you will be re-prompted. A plan, TODO list or partial fix is not done; do not narrow success.",
+		`First derive the concrete requirements from the objective and check each against evidence (files, commands, tests); only then call goal_complete with ${id} and that evidence. A nearly spent budget is no reason to complete.`,
 		"Use goal_blocked (goal_id, reason, evidence) only when the same blocker stopped you three consecutive goal turns despite different attempts.",
-		"To wait for something external, first arrange what will wake you, then call goal_wait (goal_id, reason, resume_after_ms: at least 10000; omit it to wait for the user).",
+		"To wait on something external, first arrange what will wake you, then call goal_wait (goal_id, reason, resume_after_ms: at least 10000; omit it to wait for the user).",
 		"Plain text never completes the goal. Only use this goal id.",
 	].join("\n");
 }
@@ -86,7 +86,7 @@ export function contractMessage(
 export function continuationMessage(details: ContinuationDetails): GoalMessage<ContinuationDetails> {
 	const lead =
 		details.kind === "kickoff"
-			? `Start working on goal ${details.goalId} (see the pi-goal contract).`
+			? `Start working on goal ${details.goalId} (see the goal contract).`
 			: details.kind === "recovery"
 				? `The provider usage limit may have reset: continue working on goal ${details.goalId} (continuation ${details.iteration}).`
 				: `Continue working on goal ${details.goalId} (continuation ${details.iteration}).`;

@@ -10,6 +10,7 @@ import { type ContractDetails, contractMessage, type GoalMessage } from "./contr
 import { footerText } from "./footer.js";
 import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
 import { persistedTotal, persistWorthy, stateEntryData } from "./persistence.js";
+import type { StateAnchor } from "./replay.js";
 import { emitTerminal } from "./run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
@@ -40,8 +41,8 @@ export interface ControllerDeps {
 	readonly onChange?: () => void;
 	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
 	readonly onWindowChange?: () => void;
-	/** Whether the run under way is automatic goal work (written with each state entry for the replay). */
-	readonly automaticRun?: () => boolean;
+	/** The run under way: automatic goal work, goal-owned (written with each state entry for the replay). */
+	readonly runOrigin?: () => Omit<StateAnchor, "tokens">;
 }
 
 /** The result of {@link GoalController.apply}. */
@@ -210,7 +211,8 @@ export class GoalController {
 			const saved = goal
 				? { ...state, goal: { ...goal, clock: foldClock(goal.clock, this.#deps.now()) } }
 				: state;
-			const anchor = { tokens: this.#persistedTotal(), automatic: this.#deps.automaticRun?.() === true };
+			const origin = this.#deps.runOrigin?.() ?? { automatic: false, goalWork: false };
+			const anchor = { tokens: this.#persistedTotal(), ...origin };
 			this.#deps.pi.appendEntry(STATE_ENTRY, stateEntryData(saved, anchor));
 		} catch {
 			// Stale runtime: the next restore reads the last entry that made it.

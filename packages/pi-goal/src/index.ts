@@ -56,7 +56,11 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			now,
 			onChange: () => syncDependants(),
 			onWindowChange: () => syncWindow(),
-			automaticRun: () => run.running && run.automatic,
+			runOrigin: () => ({
+				automatic: run.running && run.automatic,
+				goalWork: run.running && run.goalOwned,
+				held: needs.heldResponse(),
+			}),
 		});
 		const restorer = createContractRestorer(pi, controller);
 		syncWindow = () => {

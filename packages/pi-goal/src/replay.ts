@@ -20,6 +20,28 @@ export interface StateAnchor {
 	readonly tokens: number;
 	/** Whether the run under way when the entry was written was automatic goal work. */
 	readonly automatic: boolean;
+	/** Whether that run was goal-owned (kickoff and resume too); absent in older entries: `automatic`. */
+	readonly goalWork?: boolean;
+	/**
+	 * A response with tool calls still held uncounted (boundary.ts TurnEndNeeds): its message is
+	 * before the entry, so the replay counts it first, as the live flush would, if its goal is active.
+	 */
+	readonly held?: HeldResponse;
+}
+
+/** A held tool-call response as an anchor records it (text is irrelevant with tool calls). */
+export interface HeldResponse {
+	readonly goalId: string;
+	readonly automatic: boolean;
+	readonly goalWork: boolean;
+}
+
+function readHeld(value: unknown): HeldResponse | undefined {
+	if (typeof value !== "object" || value === null) return undefined;
+	const { goalId, automatic, goalWork } = value as Record<string, unknown>;
+	if (typeof goalId !== "string" || typeof automatic !== "boolean" || typeof goalWork !== "boolean")
+		return undefined;
+	return { goalId, automatic, goalWork };
 }
 
 /** A branch entry as the replay reads it (a structural subset of Pi's SessionEntry). */
@@ -39,10 +61,16 @@ export interface ReplayEntry {
 /** Reads an anchor; anything malformed is undefined (the restore falls back to a full scan). */
 export function readAnchor(value: unknown): StateAnchor | undefined {
 	if (typeof value !== "object" || value === null) return undefined;
-	const { tokens, automatic } = value as Record<string, unknown>;
+	const { tokens, automatic, goalWork, held } = value as Record<string, unknown>;
 	if (typeof tokens !== "number" || !Number.isFinite(tokens) || tokens < 0) return undefined;
 	if (typeof automatic !== "boolean") return undefined;
-	return { tokens, automatic };
+	const anchor = {
+		tokens,
+		automatic,
+		goalWork: typeof goalWork === "boolean" ? goalWork || automatic : automatic,
+	};
+	const response = readHeld(held);
+	return response ? { ...anchor, held: response } : anchor;
 }
 
 /** Tool calls and text of an assistant message (what the safety counters read). */
@@ -79,9 +107,12 @@ export function replayAfter(
 	let goal: GoalRecord | null = state.goal;
 	let automatic = anchor.automatic;
 	// Goal-owned (kickoff and resume too): only such runs count for no-progress (safety.ts).
-	let goalWork = anchor.automatic;
+	let goalWork = anchor.goalWork ?? anchor.automatic;
 	let recovery = false;
 	let responses = 0;
+	const held = anchor.held;
+	if (held && goal?.status === "active" && goal.id === held.goalId)
+		goal = { ...goal, safety: countTurn(goal.safety, { ...held, toolCalls: 1, text: "" }, NO_TRIP).safety };
 	for (const entry of entries) {
 		const message = entry.message;
 		if (entry.type === "message" && message?.role === "assistant") {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_STATE } from "../src/goal-machine.js";
 import { persistWorthy, type RestoreLookup, restoreBranch, stateEntryData } from "../src/persistence.js";
-import { replayAfter } from "../src/replay.js";
+import { readAnchor, replayAfter } from "../src/replay.js";
 import {
 	CONTINUATION_MESSAGE,
 	CONTRACT_MESSAGE,
@@ -122,13 +122,42 @@ describe("restore walk and accounting replay", () => {
 
 	it("replay: identical tool-free replies feed the no-progress counter; aborted responses are not counted", () => {
 		const aborted = { type: "message", message: { role: "assistant", stopReason: "aborted", content: [] } };
+		// The entry was written during the kickoff: goal-owned, not automatic.
 		const replayed = replayAfter(
 			active(),
-			{ tokens: 0, automatic: false },
+			{ tokens: 0, automatic: false, goalWork: true },
 			[assistant(1), aborted, assistant(1)] as never,
 			0,
 		);
 		expect(replayed.state.goal?.safety.noProgress).toBe(2);
+	});
+
+	it("replay: a tool-call response still held when the entry was written is counted while its goal is active", () => {
+		const held = { goalId: "g-1", automatic: true, goalWork: true };
+		const anchor = readAnchor({ tokens: 0, automatic: true, goalWork: true, held }) as never;
+		expect(replayAfter(active(), anchor, [], 0).state.goal?.safety.automaticTurns).toBe(1);
+		// goal_complete stopped it: the live flush drops it too.
+		const complete = active({ status: "complete" });
+		expect(replayAfter(complete, anchor, [], 0).state).toBe(complete);
+	});
+
+	it("replay: no-progress counts only goal-owned runs; a manual run neither adds nor resets", () => {
+		const goal = active().goal as GoalRecord;
+		const counted = active({ safety: { ...goal.safety, noProgress: 1, fingerprint: "x" } });
+		const manual = replayAfter(
+			counted,
+			{ tokens: 0, automatic: false, goalWork: false },
+			[assistant(1)] as never,
+			0,
+		);
+		expect(manual.state.goal?.safety).toEqual(counted.goal?.safety);
+		// An anchor written before goalWork was recorded: goal-owned exactly when automatic.
+		expect(readAnchor({ tokens: 0, automatic: true })).toEqual({
+			tokens: 0,
+			automatic: true,
+			goalWork: true,
+		});
+		expect(readAnchor({ tokens: 0, automatic: false, goalWork: true })?.goalWork).toBe(true);
 	});
 
 	it("replay: the time the branch shows after the entry is added to a working goal's clock only", () => {
