@@ -17,7 +17,7 @@ import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
 import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
 
-/** Tools known not to change files: Pi's read-only built-ins, ours, pi-goal's. */
+/** Tools known not to change files: Pi's read-only built-ins, ours, pi-goal's and pi-reset's. */
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
 	"read",
 	"grep",
@@ -27,6 +27,7 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
 	"goal_complete",
 	"goal_blocked",
 	"goal_wait",
+	"new_context",
 ]);
 
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */

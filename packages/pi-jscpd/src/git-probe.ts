@@ -54,7 +54,14 @@ export async function runBounded(
 		args,
 		cwd: trust.root,
 		trust,
-		env: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" },
+		// Paths printed unquoted (check-ignore has no -z without --stdin), set through the environment.
+		env: {
+			GIT_OPTIONAL_LOCKS: "0",
+			GIT_TERMINAL_PROMPT: "0",
+			GIT_CONFIG_COUNT: "1",
+			GIT_CONFIG_KEY_0: "core.quotePath",
+			GIT_CONFIG_VALUE_0: "false",
+		},
 		timeoutMs: 5_000,
 		maxOutputBytes: limit,
 		killGraceMs: 200,

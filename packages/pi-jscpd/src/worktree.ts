@@ -128,13 +128,9 @@ async function ignoredPaths(
 	trusted: boolean,
 ) {
 	if (known.length === 0) return [];
-	// `-z` needs `--stdin`; one path per line instead (paths git would quote never match `asked`).
+	// `-z` needs `--stdin`; one path per line instead (core.quotePath is off for every probe command).
 	const asked = new Set(known.slice(0, MAX_CHECK_IGNORE));
-	const out = await run(
-		["-c", "core.quotePath=false", "check-ignore", "--", ...asked],
-		{ root, trusted },
-		signal,
-	);
+	const out = await run(["check-ignore", "--", ...asked], { root, trusted }, signal);
 	return out?.split("\n").filter((line) => asked.has(line)) ?? [];
 }
 
