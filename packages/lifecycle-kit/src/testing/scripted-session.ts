@@ -30,6 +30,7 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { recordExplicitTrust } from "../project-trust.js";
 import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
 import {
@@ -60,7 +61,8 @@ export interface ScriptedSessionOptions {
 	cwd?: string;
 	/**
 	 * Pi's answer to "do you trust this project?" (`ctx.isProjectTrusted()`) from the start, so even
-	 * `session_start` sees it. Default true, as in Pi's SDK.
+	 * `session_start` sees it. Default true, as in Pi's SDK. True also counts as the user's explicit
+	 * decision for `isExplicitlyTrusted` (as if they had run `/trust`); false records nothing.
 	 */
 	projectTrusted?: boolean;
 	/**
@@ -198,6 +200,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		modelsPath: join(agentDir, "models.json"),
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
+	const undoExplicitTrust = (options.projectTrusted ?? true) ? recordExplicitTrust(cwd) : () => {};
 	const settingsManager = SettingsManager.inMemory(
 		{ ...DEFAULT_SETTINGS, ...options.settings },
 		{ projectTrusted: options.projectTrusted ?? true },
@@ -296,6 +299,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 				// Already idle or already torn down.
 			}
 			session.dispose();
+			undoExplicitTrust();
 			if (!disposeOptions?.keepFiles) rmSync(tempRoot, { recursive: true, force: true });
 		},
 	};
