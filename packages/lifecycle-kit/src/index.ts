@@ -68,7 +68,6 @@ export {
 	type ProcessRequest,
 	runProcess,
 } from "./process.js";
-export { type ExplicitTrustOptions, isExplicitlyTrusted, type TrustContext } from "./project-trust.js";
 export {
 	ENV_ALLOWLIST,
 	isInsideReal,
@@ -81,6 +80,7 @@ export {
 	resolveExecutable,
 	safePathEntries,
 } from "./process-policy.js";
+export { type ExplicitTrustOptions, isExplicitlyTrusted, type TrustContext } from "./project-trust.js";
 export {
 	check,
 	type LoadedSettings,

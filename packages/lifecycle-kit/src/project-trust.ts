@@ -28,6 +28,15 @@ export interface ExplicitTrustOptions {
 }
 
 /** Live explicit "trusted" records per directory (a count, so overlapping hosts undo only their own). */
+/** The key a directory is recorded under: its real path when it exists (Pi's cwd may be resolved). */
+function dirKey(cwd: string): string {
+	try {
+		return realpathSync(cwd);
+	} catch {
+		return resolve(cwd);
+	}
+}
+
 function inMemoryDecisions(): Map<string, number> {
 	const holder = globalThis as { [EXPLICIT_TRUST_KEY]?: Map<string, number> };
 	holder[EXPLICIT_TRUST_KEY] ??= new Map();
@@ -37,14 +46,15 @@ function inMemoryDecisions(): Map<string, number> {
 /** Internal (test harness): records that the host trusted `cwd` explicitly; returns the undo. */
 export function recordExplicitTrust(cwd: string): () => void {
 	const records = inMemoryDecisions();
-	records.set(cwd, (records.get(cwd) ?? 0) + 1);
+	const key = dirKey(cwd);
+	records.set(key, (records.get(key) ?? 0) + 1);
 	let undone = false;
 	return () => {
 		if (undone) return;
 		undone = true;
-		const left = (records.get(cwd) ?? 1) - 1;
-		if (left > 0) records.set(cwd, left);
-		else records.delete(cwd);
+		const left = (records.get(key) ?? 1) - 1;
+		if (left > 0) records.set(key, left);
+		else records.delete(key);
 	};
 }
 
@@ -69,7 +79,7 @@ export function isExplicitlyTrusted(ctx: TrustContext, options: ExplicitTrustOpt
 	try {
 		if (!ctx.isProjectTrusted()) return false;
 		const cwd = ctx.cwd;
-		if (inMemoryDecisions().has(cwd)) return true;
+		if (inMemoryDecisions().has(dirKey(cwd))) return true;
 		if (commandLineApproval(options.argv ?? process.argv) === true) return true;
 		if (hasTrustRequiringProjectResources(cwd)) return true;
 		return new ProjectTrustStore(options.agentDir ?? getAgentDir()).get(cwd) === true;
