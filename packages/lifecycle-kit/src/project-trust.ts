@@ -4,13 +4,15 @@
  * true without asking for any other directory that has no saved decision — a freshly cloned hostile
  * repository included. Our extensions run git and read project config, so they need the user's word.
  */
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import {
 	getAgentDir,
 	hasTrustRequiringProjectResources,
 	ProjectTrustStore,
 } from "@earendil-works/pi-coding-agent";
 
-/** Where SDK hosts (and the kit's test harness) record an explicit in-memory trust decision per directory. */
+/** Where the kit's test harness records an explicit in-memory trust decision per directory. */
 const EXPLICIT_TRUST_KEY = Symbol.for("@pi-lifecycle/explicit-project-trust");
 
 /** The context a trust check needs: the project directory and Pi's answer. */

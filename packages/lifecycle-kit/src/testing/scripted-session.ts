@@ -61,8 +61,7 @@ export interface ScriptedSessionOptions {
 	cwd?: string;
 	/**
 	 * Pi's answer to "do you trust this project?" (`ctx.isProjectTrusted()`) from the start, so even
-	 * `session_start` sees it. Default true, as in Pi's SDK. True also counts as the user's explicit
-	 * decision for `isExplicitlyTrusted` (as if they had run `/trust`); false records nothing.
+	 * `session_start` sees it. Default true, as in Pi's SDK; true also counts as explicit for `isExplicitlyTrusted`.
 	 */
 	projectTrusted?: boolean;
 	/**
@@ -200,10 +199,11 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		modelsPath: join(agentDir, "models.json"),
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
-	const undoExplicitTrust = (options.projectTrusted ?? true) ? recordExplicitTrust(cwd) : () => {};
+	const projectTrusted = options.projectTrusted ?? true;
+	const undoExplicitTrust = projectTrusted ? recordExplicitTrust(cwd) : () => {};
 	const settingsManager = SettingsManager.inMemory(
 		{ ...DEFAULT_SETTINGS, ...options.settings },
-		{ projectTrusted: options.projectTrusted ?? true },
+		{ projectTrusted },
 	);
 	const loader = new DefaultResourceLoader({
 		cwd,
