@@ -1,15 +1,15 @@
 /**
- * Issue 14, found in audit: what `ctx.isProjectTrusted()` means in the real `pi` CLI. Pi asks about
- * trust only when the project has Pi resources of its own (`.pi/settings.json`, `.pi/extensions`,
- * `.agents/skills`, …); for any other directory with no stored decision it answers `true` without
- * asking (Pi's main.js: `trustStore.get(cwd) ?? !hasTrustRequiringResources`). A freshly cloned
- * hostile repository has no such resources, so the user is never asked and our extensions treat it
- * as trusted: pi-jscpd runs git there, and the repository's `core.fsmonitor` and filters run.
- *
- * OPEN HOLE, not fixed yet (docs/security.md "Known hole: Pi's implicit trust"): this test is
- * marked `it.fails` so the suite stays green while it documents the hole; it starts failing the
- * day the hole is closed, and must then become a plain `it`.
+ * Issue 14: what `ctx.isProjectTrusted()` means in the real `pi` CLI. Pi asks about trust only when
+ * the project has Pi resources of its own (`.pi/settings.json`, `.pi/extensions`, `.agents/skills`,
+ * …); for any other directory with no stored decision it answers `true` without asking (Pi's main.js:
+ * `trustStore.get(cwd) ?? !hasTrustRequiringResources`). A freshly cloned hostile repository has no
+ * such resources, so the user is never asked. Our extensions count only explicit trust
+ * (lifecycle-kit `isExplicitlyTrusted`, docs/security.md "Explicit trust"): such a repository runs
+ * none of its git programs, while a project the user trusted (`/trust`'s saved decision, or
+ * `--approve`) gets the documented trusted behaviour.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -20,23 +20,52 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const script = fileURLToPath(new URL("../cli/scripts/jscpd.mjs", import.meta.url));
 
 let run: PiRun | undefined;
+const extraDirs: string[] = [];
 afterEach(() => {
 	run?.cleanup();
 	run = undefined;
+	for (const dir of extraDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+function piIn(cwd: string, options: { dirs?: { home: string; agentDir: string }; args?: string[] } = {}) {
+	return runPi({
+		extensions: [join(repoRoot, "packages", "pi-jscpd")],
+		script,
+		prompt: "write two modules",
+		cwd,
+		timeoutMs: 90_000,
+		...options,
+	});
+}
+
 describe("security: the real pi CLI in a freshly cloned hostile repository", () => {
-	it.fails("a repository the user was never asked about runs none of its git programs (Pi auto-trusts it)", async () => {
+	it("a repository the user was never asked about runs none of its git programs (Pi's implicit trust does not count)", async () => {
 		const s = sandbox("pi-security-cli-trust-");
 		hostileGitRepo(s);
-		run = await runPi({
-			extensions: [join(repoRoot, "packages", "pi-jscpd")],
-			script,
-			prompt: "write two modules",
-			cwd: s.root,
-			timeoutMs: 90_000,
-		});
+		run = await piIn(s.root);
 		expect(run.code, run.stderr).toBe(0);
 		expect(markersIn(s.markers)).toEqual([]);
+	}, 120_000);
+
+	it("explicit trust: a saved decision (as /trust saves it) gets the trusted behaviour: git runs, so its fsmonitor does", async () => {
+		const s = sandbox("pi-security-cli-trusted-");
+		hostileGitRepo(s);
+		const dirsRoot = mkdtempSync(join(tmpdir(), "pi-security-cli-trust-dirs-"));
+		extraDirs.push(dirsRoot);
+		const dirs = { home: join(dirsRoot, "home"), agentDir: join(dirsRoot, "agent") };
+		mkdirSync(dirs.home, { recursive: true });
+		mkdirSync(dirs.agentDir, { recursive: true });
+		writeFileSync(join(dirs.agentDir, "trust.json"), `${JSON.stringify({ [s.root]: true })}\n`);
+		run = await piIn(s.root, { dirs });
+		expect(run.code, run.stderr).toBe(0);
+		expect(markersIn(s.markers).length).toBeGreaterThan(0);
+	}, 120_000);
+
+	it("explicit trust: --approve gets the trusted behaviour too", async () => {
+		const s = sandbox("pi-security-cli-approve-");
+		hostileGitRepo(s);
+		run = await piIn(s.root, { args: ["--approve"] });
+		expect(run.code, run.stderr).toBe(0);
+		expect(markersIn(s.markers).length).toBeGreaterThan(0);
 	}, 120_000);
 });

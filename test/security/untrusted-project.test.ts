@@ -238,7 +238,7 @@ describe("security: settings files of all three packages", () => {
 		expect(controller?.status().settings.enabled).toBe(true);
 		for (const name of ["pi-jscpd", "pi-goal", "pi-reset"]) {
 			expect(said).toContain(
-				`${name}: ignoring ${join(root, ".pi", "pi-lifecycle", `${name}.json`)}: the project is not trusted`,
+				`${name}: ignoring ${join(root, ".pi", "pi-lifecycle", `${name}.json`)}: the project is not trusted (/trust it, or start pi with --approve)`,
 			);
 		}
 	});

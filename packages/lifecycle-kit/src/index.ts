@@ -2,7 +2,8 @@
  * `@pi-lifecycle/lifecycle-kit`: the lifecycle primitives pi-reset, pi-goal and pi-jscpd share,
  * for any Pi extension that continues work, resets context or runs background checks.
  *
- * Nothing here imports Pi at runtime: the kit works with whichever Pi host loads your extension.
+ * The only runtime import of Pi is `isExplicitlyTrusted` (trust store and resource check, from the host
+ * that loads your extension, as a peer); the rest works with whichever Pi host loads it.
  *
  * Everything exported here (and from `./testing`) is public API: documented in the README, tested,
  * and covered by the semver policy there. Helpers not re-exported here are internal, even when
@@ -79,6 +80,7 @@ export {
 	resolveExecutable,
 	safePathEntries,
 } from "./process-policy.js";
+export { type ExplicitTrustOptions, isExplicitlyTrusted, type TrustContext } from "./project-trust.js";
 export {
 	check,
 	type LoadedSettings,

@@ -10,7 +10,7 @@ import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from "n
 export interface ProjectTrust {
 	/** The project directory (`ctx.cwd`); it is resolved to its real path before comparisons. */
 	readonly root: string;
-	/** `ctx.isProjectTrusted()`. */
+	/** `isExplicitlyTrusted(ctx)`. */
 	readonly trusted: boolean;
 }
 

@@ -40,7 +40,7 @@ export interface SettingsLocation {
 	readonly agentDir: string;
 	/** The project directory (`ctx.cwd`). */
 	readonly cwd: string;
-	/** `ctx.isProjectTrusted()`: project files are ignored otherwise. */
+	/** `isExplicitlyTrusted(ctx)`: project files are ignored otherwise. */
 	readonly projectTrusted: boolean;
 }
 
@@ -135,7 +135,10 @@ export function loadSettings<T extends object>(
 			// wonders why it has no effect finds out).
 			const exists = fileExists(path);
 			sources.push({ scope, path, status: exists ? "untrusted" : "missing" });
-			if (exists) warnings.push(`${spec.name}: ignoring ${path}: the project is not trusted`);
+			if (exists)
+				warnings.push(
+					`${spec.name}: ignoring ${path}: the project is not trusted (/trust it, or start pi with --approve)`,
+				);
 			continue;
 		}
 		if (scope === "project" && !isInsideReal(location.cwd, path)) {

@@ -124,13 +124,17 @@ describe("loadSettings", () => {
 		const loaded = loadSettings(spec, { agentDir, cwd, projectTrusted: false });
 		expect(loaded.value.limit).toBe(20);
 		expect(loaded.sources[1]).toMatchObject({ scope: "project", status: "untrusted" });
-		expect(loaded.warnings).toEqual([`demo: ignoring ${paths().project}: the project is not trusted`]);
+		expect(loaded.warnings).toEqual([
+			`demo: ignoring ${paths().project}: the project is not trusted (/trust it, or start pi with --approve)`,
+		]);
 	});
 
 	it("an untrusted project's invalid file is never read: the only warning says it is untrusted", () => {
 		write(paths().project, "{ not json");
 		const loaded = loadSettings(spec, { agentDir, cwd, projectTrusted: false });
-		expect(loaded.warnings).toEqual([`demo: ignoring ${paths().project}: the project is not trusted`]);
+		expect(loaded.warnings).toEqual([
+			`demo: ignoring ${paths().project}: the project is not trusted (/trust it, or start pi with --approve)`,
+		]);
 	});
 
 	it("a trusted project's settings file that is a symlink leaving the project is not read", () => {

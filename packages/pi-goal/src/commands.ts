@@ -9,7 +9,12 @@ import type {
 	ExtensionCommandContext,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
-import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
+import {
+	type DialogScope,
+	isExplicitlyTrusted,
+	loadSettings,
+	saveSettings,
+} from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
 import { HELP_TEXT, parseGoalCommand } from "./command-parse.js";
@@ -239,7 +244,7 @@ function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, en
 		);
 		return;
 	}
-	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: ctx.isProjectTrusted() });
+	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: isExplicitlyTrusted(ctx) });
 	controller.setSettings(loaded.value);
 	const effective = loaded.value.retryUsageLimits;
 	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;

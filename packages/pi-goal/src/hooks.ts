@@ -5,7 +5,12 @@
  * window after a compaction or reset. The `context` fallback is armed only while needed (window.ts).
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { loadSettings, RESET_CHANNEL, readResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
+import {
+	isExplicitlyTrusted,
+	loadSettings,
+	RESET_CHANNEL,
+	readResetAnnouncement,
+} from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
 import { readContinuationDetails, readContractDetails } from "./contract.js";
@@ -142,7 +147,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
 			agentDir: deps.agentDir(),
 			cwd: ctx.cwd,
-			projectTrusted: ctx.isProjectTrusted(),
+			projectTrusted: isExplicitlyTrusted(ctx),
 		});
 		for (const warning of loaded.warnings) say(ctx, warning, "warning");
 		controller.setSettings(loaded.value);

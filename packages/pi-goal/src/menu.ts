@@ -6,7 +6,12 @@
  * (with a short notice). Session replacement also dismisses an open dialog through its AbortSignal.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { type DialogScope, loadSettings, saveSettings } from "@pi-lifecycle/lifecycle-kit";
+import {
+	type DialogScope,
+	isExplicitlyTrusted,
+	loadSettings,
+	saveSettings,
+} from "@pi-lifecycle/lifecycle-kit";
 import {
 	type CommandDeps,
 	editedText,
@@ -232,7 +237,7 @@ function saveNumber(
 		say(ctx, `Could not save ${key}: ${saved.error}.`, "error");
 		return;
 	}
-	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: ctx.isProjectTrusted() });
+	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: isExplicitlyTrusted(ctx) });
 	deps.controller.setSettings(loaded.value);
 	deps.controller.refreshFooter();
 	const effective = loaded.value[key];

@@ -1,5 +1,6 @@
 /** Small host helpers shared by the adapters and the controller. */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { isExplicitlyTrusted } from "@pi-lifecycle/lifecycle-kit";
 
 /** Tells the user something: a notification with a UI, stderr without one. */
 export function notify(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
@@ -7,13 +8,9 @@ export function notify(ctx: ExtensionContext, text: string, level: "info" | "war
 	else process.stderr.write(`${text}\n`);
 }
 
-/** `ctx.isProjectTrusted()`, false when the context is stale. */
+/** Explicit project trust (`isExplicitlyTrusted`: Pi's implicit default does not count), false when stale. */
 export function safeTrusted(ctx: ExtensionContext): boolean {
-	try {
-		return ctx.isProjectTrusted();
-	} catch {
-		return false;
-	}
+	return isExplicitlyTrusted(ctx);
 }
 
 /** `ctx.isIdle()`, undefined when the context is stale. */

@@ -104,7 +104,7 @@ export async function snapshotWorktree(
 	if (mode === "stat" && opaque) {
 		reasons.push(
 			git && !trusted
-				? "in an untrusted project git is not run, so files changed by commands (bash) are not visible"
+				? "in an untrusted project git is not run, so files changed by commands (bash) are not visible (/trust the project to use git)"
 				: "outside git, files changed by commands (bash) are not visible",
 		);
 	}

@@ -4,7 +4,7 @@
  * after an idle `/reset`, and confirms boundaries at settle.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
+import { isExplicitlyTrusted, type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
@@ -21,7 +21,7 @@ function loadFor(ctx: ExtensionContext): ResetSettings {
 		const loaded = loadSettings(SETTINGS_SPEC, {
 			agentDir: getAgentDir(),
 			cwd: ctx.cwd,
-			projectTrusted: ctx.isProjectTrusted(),
+			projectTrusted: isExplicitlyTrusted(ctx),
 		});
 		for (const warning of loaded.warnings) notify(ctx, warning, "warning");
 		return loaded.value;

@@ -30,6 +30,7 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { recordExplicitTrust } from "../project-trust.js";
 import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
 import {
@@ -60,7 +61,7 @@ export interface ScriptedSessionOptions {
 	cwd?: string;
 	/**
 	 * Pi's answer to "do you trust this project?" (`ctx.isProjectTrusted()`) from the start, so even
-	 * `session_start` sees it. Default true, as in Pi's SDK.
+	 * `session_start` sees it. Default true, as in Pi's SDK; true also counts as explicit for `isExplicitlyTrusted`.
 	 */
 	projectTrusted?: boolean;
 	/**
@@ -198,9 +199,11 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		modelsPath: join(agentDir, "models.json"),
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
+	const projectTrusted = options.projectTrusted ?? true;
+	const undoExplicitTrust = projectTrusted ? recordExplicitTrust(cwd) : () => {};
 	const settingsManager = SettingsManager.inMemory(
 		{ ...DEFAULT_SETTINGS, ...options.settings },
-		{ projectTrusted: options.projectTrusted ?? true },
+		{ projectTrusted },
 	);
 	const loader = new DefaultResourceLoader({
 		cwd,
@@ -296,6 +299,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 				// Already idle or already torn down.
 			}
 			session.dispose();
+			undoExplicitTrust();
 			if (!disposeOptions?.keepFiles) rmSync(tempRoot, { recursive: true, force: true });
 		},
 	};
