@@ -195,7 +195,7 @@ describe("pnpm test (scripts/test-all.mjs): the random-seed pass", () => {
 	const bin = join(root, "node_modules", ".bin");
 	fakeBin(bin, "biome", "");
 	fakeBin(bin, "turbo", "");
-	fakeBin(bin, "vitest", "console.log(`vitest seed ${process.env.PI_LIFECYCLE_SEED}`); process.exit(1);");
+	fakeBin(bin, "vitest", 'console.log("vitest seed " + process.env.PI_LIFECYCLE_SEED); process.exit(1);');
 
 	it("prints the seed and a runnable reproduce command first, and again after the random pass failed", () => {
 		const run = node(root, "test-all.mjs", [], { PI_LIFECYCLE_RANDOM_SEED: "77" });

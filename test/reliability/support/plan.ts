@@ -117,6 +117,7 @@ export const FUZZ = {
 /** Hostile live payloads per bus listener (bus.property), each asserted separately. */
 export const BUS = {
 	resetAnnouncement: 1_000,
+	resetAnnouncementCopy: 1_000,
 	goalStart: 1_000,
 	workflowMutex: 500,
 	usageOffers: 300,
