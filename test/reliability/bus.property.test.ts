@@ -141,10 +141,9 @@ describe("bus: pure readers of live payloads", () => {
 				// The offered report is live too: pi-goal's reader of it never throws, and a hint it
 				// accepts is a usable time.
 				if (result.ok) {
-					let hint: ReturnType<typeof selectResetHint> = { ok: false, reason: "threw" };
-					expect(() => {
-						hint = selectResetHint(result.report, { provider: "p", modelId: "m" }, 0, 1);
-					}).not.toThrow();
+					const read = () => selectResetHint(result.report, { provider: "p", modelId: "m" }, 0, 1);
+					expect(read).not.toThrow();
+					const hint = read();
 					if (hint.ok) expect(Number.isFinite(hint.resumeAt)).toBe(true);
 				}
 				tally.hit("usageOffers");
