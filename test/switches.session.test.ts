@@ -59,7 +59,8 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Rec
 const sessionLines = (s: ScriptedSession) =>
 	s.sessionFile && existsSync(s.sessionFile) ? readFileSync(s.sessionFile, "utf8") : "";
 
-describe("every switch in the root README: its scope and where it is stored", () => {
+// Several sessions per test (reload, reopen, another project), each starting all three extensions.
+describe("every switch in the root README: its scope and where it is stored", { timeout: 240_000 }, () => {
 	it("/reset off: this session, in the session file; kept on reload and reopen; a new session in another project is on", async () => {
 		const { s, ui } = await start();
 		s.script(reply("hello"));
