@@ -9,9 +9,13 @@ import { hostAliases, hostVersion } from "../vitest.shared.js";
 const onceOnly = hostVersion === "latest" ? [] : ["reliability/**", "tui/**", "consumer/**", "release/**"];
 
 export default defineConfig({
-	// The kit's harness is used from source so that PI_LIFECYCLE_HOST=1.3.0 swaps the host it drives;
-	// the extensions under test come from their packed tarballs, loaded by Pi's own loader.
-	resolve: { conditions: ["@pi-lifecycle/source"], alias: hostAliases() },
+	// Our packages are imported through their exports, i.e. their built dist (`pnpm test` builds
+	// first; after changing the kit, `pnpm build` before running vitest here). Vitest's Node
+	// environment takes `ssr.resolve.conditions`, so a `resolve.conditions` entry would not select
+	// sources. PI_LIFECYCLE_HOST=1.3.0 still swaps the host everywhere: the workspace dist is not
+	// under node_modules, so Vite inlines it and applies the aliases (host-pass.test.ts checks it).
+	// The extensions under test come from their packed tarballs, loaded by Pi's own loader.
+	resolve: { alias: hostAliases() },
 	test: {
 		include: ["**/*.test.ts"],
 		// fixtures/consumer is a separate project with its own tests (run by consumer/kit-consumer.test.ts).
