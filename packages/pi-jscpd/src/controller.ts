@@ -267,7 +267,10 @@ export class JscpdController {
 		if (!ctx || this.#shutdown || !announcement) return;
 		try {
 			if (announcement.session !== ctx.sessionManager) return;
-			const lost = lostAtReset(ctx.sessionManager, announcement.entryId, FINDINGS_MESSAGE);
+			// A finding the user dismissed since is not delivered again.
+			const lost = lostAtReset(ctx.sessionManager, announcement.entryId, FINDINGS_MESSAGE).filter(
+				(ack) => !this.triage.isDismissed(ack.identity),
+			);
 			const withdrawn = this.#mutations.unacknowledge(lost);
 			if (withdrawn === 0) return;
 			this.#redelivered += withdrawn;

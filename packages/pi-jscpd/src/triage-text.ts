@@ -34,7 +34,7 @@ export const TRIAGE_LABELS = {
 
 /** Whether the model was told, in a few words. */
 function toldText(item: TriageItem): string {
-	return item.told ? "model told" : "model not told";
+	return item.told ? "reported to the model" : "not reported to the model";
 }
 
 /** One line of the browse list. */
@@ -61,11 +61,7 @@ export function browseCount(counts: TriageCounts): string {
 export function itemDetail(item: TriageItem): string {
 	const f = item.finding;
 	const [a, b] = f.locations;
-	const told = item.told
-		? "The model has been told about it."
-		: f.kind === "existing"
-			? "Not reported to the model."
-			: "Not reported to the model yet.";
+	const told = item.told ? "Reported to the model." : "Not reported to the model.";
 	return [
 		`Finding ${item.n}: ${KIND[f.kind]} (from the ${SOURCE[f.source]})`,
 		`  ${a.path}:${a.startLine}-${a.endLine}`,
