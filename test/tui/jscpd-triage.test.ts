@@ -23,7 +23,9 @@ async function openFinding(session: PiTui): Promise<string> {
 	await session.waitForScreen(/Browse findings \(1\)/);
 	await choose(session, /Browse findings \(1\)/);
 	const list = await session.waitForScreen(/jscpd findings, newest first \(1\)/);
-	expect(list).toMatch(/1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model/);
+	expect(list).toMatch(
+		/1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model/,
+	);
 	await choose(session, /1\. src\/a\.ts/);
 	return session.waitForScreen(/Finding 1: copies existing code \(from the automatic checkpoint\)/);
 }
@@ -38,7 +40,9 @@ describe("triage of jscpd findings in pi's TUI", () => {
 		expect(found).toMatch(/jscpd: 1 new duplicated block in files changed this session\./);
 
 		const menu = await openFinding(session);
-		expect(menu).toMatch(/Ask the agent to fix it[\s\S]*Show both blocks[\s\S]*Dismiss as intended[\s\S]*Back/);
+		expect(menu).toMatch(
+			/Ask the agent to fix it[\s\S]*Show both blocks[\s\S]*Dismiss as intended[\s\S]*Back/,
+		);
 		await choose(session, /Dismiss as intended/);
 		await session.waitForScreen(/finding 1 dismissed as intended; it is not reported to the model again/);
 		// The same menu is back, now offering the undo; the footer counts the dismissal.

@@ -13,7 +13,13 @@ import { dispatch, parseCommandLine, splitStringArgs } from "./dispatch.js";
 import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
-import { COMMAND_NAMES, commandCompletions, helpText, isUserCommandName, USER_COMMAND_NAMES } from "./registry.js";
+import {
+	COMMAND_NAMES,
+	commandCompletions,
+	helpText,
+	isUserCommandName,
+	USER_COMMAND_NAMES,
+} from "./registry.js";
 import { triageCommand } from "./triage-command.js";
 import { itemLine } from "./triage-text.js";
 import type { TriageUiDeps } from "./triage-ui.js";

@@ -114,7 +114,11 @@ async function run(
 	}
 }
 
-async function scan(controller: JscpdController, args: string[], scope: SwitchScope): Promise<DispatchResult> {
+async function scan(
+	controller: JscpdController,
+	args: string[],
+	scope: SwitchScope,
+): Promise<DispatchResult> {
 	const { root, runner, capability, settings } = controller.state;
 	if (!root) return error("scan", "jscpd has no project root yet (no session started)");
 	const paths = validateScanPaths(root, args);

@@ -124,7 +124,9 @@ export function helpText(audience: "user" | "model" = "model"): string {
 	return [
 		"Usage: /jscpd <command> (tool: jscpd_run {command, args})",
 		...lines,
-		...(audience === "user" ? ["dismiss and undismiss are for you only: jscpd_run does not offer them."] : []),
+		...(audience === "user"
+			? ["dismiss and undismiss are for you only: jscpd_run does not offer them."]
+			: []),
 		"The automatic checkpoint runs after the agent settles and reports only new duplicates in files changed this session.",
 	].join("\n");
 }

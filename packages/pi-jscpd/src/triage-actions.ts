@@ -29,14 +29,17 @@ export function showBlocks(root: string, item: TriageItem): string {
 /** Why a fix request was not sent (public: tests and docs use the texts). */
 export const FIX_REFUSALS = {
 	busy: "jscpd: the agent is busy; nothing was sent. Ask again when it has finished.",
-	pending: "jscpd: messages are already queued for the agent; nothing was sent. Ask again when it has finished.",
+	pending:
+		"jscpd: messages are already queued for the agent; nothing was sent. Ask again when it has finished.",
 	workflow:
 		"jscpd: a workflow (for example a goal) is driving this session; nothing was sent, so it is not interrupted. Ask again when it has ended.",
 	failed: "jscpd: the request could not be sent to the agent.",
 } as const;
 
 /** The outcome of a fix request. */
-export type FixOutcome = { readonly sent: true } | { readonly sent: false; readonly reason: keyof typeof FIX_REFUSALS };
+export type FixOutcome =
+	| { readonly sent: true }
+	| { readonly sent: false; readonly reason: keyof typeof FIX_REFUSALS };
 
 /** What {@link requestFix} needs. */
 export interface FixDeps {
@@ -55,7 +58,11 @@ const FIX_KEY = "pi-jscpd:fix";
  * Sends one user message asking the agent to fix `item`, only from idle. A refusal queues
  * nothing: the user decides again later.
  */
-export async function requestFix(deps: FixDeps, ctx: ExtensionContext, item: TriageItem): Promise<FixOutcome> {
+export async function requestFix(
+	deps: FixDeps,
+	ctx: ExtensionContext,
+	item: TriageItem,
+): Promise<FixOutcome> {
 	if (deps.workflowBusy()) return { sent: false, reason: "workflow" };
 	deps.dispatcher.request({
 		key: FIX_KEY,
@@ -67,7 +74,8 @@ export async function requestFix(deps: FixDeps, ctx: ExtensionContext, item: Tri
 	const outcome = await deps.dispatcher.flush(ctx);
 	deps.dispatcher.cancel(FIX_KEY);
 	if (outcome.status === "sent") return { sent: true };
-	if (outcome.status === "idle-blocked") return { sent: false, reason: outcome.reason === "busy" ? "busy" : "pending" };
+	if (outcome.status === "idle-blocked")
+		return { sent: false, reason: outcome.reason === "busy" ? "busy" : "pending" };
 	if (outcome.status === "in-flight") return { sent: false, reason: "busy" };
 	return { sent: false, reason: "failed" };
 }

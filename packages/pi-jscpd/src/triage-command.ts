@@ -23,7 +23,8 @@ export function triageCommand(
 	const n = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
 	const item = items[n - 1];
 	if (args.length > 1 || !item) {
-		const range = items.length === 0 ? "there are no findings yet" : `findings are numbered 1-${items.length}`;
+		const range =
+			items.length === 0 ? "there are no findings yet" : `findings are numbered 1-${items.length}`;
 		return {
 			status: "error",
 			message: `jscpd ${command}: "${args.join(" ")}" is not a finding number (${range}). Usage: /jscpd ${command} <n>; /jscpd ${command} lists them.`,

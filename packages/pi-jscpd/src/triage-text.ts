@@ -98,9 +98,6 @@ export function listText(items: readonly TriageItem[], command: "dismiss" | "und
 	if (items.length === 0)
 		return `jscpd: no findings to ${command} yet. They appear after the automatic check, /jscpd changed or /jscpd scan.`;
 	return bound(
-		[
-			`Usage: /jscpd ${command} <n>. Current findings, newest first:`,
-			...items.map(itemLine),
-		].join("\n"),
+		[`Usage: /jscpd ${command} <n>. Current findings, newest first:`, ...items.map(itemLine)].join("\n"),
 	);
 }

@@ -5,7 +5,11 @@
  * step away. Every answer is re-checked before it is acted on: the session the dialog opened in,
  * then the findings list it numbered (a newer result renumbers it).
  */
-import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type {
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionContext,
+} from "@earendil-works/pi-coding-agent";
 import type { IdleDispatcher, OpenedDialogs, StaleGuard } from "@pi-lifecycle/lifecycle-kit";
 import { OVERVIEW_NOTICES, recheck } from "./overview.js";
 import type { Triage, TriageChange, TriageItem } from "./triage.js";
@@ -56,7 +60,11 @@ export function changeNotice(change: TriageChange, dismiss: boolean): string {
 }
 
 /** Opens the findings list and the menu of the picked finding. */
-export async function browseFindings(deps: TriageUiDeps, ctx: ExtensionCommandContext, dialogs: OpenedDialogs) {
+export async function browseFindings(
+	deps: TriageUiDeps,
+	ctx: ExtensionCommandContext,
+	dialogs: OpenedDialogs,
+) {
 	const version = deps.triage.version;
 	const items = deps.triage.items();
 	if (items.length === 0) return ctx.ui.notify(NO_FINDINGS_NOTICE, "info");

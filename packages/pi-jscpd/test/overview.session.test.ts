@@ -106,7 +106,9 @@ describe("the /jscpd overview re-checks after every dialog (scripted sessions, T
 		const list = await stub.dialog(1);
 		expect(list.title).toBe("jscpd findings, newest first (0 · 1 from the last scan)");
 		const picked = list.options?.[0];
-		expect(picked).toMatch(/^1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · existing clone · \d+ lines · not reported to the model$/);
+		expect(picked).toMatch(
+			/^1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · existing clone · \d+ lines · not reported to the model$/,
+		);
 
 		// A newer result replaces the list while it is open (a typed /jscpd scan).
 		await s.prompt("/jscpd scan");

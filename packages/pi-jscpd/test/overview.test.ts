@@ -35,7 +35,11 @@ const VIEW: StatusView = {
 	externalDetection: "git",
 };
 
-const SCAN: DispatchResult = { status: "ok", message: "jscpd: 2 duplicated blocks.", details: { command: "scan" } };
+const SCAN: DispatchResult = {
+	status: "ok",
+	message: "jscpd: 2 duplicated blocks.",
+	details: { command: "scan" },
+};
 const NONE = { fresh: 0, scan: 0, dismissed: 0 };
 
 const ctx = {} as ExtensionContext;
@@ -83,7 +87,9 @@ describe("the /jscpd overview model", () => {
 		expect(model.open().items[2]?.label).toBe("Browse findings (1 · 2 from the last scan)");
 		counts = { fresh: 0, scan: 0, dismissed: 1 };
 		expect(model.open().items[2]?.label).toBe("Browse findings (0 · 1 dismissed)");
-		expect(overviewMenu(VIEW, { fresh: 3, scan: 0, dismissed: 0 }).items[2]?.label).toBe("Browse findings (3)");
+		expect(overviewMenu(VIEW, { fresh: 3, scan: 0, dismissed: 0 }).items[2]?.label).toBe(
+			"Browse findings (3)",
+		);
 	});
 
 	it("the title shows an unavailable jscpd and the last check", () => {

@@ -104,7 +104,12 @@ describe("browse lists every current finding with the footer's count", () => {
 			/^1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model$/,
 		);
 		expect(menu.title).toMatch(/^Finding 1: copies existing code \(from the automatic checkpoint\)/);
-		expect(menu.options).toEqual([TRIAGE_LABELS.fix, TRIAGE_LABELS.show, TRIAGE_LABELS.dismiss, TRIAGE_LABELS.back]);
+		expect(menu.options).toEqual([
+			TRIAGE_LABELS.fix,
+			TRIAGE_LABELS.show,
+			TRIAGE_LABELS.dismiss,
+			TRIAGE_LABELS.back,
+		]);
 		menu.answer(TRIAGE_LABELS.show);
 		// Show both blocks returns to the same menu.
 		(await stub.dialog(3)).answer(undefined);
@@ -168,7 +173,11 @@ describe("dismissed findings", () => {
 		await s.reload();
 		await s.controller.settled();
 		// The model asks: the dismissed finding is not listed.
-		s.script(toolCall("jscpd_run", { command: "changed" }), toolCall("jscpd_run", { command: "scan" }), reply("ok"));
+		s.script(
+			toolCall("jscpd_run", { command: "changed" }),
+			toolCall("jscpd_run", { command: "scan" }),
+			reply("ok"),
+		);
 		await s.prompt("check for duplicates");
 		const changed = JSON.stringify(s.requests.at(-2)?.messages.at(-1));
 		expect(changed).toContain("no new duplicates");
@@ -189,7 +198,9 @@ describe("dismissed findings", () => {
 		expect(s.controller.triage.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
 		s.script(toolCall("jscpd_run", { command: "changed" }), reply("seen"));
 		await s.prompt("check again");
-		expect(JSON.stringify(s.requests.at(-1)?.messages.at(-1))).toMatch(/1 new duplicate\(s\)[\s\S]*src\/b\.ts/);
+		expect(JSON.stringify(s.requests.at(-1)?.messages.at(-1))).toMatch(
+			/1 new duplicate\(s\)[\s\S]*src\/b\.ts/,
+		);
 		expect(s.errors).toEqual([]);
 	});
 
@@ -197,16 +208,21 @@ describe("dismissed findings", () => {
 		const s = await session();
 		const tool = s.session.getAllTools().find((t) => t.name === "jscpd_run");
 		expect(JSON.stringify(tool?.parameters)).not.toContain("dismiss");
-		expect((tool?.parameters as { properties: { command: { enum: string[] } } }).properties.command.enum).toEqual([
-			...COMMAND_NAMES,
-		]);
-		s.script(toolCall("jscpd_run", { command: "dismiss", args: ["1"] }), toolCall("jscpd_run", { command: "help" }), reply("ok"));
+		expect(
+			(tool?.parameters as { properties?: { command?: { enum?: string[] } } } | undefined)?.properties
+				?.command?.enum,
+		).toEqual([...COMMAND_NAMES]);
+		s.script(
+			toolCall("jscpd_run", { command: "dismiss", args: ["1"] }),
+			toolCall("jscpd_run", { command: "help" }),
+			reply("ok"),
+		);
 		await s.prompt("dismiss it");
 		expect(JSON.stringify(s.requests.at(-2)?.messages.at(-1))).toMatch(/"isError":true/);
 		expect(JSON.stringify(s.requests.at(-1)?.messages.at(-1))).not.toContain("dismiss");
-		expect(s.session.sessionManager.getBranch().some((e) => "customType" in e && e.customType === DISMISSAL_ENTRY)).toBe(
-			false,
-		);
+		expect(
+			s.session.sessionManager.getBranch().some((e) => "customType" in e && e.customType === DISMISSAL_ENTRY),
+		).toBe(false);
 	});
 });
 
@@ -224,7 +240,9 @@ describe("ask the agent to fix it", () => {
 		await s.session.agent.waitForIdle();
 		const users = s.session.sessionManager
 			.getBranch()
-			.flatMap((e) => (e.type === "message" && e.message.role === "user" ? [JSON.stringify(e.message.content)] : []));
+			.flatMap((e) =>
+				e.type === "message" && e.message.role === "user" ? [JSON.stringify(e.message.content)] : [],
+			);
 		expect(users.filter((text) => text.includes("jscpd found duplicated code"))).toHaveLength(1);
 		expect(users.at(-1)).toMatch(/src\/a\.ts lines 1-\d+ and src\/b\.ts lines 1-\d+/);
 		expect(stub.notices.at(-1)?.message).toBe("jscpd: asked the agent to fix finding 1.");

@@ -4,8 +4,8 @@ import type { Finding } from "../src/compare.js";
 import { applyDismissal, DISMISSAL_ENTRY, isDismissalData, replayDismissals } from "../src/dismissals.js";
 import { FindingsStore, groupKey } from "../src/findings-store.js";
 import { FOOTER, footerText } from "../src/presentation.js";
-import type { CloneGroup } from "../src/report.js";
 import { commandCompletions, helpText } from "../src/registry.js";
+import type { CloneGroup } from "../src/report.js";
 import { Triage } from "../src/triage.js";
 import { triageCommand } from "../src/triage-command.js";
 import { fixRequest, itemLine, SNIPPET_LINES, snippetText } from "../src/triage-text.js";
@@ -90,8 +90,15 @@ describe("dismissals", () => {
 		expect(item.finding.keys).toHaveLength(2);
 		expect(t.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
 		expect(t.set(pi, { ...item, dismissed: true }, true)).toMatchObject({ ok: false, reason: "unchanged" });
-		const failing = { appendEntry: () => { throw new Error("stale"); } };
-		expect(t.set(failing, { ...item, dismissed: true }, false)).toMatchObject({ ok: false, reason: "failed" });
+		const failing = {
+			appendEntry: () => {
+				throw new Error("stale");
+			},
+		};
+		expect(t.set(failing, { ...item, dismissed: true }, false)).toMatchObject({
+			ok: false,
+			reason: "failed",
+		});
 		expect(t.counts().dismissed).toBe(1);
 	});
 
@@ -113,8 +120,12 @@ describe("triage texts and commands", () => {
 		t.recordNew("checkpoint", [finding(group("a.ts", "b.ts", 1))]);
 		const [item] = t.items();
 		if (!item) throw new Error("no item");
-		expect(itemLine(item)).toBe("1. a.ts:1-10 ≈ b.ts:5-14 · new duplicate · 10 lines · reported to the model");
-		expect(fixRequest(item)).toMatch(/^jscpd found duplicated code: a\.ts lines 1-10 and b\.ts lines 5-14 \(10 lines\)\./);
+		expect(itemLine(item)).toBe(
+			"1. a.ts:1-10 ≈ b.ts:5-14 · new duplicate · 10 lines · reported to the model",
+		);
+		expect(fixRequest(item)).toMatch(
+			/^jscpd found duplicated code: a\.ts lines 1-10 and b\.ts lines 5-14 \(10 lines\)\./,
+		);
 	});
 
 	it("snippets are bounded in lines and width and say when a file cannot be read", () => {
@@ -131,7 +142,9 @@ describe("triage texts and commands", () => {
 		const { t, pi } = triage();
 		expect(triageCommand(t, pi, "dismiss", []).message).toMatch(/^jscpd: no findings to dismiss yet/);
 		t.recordNew("changed", [finding(group("a.ts", "b.ts", 1))]);
-		expect(triageCommand(t, pi, "dismiss", []).message).toMatch(/^Usage: \/jscpd dismiss <n>\. Current findings[\s\S]*\n1\. a\.ts/);
+		expect(triageCommand(t, pi, "dismiss", []).message).toMatch(
+			/^Usage: \/jscpd dismiss <n>\. Current findings[\s\S]*\n1\. a\.ts/,
+		);
 		for (const bad of [["0"], ["2"], ["x"], ["1", "2"], ["-1"]])
 			expect(triageCommand(t, pi, "dismiss", bad)).toMatchObject({
 				status: "error",
@@ -157,13 +170,21 @@ describe("the footer counts what Browse lists", () => {
 	it("current new duplicates not dismissed, whatever the last outcome; all dismissed says so", () => {
 		const clean = { kind: "clean", text: "" } as const;
 		const found = { kind: "findings", text: "", delivered: 5 } as const;
-		expect(footerText({ ...ready, outcome: found, findings: { fresh: 6, dismissed: 0 } })).toBe(FOOTER.findings(6));
-		expect(footerText({ ...ready, outcome: clean, findings: { fresh: 1, dismissed: 0 } })).toBe(FOOTER.findings(1));
-		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 2 } })).toBe("jscpd clean · 2 dismissed");
-		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 0 } })).toBe(FOOTER.clean);
-		expect(footerText({ ...ready, outcome: undefined, findings: { fresh: 0, dismissed: 0 } })).toBe(FOOTER.ready);
-		expect(footerText({ ...ready, outcome: { kind: "timeout", text: "" }, findings: { fresh: 3, dismissed: 0 } })).toBe(
-			FOOTER.failed,
+		expect(footerText({ ...ready, outcome: found, findings: { fresh: 6, dismissed: 0 } })).toBe(
+			FOOTER.findings(6),
 		);
+		expect(footerText({ ...ready, outcome: clean, findings: { fresh: 1, dismissed: 0 } })).toBe(
+			FOOTER.findings(1),
+		);
+		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 2 } })).toBe(
+			"jscpd clean · 2 dismissed",
+		);
+		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 0 } })).toBe(FOOTER.clean);
+		expect(footerText({ ...ready, outcome: undefined, findings: { fresh: 0, dismissed: 0 } })).toBe(
+			FOOTER.ready,
+		);
+		expect(
+			footerText({ ...ready, outcome: { kind: "timeout", text: "" }, findings: { fresh: 3, dismissed: 0 } }),
+		).toBe(FOOTER.failed);
 	});
 });
