@@ -204,7 +204,11 @@ async function jscpdTriageTour(): Promise<void> {
 			await tui.waitForScreen(/Finding 1: copies existing code/),
 		);
 		await choose(tui, /Show both blocks/);
-		await tui.waitForScreen(/Second block: src\/b\.ts/);
+		shot(
+			"Show both blocks",
+			"The two blocks one after the other, with line numbers (at most 30 lines of 160 characters each, read only inside the project); the finding's menu stays open below.",
+			await tui.waitForScreen(/Second block: src\/b\.ts/),
+		);
 		await choose(tui, /Dismiss as intended/);
 		shot(
 			"Dismissed, with the undo in the same menu",

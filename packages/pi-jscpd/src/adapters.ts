@@ -20,8 +20,7 @@ import {
 	isUserCommandName,
 	USER_COMMAND_NAMES,
 } from "./registry.js";
-import { triageCommand } from "./triage-command.js";
-import { itemLine } from "./triage-text.js";
+import { findingCompletions, triageCommand } from "./triage-command.js";
 import type { TriageUiDeps } from "./triage-ui.js";
 import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
@@ -148,7 +147,8 @@ export function registerCommand(
 	const triage: TriageUiDeps = { ...host, triage: controller.triage, root: () => controller.state.root };
 	pi.registerCommand("jscpd", {
 		description: `Duplicate-code checks with jscpd (${[...COMMAND_NAMES, ...USER_COMMAND_NAMES].join(", ")})`,
-		getArgumentCompletions: (prefix) => findingCompletions(controller, prefix) ?? commandCompletions(prefix),
+		getArgumentCompletions: (prefix) =>
+			findingCompletions(controller.triage, prefix) ?? commandCompletions(prefix),
 		handler: async (line, ctx) => {
 			if (opensOverview(line, ctx)) return openOverview(overview, ctx, dialogs, triage);
 			const { command, args } = parseCommandLine(line);
@@ -158,19 +158,6 @@ export function registerCommand(
 			notify(ctx, result.message, result.status === "error" ? "error" : "info");
 		},
 	});
-}
-
-/** `/jscpd dismiss <n>` and `undismiss <n>`: the numbers of the current findings, with their lines. */
-function findingCompletions(controller: JscpdController, prefix: string) {
-	const match = /^\s*(dismiss|undismiss)\s+(\d*)$/.exec(prefix);
-	if (!match) return undefined;
-	const [, command, typed = ""] = match;
-	const items = controller.triage
-		.items()
-		.filter((item) => String(item.n).startsWith(typed) && item.dismissed === (command === "undismiss"))
-		.slice(0, 50)
-		.map((item) => ({ value: `${command} ${item.n}`, label: String(item.n), description: itemLine(item) }));
-	return items.length > 0 ? items : null;
 }
 
 /** Registers the findings message renderer. */

@@ -7,7 +7,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { DispatchResult } from "./dispatch.js";
 import type { UserCommandName } from "./registry.js";
 import type { Triage } from "./triage.js";
-import { listText } from "./triage-text.js";
+import { itemLine, listText } from "./triage-text.js";
 import { changeNotice } from "./triage-ui.js";
 
 /** Runs a `/jscpd`-only triage command. */
@@ -38,4 +38,20 @@ export function triageCommand(
 		message: changeNotice(change, dismiss),
 		details: { command, n, changed: change.ok },
 	};
+}
+
+/**
+ * Completions of `/jscpd dismiss <n>` (findings not dismissed) and `undismiss <n>` (dismissed ones):
+ * the numbers, each described by its list line; `undefined` for any other argument text.
+ */
+export function findingCompletions(triage: Triage, prefix: string) {
+	const match = /^\s*(dismiss|undismiss)\s+(\d*)$/.exec(prefix);
+	if (!match) return undefined;
+	const [, command, typed = ""] = match;
+	const items = triage
+		.items()
+		.filter((item) => String(item.n).startsWith(typed) && item.dismissed === (command === "undismiss"))
+		.slice(0, 50)
+		.map((item) => ({ value: `${command} ${item.n}`, label: String(item.n), description: itemLine(item) }));
+	return items.length > 0 ? items : null;
 }

@@ -7,7 +7,7 @@ import { FOOTER, footerText } from "../src/presentation.js";
 import { commandCompletions, helpText } from "../src/registry.js";
 import type { CloneGroup } from "../src/report.js";
 import { Triage } from "../src/triage.js";
-import { triageCommand } from "../src/triage-command.js";
+import { findingCompletions, triageCommand } from "../src/triage-command.js";
 import { fixRequest, itemLine, SNIPPET_LINES, snippetText } from "../src/triage-text.js";
 
 const group = (a: string, b: string, seed: number): CloneGroup => ({
@@ -154,6 +154,18 @@ describe("triage texts and commands", () => {
 		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toBe("jscpd: finding 1 is already dismissed.");
 		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toMatch(/finding 1 is reported again/);
 		expect(t.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
+	});
+
+	it("dismiss <n> completes the findings not dismissed, undismiss <n> the dismissed ones", () => {
+		const { t, pi } = triage();
+		t.recordNew("changed", [finding(group("a.ts", "b.ts", 1)), finding(group("c.ts", "d.ts", 10))]);
+		triageCommand(t, pi, "dismiss", ["2"]);
+		expect(findingCompletions(t, "dismiss ")).toEqual([
+			{ value: "dismiss 1", label: "1", description: expect.stringMatching(/^1\. a\.ts:1-10 ≈ b\.ts:5-14/) },
+		]);
+		expect(findingCompletions(t, "undismiss ")?.map((c) => c.value)).toEqual(["undismiss 2"]);
+		expect(findingCompletions(t, "dismiss 3")).toBeNull();
+		expect(findingCompletions(t, "scan src")).toBeUndefined();
 	});
 
 	it("dismiss and undismiss complete and are in the user's help, not the model's", () => {
