@@ -45,6 +45,9 @@ export interface StoredFinding {
 	readonly rank: number;
 }
 
+/** Most scan groups kept (the scan's first ones, largest first): a list to browse, not an index. */
+export const MAX_SCAN_FINDINGS = 200;
+
 /** The key of a whole clone group: the identity of a finding whose every location is new. */
 export function groupKey(group: CloneGroup): string {
 	return findingIdentity(group, group.locations);
@@ -84,11 +87,11 @@ export class FindingsStore {
 		this.#version++;
 	}
 
-	/** The clone groups of a project scan (replaces the previous scan's). */
+	/** The clone groups of a project scan, in its order (replaces the previous scan's; at most {@link MAX_SCAN_FINDINGS}). */
 	recordScan(groups: readonly CloneGroup[], toldInResult: boolean): void {
 		const stamp = ++this.#stamp;
 		const next = new Map<string, StoredFinding>();
-		groups.forEach((group, rank) => {
+		groups.slice(0, MAX_SCAN_FINDINGS).forEach((group, rank) => {
 			const key = groupKey(group);
 			if (next.has(key)) return;
 			const before = this.#scan.get(key);

@@ -16,7 +16,7 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { DISMISSAL_ENTRY } from "../src/dismissals.js";
-import { OVERVIEW_LABELS } from "../src/overview.js";
+import { OVERVIEW_LABELS, OVERVIEW_NOTICES } from "../src/overview.js";
 import { COMMAND_NAMES } from "../src/registry.js";
 import { FIX_REFUSALS } from "../src/triage-actions.js";
 import { TRIAGE_LABELS } from "../src/triage-text.js";
@@ -130,6 +130,38 @@ describe("browse lists every current finding with the footer's count", () => {
 		expect(overview.options).toContain(OVERVIEW_LABELS.browse("0 · 1 from the last scan"));
 		overview.answer(undefined);
 		await command;
+	});
+});
+
+describe("dialog rules: every answer is re-checked", () => {
+	it("a finding's menu answered after a newer result renumbered the list does nothing and says why", async () => {
+		const stub = createDialogStub();
+		const s = await session({ stub });
+		await automaticFinding(s);
+		const { command, menu } = await openFinding(s, stub, 0, "1");
+		await s.prompt("/jscpd changed");
+		const before = stub.notices.length;
+		menu.answer(TRIAGE_LABELS.dismiss);
+		await command;
+		expect(stub.notices.slice(before)).toEqual([{ message: OVERVIEW_NOTICES.findings, type: "warning" }]);
+		expect(s.controller.triage.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
+		expect(
+			s.session.sessionManager.getBranch().some((e) => "customType" in e && e.customType === DISMISSAL_ENTRY),
+		).toBe(false);
+	});
+
+	it("a finding's menu answered in the same session and list acts (control for the re-check)", async () => {
+		const stub = createDialogStub();
+		const s = await session({ stub });
+		await automaticFinding(s);
+		const { command, menu } = await openFinding(s, stub, 0, "1");
+		menu.answer(TRIAGE_LABELS.dismiss);
+		const again = await stub.dialog(3);
+		expect(again.options).toContain(TRIAGE_LABELS.undo);
+		again.answer(TRIAGE_LABELS.back);
+		await command;
+		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
+		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd clean · 1 dismissed");
 	});
 });
 
