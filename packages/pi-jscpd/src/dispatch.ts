@@ -128,15 +128,16 @@ async function scan(
 	);
 	if (outcome.status !== "ok")
 		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
-	const all = [...outcome.report.groups].sort(compareGroups);
 	// The model's scan result counts as told; groups the user dismissed are never listed again.
-	controller.triage.recordScan(all, scope === "session");
-	const groups = all.filter((group) => !controller.triage.isGroupDismissed(group));
+	const { listed: groups, note } = controller.triage.scanResult(
+		[...outcome.report.groups].sort(compareGroups),
+		scope === "session",
+	);
 	return {
 		status: "ok",
 		message:
 			scanText(groups, Math.max(settings.maxFindings, 10), outcome.report.sources, outcome.report.omitted) +
-			dismissedNote(all.length - groups.length),
+			note,
 		details: {
 			command: "scan",
 			total: groups.length,
@@ -185,8 +186,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		acknowledged: () => false,
 		max: Number.MAX_SAFE_INTEGER,
 	}).findings;
-	controller.triage.recordNew("changed", current);
-	const listed = current.filter((finding) => !controller.triage.isDismissed(finding.identity));
+	const { listed, note } = controller.triage.changedResult(current);
 	const selection = {
 		findings: listed.slice(0, settings.maxFindings),
 		omitted: Math.max(0, listed.length - settings.maxFindings),
@@ -196,7 +196,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
 			: "") +
 		(controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "") +
-		dismissedNote(current.length - listed.length);
+		note;
 	const lines =
 		selection.findings.length === 0
 			? ["jscpd changed: no new duplicates in files changed this session."]
@@ -224,11 +224,6 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			})),
 		},
 	};
-}
-
-/** A line saying that findings the user dismissed are not listed ("" when none were). */
-function dismissedNote(count: number): string {
-	return count > 0 ? `\n(${count} the user dismissed as intended not listed)` : "";
 }
 
 function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boolean): DispatchResult {

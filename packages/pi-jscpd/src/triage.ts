@@ -49,6 +49,11 @@ export function whereText(finding: Pick<StoredFinding, "locations">): string {
 	return `${a.path}:${a.startLine}-${a.endLine} ≈ ${b.path}:${b.startLine}-${b.endLine}`;
 }
 
+/** A result's line saying that findings the user dismissed are not listed ("" when none were). */
+function dismissedNote(count: number): string {
+	return count > 0 ? `\n(${count} the user dismissed as intended not listed)` : "";
+}
+
 /** What the triage reads from the rest of the runtime. */
 export interface TriageDeps {
 	/** Whether a finding identity was delivered to the model and is still acknowledged. */
@@ -101,6 +106,26 @@ export class Triage {
 	recordScan(groups: readonly CloneGroup[], told: boolean): void {
 		this.#store.recordScan(groups, told);
 		this.#deps.changed();
+	}
+
+	/**
+	 * A `changed` result: records every current new duplicate and returns the ones it may list
+	 * (not dismissed), with a note saying how many it left out ("" when none).
+	 */
+	changedResult(findings: readonly Finding[]): { readonly listed: Finding[]; readonly note: string } {
+		this.recordNew("changed", findings);
+		const listed = findings.filter((finding) => !this.isDismissed(finding.identity));
+		return { listed, note: dismissedNote(findings.length - listed.length) };
+	}
+
+	/** A `scan` result: records its groups (`told`: `jscpd_run scan`) and returns those not dismissed. */
+	scanResult(
+		groups: readonly CloneGroup[],
+		told: boolean,
+	): { readonly listed: CloneGroup[]; readonly note: string } {
+		this.recordScan(groups, told);
+		const listed = groups.filter((group) => !this.isGroupDismissed(group));
+		return { listed, note: dismissedNote(groups.length - listed.length) };
 	}
 
 	/** The numbered list, newest first. */
