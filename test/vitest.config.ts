@@ -22,7 +22,8 @@ export default defineConfig({
 		exclude: ["**/node_modules/**", ".artifacts/**", "fixtures/**", ...onceOnly],
 		pool: "forks",
 		maxWorkers: 2,
-		testTimeout: 60_000,
+		// Long enough for the tmux tests' Pi start on a loaded 2-core machine (driver.ts waits up to 90 s).
+		testTimeout: 180_000,
 		hookTimeout: 120_000,
 	},
 });
