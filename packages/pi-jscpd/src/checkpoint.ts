@@ -66,6 +66,10 @@ export interface CheckpointDeps {
 	readonly outside?: Promise<void>;
 	/** Why the changed files may be incomplete (read after `outside`); never "clean" then. */
 	readonly incomplete?: () => string | undefined;
+	/** Whether the user dismissed a finding identity as intended (never delivered then). */
+	readonly dismissed?: (identity: string) => boolean;
+	/** Receives every current new finding (told, dismissed or not) when the outcome is committed. */
+	readonly current?: (findings: readonly Finding[]) => void;
 }
 
 let deliveryCounter = 0;
@@ -101,23 +105,41 @@ export async function runCheckpoint(
 	if (scan.status === "failed") return terminal({ kind: "failed", text: scan.reason });
 	await deps.outside;
 	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
-	const selection = selectFindings({
+	// Every current finding (for the triage list), then the ones to deliver: not told, not dismissed.
+	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
+	const current = selectFindings({
 		groups: scan.report.groups,
 		baseline: baseline.index,
 		changed: deps.mutations.changed,
-		acknowledged: (identity) => deps.mutations.isAcknowledged(identity),
-		max: deps.maxFindings(),
+		acknowledged: () => false,
+		max: Number.MAX_SAFE_INTEGER,
+	}).findings;
+	const eligible = current.filter(
+		({ identity }) => !deps.mutations.isAcknowledged(identity) && !deps.dismissed?.(identity),
+	);
+	const max = Math.max(0, deps.maxFindings());
+	const listed = (outcome: CheckOutcome): AutomaticResult => ({
+		kind: "terminal",
+		outcome: outcome.kind,
+		commit: () => {
+			deps.current?.(current);
+			deps.record(outcome);
+			return true;
+		},
 	});
-	if (selection.findings.length === 0) {
+	if (eligible.length === 0) {
 		const incomplete = deps.incomplete?.();
-		if (incomplete)
-			return terminal({ kind: "incomplete", text: `no new duplicates found, but ${incomplete}` });
-		return terminal({ kind: "clean", text: "no new duplicates in files changed this session" });
+		if (incomplete) return listed({ kind: "incomplete", text: `no new duplicates found, but ${incomplete}` });
+		return listed({ kind: "clean", text: "no new duplicates in files changed this session" });
 	}
 	return {
 		kind: "terminal",
 		outcome: "findings",
-		commit: () => deliver(deps, selection.findings, selection.omitted, generation),
+		commit: () => {
+			const delivered = deliver(deps, eligible.slice(0, max), Math.max(0, eligible.length - max), generation);
+			if (delivered) deps.current?.(current);
+			return delivered;
+		},
 	};
 }
 

@@ -95,7 +95,7 @@ async function run(
 ): Promise<DispatchResult> {
 	switch (command) {
 		case "help":
-			return { status: "ok", message: helpText(), details: { command } };
+			return { status: "ok", message: helpText(scope === "global" ? "user" : "model"), details: { command } };
 		case "status":
 			return {
 				status: "ok",
@@ -108,13 +108,17 @@ async function run(
 				? sessionToggle(controller, ctx, command === "on")
 				: toggle(controller, ctx, command === "on");
 		case "scan":
-			return scan(controller, args);
+			return scan(controller, args, scope);
 		case "changed":
 			return changed(controller);
 	}
 }
 
-async function scan(controller: JscpdController, args: string[]): Promise<DispatchResult> {
+async function scan(
+	controller: JscpdController,
+	args: string[],
+	scope: SwitchScope,
+): Promise<DispatchResult> {
 	const { root, runner, capability, settings } = controller.state;
 	if (!root) return error("scan", "jscpd has no project root yet (no session started)");
 	const paths = validateScanPaths(root, args);
@@ -124,15 +128,16 @@ async function scan(controller: JscpdController, args: string[]): Promise<Dispat
 	);
 	if (outcome.status !== "ok")
 		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
-	const groups = [...outcome.report.groups].sort(compareGroups);
+	// The model's scan result counts as told; groups the user dismissed are never listed again.
+	const { listed: groups, note } = controller.triage.scanResult(
+		[...outcome.report.groups].sort(compareGroups),
+		scope === "session",
+	);
 	return {
 		status: "ok",
-		message: scanText(
-			groups,
-			Math.max(settings.maxFindings, 10),
-			outcome.report.sources,
-			outcome.report.omitted,
-		),
+		message:
+			scanText(groups, Math.max(settings.maxFindings, 10), outcome.report.sources, outcome.report.omitted) +
+			note,
 		details: {
 			command: "scan",
 			total: groups.length,
@@ -173,17 +178,25 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
 			outcome: outcome.status,
 		});
-	const selection = selectFindings({
+	// Every current finding goes to the triage list; the result lists those not dismissed, capped.
+	const current = selectFindings({
 		groups: outcome.report.groups,
 		baseline: baseline.index,
 		changed: mutations.changed,
 		acknowledged: () => false,
-		max: settings.maxFindings,
-	});
+		max: Number.MAX_SAFE_INTEGER,
+	}).findings;
+	const { listed, note } = controller.triage.changedResult(current);
+	const selection = {
+		findings: listed.slice(0, settings.maxFindings),
+		omitted: Math.max(0, listed.length - settings.maxFindings),
+	};
 	const partial =
 		(baseline.status === "partial"
 			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
-			: "") + (controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "");
+			: "") +
+		(controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "") +
+		note;
 	const lines =
 		selection.findings.length === 0
 			? ["jscpd changed: no new duplicates in files changed this session."]

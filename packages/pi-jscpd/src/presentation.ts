@@ -76,6 +76,7 @@ export const FOOTER = {
 	ready: "jscpd ready",
 	clean: "jscpd clean",
 	findings: (n: number) => `jscpd ${n} new duplicate${n === 1 ? "" : "s"}`,
+	dismissed: (n: number) => `jscpd clean · ${n} dismissed`,
 	failed: "jscpd failed · /jscpd status",
 	incomplete: "jscpd incomplete · /jscpd status",
 	partial: "jscpd baseline partial",
@@ -88,6 +89,11 @@ export interface FooterInput {
 	readonly baseline: "none" | "pending" | "accepted" | "partial" | "unavailable" | "failed";
 	readonly checking: boolean;
 	readonly outcome: CheckOutcome | undefined;
+	/**
+	 * Current new duplicates from the triage list (not dismissed / dismissed): the footer counts
+	 * what Browse lists. Without it, a findings outcome shows its delivered count.
+	 */
+	readonly findings?: { readonly fresh: number; readonly dismissed: number };
 }
 
 /** The footer text for a state (pure). */
@@ -98,9 +104,11 @@ export function footerText(input: FooterInput): string {
 	if (input.baseline === "partial") return FOOTER.partial;
 	if (input.baseline !== "accepted") return FOOTER.failed;
 	if (input.checking) return FOOTER.checking;
-	if (!input.outcome) return FOOTER.ready;
-	if (input.outcome.kind === "clean") return FOOTER.clean;
-	if (input.outcome.kind === "findings") return FOOTER.findings(input.outcome.delivered ?? 0);
-	if (input.outcome.kind === "incomplete") return FOOTER.incomplete;
-	return FOOTER.failed;
+	const kind = input.outcome?.kind;
+	if (kind === "incomplete") return FOOTER.incomplete;
+	if (kind !== undefined && kind !== "clean" && kind !== "findings") return FOOTER.failed;
+	const fresh = input.findings?.fresh ?? (kind === "findings" ? (input.outcome?.delivered ?? 0) : 0);
+	if (fresh > 0) return FOOTER.findings(fresh);
+	if ((input.findings?.dismissed ?? 0) > 0) return FOOTER.dismissed(input.findings?.dismissed ?? 0);
+	return kind === undefined ? FOOTER.ready : FOOTER.clean;
 }
