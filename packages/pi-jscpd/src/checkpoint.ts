@@ -66,8 +66,8 @@ export interface CheckpointDeps {
 	readonly outside?: Promise<void>;
 	/** Why the changed files may be incomplete (read after `outside`); never "clean" then. */
 	readonly incomplete?: () => string | undefined;
-	/** Whether the user dismissed a finding identity as intended (never delivered then). */
-	readonly dismissed?: (identity: string) => boolean;
+	/** Whether the user dismissed a finding as intended, by any of its keys (never delivered then). */
+	readonly dismissed?: (finding: Finding) => boolean;
 	/** Receives every current new finding (told, dismissed or not) when the outcome is committed. */
 	readonly current?: (findings: readonly Finding[]) => void;
 }
@@ -115,7 +115,7 @@ export async function runCheckpoint(
 		max: Number.MAX_SAFE_INTEGER,
 	}).findings;
 	const eligible = current.filter(
-		({ identity }) => !deps.mutations.isAcknowledged(identity) && !deps.dismissed?.(identity),
+		(finding) => !deps.mutations.isAcknowledged(finding.identity) && !deps.dismissed?.(finding),
 	);
 	const max = Math.max(0, deps.maxFindings());
 	const listed = (outcome: CheckOutcome): AutomaticResult => ({

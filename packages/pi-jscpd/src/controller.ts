@@ -321,7 +321,7 @@ export class JscpdController {
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
 				incomplete: () => this.#incomplete(),
-				dismissed: (identity) => this.triage.isDismissed(identity),
+				dismissed: (finding) => this.triage.isFindingDismissed(finding),
 				current: (findings) => this.triage.recordNew("checkpoint", findings),
 				record: (outcome) => {
 					this.#lastOutcome = outcome;

@@ -1,0 +1,76 @@
+/**
+ * Audit of the triage's dismissal keys in real AgentSessions (real jscpd): a dismissal matches a
+ * finding by any of its keys everywhere — Browse, the footer, the checkpoint and `changed` — so a
+ * clone group the user dismissed from a scan is never reported to the model as a new duplicate.
+ */
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+	customMessages,
+	duplicatedFunction,
+	hasBaseline,
+	type JscpdSession,
+	jscpdSession,
+	realJscpd,
+	remove,
+	tempDir,
+	waitFor,
+	writeFiles,
+} from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+let h: JscpdSession | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+	await h?.controller.shutdown();
+	await h?.dispose();
+	h = undefined;
+	remove(...dirs.splice(0));
+});
+
+async function session() {
+	const root = tempDir("pi-jscpd-triage-keys-");
+	const agentDir = tempDir("pi-jscpd-agent-");
+	dirs.push(root, agentDir);
+	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+	const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: realJscpd() } });
+	h = s;
+	await waitFor(() => expect(hasBaseline(s)).toBe(true));
+	await s.controller.settled();
+	return s;
+}
+
+describe("a dismissal matches a finding by any of its keys", () => {
+	it("a scan group the user dismissed is not reported to the model as a new duplicate (changed, checkpoint)", async () => {
+		const s = await session();
+		// The checkpoint is off while the model copies a.ts; the user scans and dismisses the group.
+		await s.prompt("/jscpd off");
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("wrote b.ts"),
+		);
+		await s.prompt("write b.ts");
+		await s.controller.settled();
+		await s.prompt("/jscpd scan");
+		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 1, dismissed: 0 });
+		await s.prompt("/jscpd dismiss 1");
+		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
+
+		// The model's `changed` lists it as a new duplicate although Browse shows it dismissed.
+		s.script(toolCall("jscpd_run", { command: "changed" }), reply("ok"));
+		await s.prompt("check for duplicates");
+		const changed = JSON.stringify(s.requests.at(-1)?.messages.at(-1));
+		expect(changed).not.toContain("src/b.ts");
+		expect(changed).toContain("1 the user dismissed as intended not listed");
+		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
+
+		// The checkpoint, back on, stays quiet about it too.
+		await s.prompt("/jscpd on");
+		s.script(toolCall("write", { path: "src/c.ts", content: "export const c = 1;\n" }), reply("wrote c.ts"));
+		await s.prompt("write c.ts");
+		await waitFor(() => expect(s.controller.status().recentChecks.length).toBeGreaterThan(0));
+		await s.controller.settled();
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
+		expect(s.errors).toEqual([]);
+	});
+});
