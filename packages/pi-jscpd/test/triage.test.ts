@@ -151,7 +151,9 @@ describe("triage texts and commands", () => {
 				message: expect.stringMatching(/is not a finding number \(findings are numbered 1-1\)/),
 			});
 		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toMatch(/finding 1 dismissed as intended/);
-		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toBe("jscpd: finding 1 is already dismissed.");
+		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toMatch(
+			/^jscpd: finding 1 is already dismissed\.\n1\. a\.ts/,
+		);
 		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toMatch(/finding 1 is reported again/);
 		expect(t.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
 	});
@@ -230,5 +232,18 @@ describe("triage audit (a22)", () => {
 		expect(t.isFindingDismissed(copy)).toBe(true);
 		expect(t.changedResult([copy]).listed).toEqual([]);
 		expect(t.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
+	});
+});
+
+describe("triage audit (a22): /jscpd dismiss names what it acted on", () => {
+	it("dismiss <n> after a newer finding renumbered the list says which finding it dismissed", () => {
+		const { t, pi } = triage();
+		t.recordNew("checkpoint", [finding(group("a.ts", "b.ts", 1))]);
+		// The user saw "1. a.ts ≈ b.ts"; a newer finding arrives before the command runs.
+		t.recordNew("changed", [finding(group("c.ts", "d.ts", 10)), finding(group("a.ts", "b.ts", 1))]);
+		const answer = triageCommand(t, pi, "dismiss", ["1"]).message;
+		expect(answer).toMatch(/finding 1 dismissed as intended/);
+		expect(answer).toContain("c.ts:1-10 ≈ d.ts:5-14");
+		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toContain("c.ts:1-10 ≈ d.ts:5-14");
 	});
 });
