@@ -108,10 +108,10 @@ const KEYWORDS = new Set(
 	).split(" "),
 );
 
-/** A line with identifiers, strings and numbers replaced by placeholders (keywords and operators kept). */
+/** A line with identifiers (`i`), strings (`#`) and numbers (`0`) replaced (keywords and operators kept). */
 export function shapeOf(line: string): string {
 	return line
-		.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, "S")
+		.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, "#")
 		.replace(/\b\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?n?\b|\b0x[\da-f]+\b/gi, "0")
 		.replace(/[A-Za-z_$][\w$]*/g, (word) => (KEYWORDS.has(word) ? word : "i"))
 		.replace(/\s+/g, " ")

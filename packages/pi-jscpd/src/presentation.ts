@@ -44,7 +44,9 @@ export function findingLine(finding: Finding, index: number): string {
 	const noun = kindNoun(group);
 	if (noun) {
 		const original = finding.original;
-		const copy = original && (a === original ? b : a);
+		const isOriginal = (loc: CloneLocation) =>
+			loc.path === original?.path && loc.startLine === original.startLine;
+		const copy = original && (isOriginal(a) ? b : a);
 		return copy && original
 			? `${index + 1}. ${where(copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
 			: `${index + 1}. ${noun}, both new: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
