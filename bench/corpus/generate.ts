@@ -35,11 +35,13 @@ function shuffle<T>(list: T[], random: () => number): T[] {
 
 /** Longest common subsequence ratio of two shapes (0..1). */
 function shapeSimilarity(a: readonly string[], b: readonly string[]): number {
-	const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+	const width = b.length + 1;
+	const dp = new Array<number>((a.length + 1) * width).fill(0);
+	const at = (i: number, j: number) => dp[i * width + j] ?? 0;
 	for (let i = 1; i <= a.length; i++)
 		for (let j = 1; j <= b.length; j++)
-			dp[i]![j] = a[i - 1] === b[j - 1] ? dp[i - 1]![j - 1]! + 1 : Math.max(dp[i - 1]![j]!, dp[i]![j - 1]!);
-	return dp[a.length]![b.length]! / Math.max(a.length, b.length);
+			dp[i * width + j] = a[i - 1] === b[j - 1] ? at(i - 1, j - 1) + 1 : Math.max(at(i - 1, j), at(i, j - 1));
+	return at(a.length, b.length) / Math.max(a.length, b.length);
 }
 
 function normalised(text: string): string {

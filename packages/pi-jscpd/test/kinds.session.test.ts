@@ -196,4 +196,28 @@ exec '${realJscpd()}' "$@"`,
 		await s.prompt("write b.ts");
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
+
+	it("clone-kind settings in the project file apply only in a trusted project", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, {
+			"src/invoice.ts": INVOICE,
+			".pi/pi-lifecycle/pi-jscpd.json": JSON.stringify({ kinds: ["exact"], similarity: 0.9, minTokens: 30 }),
+		});
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		expect(s.controller.status().settings).toMatchObject({
+			kinds: ["exact"],
+			similarity: 0.9,
+			minTokens: 30,
+		});
+		s.session.settingsManager.setProjectTrusted(false);
+		await s.reload();
+		expect(s.controller.status().settings).toMatchObject({
+			kinds: ["exact", "renamed", "similar"],
+			similarity: 0.7,
+		});
+		expect(s.controller.status().settings.minTokens).toBeUndefined();
+	});
 });
