@@ -36,6 +36,11 @@ export interface FindingsDetails extends DeliveredDetails {
 		readonly tokens: number;
 		readonly format: string;
 		readonly locations: Finding["group"]["locations"];
+		/** Clone kind (exact when absent). */
+		readonly kind?: "renamed" | "similar";
+		readonly similarity?: number;
+		/** The copied code's location, when one side is unchanged this session. */
+		readonly original?: Finding["original"];
 	}[];
 	/** Eligible findings left out by the cap. */
 	readonly omitted: number;
@@ -98,6 +103,7 @@ export async function runCheckpoint(
 		paths: [],
 		timeoutMs: deps.timeoutMs(),
 		signal,
+		detection: baseline.detection,
 	});
 	if (scan.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
 	if (scan.status === "unavailable") return terminal({ kind: "unavailable", text: scan.reason });
@@ -169,13 +175,16 @@ function deliver(
 		deliveryId,
 		generation,
 		delivered: findings.map((finding) => ackOf(finding)),
-		findings: findings.map(({ identity, label, group }) => ({
+		findings: findings.map(({ identity, label, group, original }) => ({
 			identity,
 			label,
 			lines: group.lines,
 			tokens: group.tokens,
 			format: group.format,
 			locations: group.locations,
+			...(group.kind === undefined || group.kind === "exact"
+				? {}
+				: { kind: group.kind, similarity: group.similarity, original }),
 		})),
 		omitted,
 	};

@@ -6,6 +6,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type LifecycleIdentity, readResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
+import { detectionOf } from "./config.js";
 import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
 import { incompleteReason } from "./ignores.js";
@@ -108,6 +109,7 @@ export class JscpdController {
 			snapshot: (signal) => this.#outside.snapshot(signal),
 			captured: (signal) => this.#outside.captureEnd(signal),
 			timeoutMs: () => this.#settings.value.timeoutMs,
+			detection: () => detectionOf(this.#settings.value),
 			closed: () => this.#shutdown,
 			changed: () => {
 				if (this.#settleBlocked) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";

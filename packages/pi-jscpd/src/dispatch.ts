@@ -5,7 +5,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { selectFindings } from "./compare.js";
-import { SETTINGS_SPEC } from "./config.js";
+import { detectionOf, SETTINGS_SPEC } from "./config.js";
 import type { JscpdController, StatusView } from "./controller.js";
 import { tokenize, validateScanPaths } from "./paths.js";
 import { bound, findingLine, scanText } from "./presentation.js";
@@ -124,7 +124,13 @@ async function scan(
 	const paths = validateScanPaths(root, args);
 	if (!paths.ok) return error("scan", `jscpd scan rejected: ${paths.error}`, { rejected: true });
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), { root, paths: paths.paths, timeoutMs: settings.timeoutMs, signal }),
+		runScan(runner, await capability(), {
+			root,
+			paths: paths.paths,
+			timeoutMs: settings.timeoutMs,
+			signal,
+			detection: detectionOf(settings),
+		}),
 	);
 	if (outcome.status !== "ok")
 		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
@@ -149,6 +155,7 @@ async function scan(
 				tokens: g.tokens,
 				format: g.format,
 				locations: g.locations,
+				...(g.kind && g.kind !== "exact" ? { kind: g.kind, similarity: g.similarity } : {}),
 			})),
 		},
 	};
@@ -172,7 +179,13 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		};
 	}
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), { root, paths: [], timeoutMs: settings.timeoutMs, signal }),
+		runScan(runner, await capability(), {
+			root,
+			paths: [],
+			timeoutMs: settings.timeoutMs,
+			signal,
+			detection: baseline.detection,
+		}),
 	);
 	if (outcome.status !== "ok")
 		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
@@ -221,6 +234,9 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 				lines: f.group.lines,
 				tokens: f.group.tokens,
 				locations: f.group.locations,
+				...(f.group.kind && f.group.kind !== "exact"
+					? { kind: f.group.kind, similarity: f.group.similarity, original: f.original }
+					: {}),
 			})),
 		},
 	};
@@ -254,12 +270,23 @@ function sessionToggle(controller: JscpdController, ctx: ExtensionContext, enabl
 	};
 }
 
+/** The detection settings as a line of `/jscpd status`. */
+function kindsText(settings: StatusView["settings"]): string {
+	const near = settings.kinds.includes("similar")
+		? ` (near-copies from ${settings.similarity} similarity)`
+		: "";
+	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
+	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
+	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
+}
+
 /** The `/jscpd status` text. */
 export function statusText(view: StatusView): string {
 	const cap = view.capability;
 	const lines = [
 		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
 		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
+		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
 		`project: ${view.root ?? "(none)"}`,
 		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
