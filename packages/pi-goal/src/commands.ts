@@ -12,8 +12,8 @@ import type {
 import {
 	type DialogScope,
 	isExplicitlyTrusted,
-	loadSettings,
-	saveSettings,
+	OVERRIDDEN_NOTE,
+	saveAndReload,
 } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
@@ -233,8 +233,8 @@ function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, en
 		say(ctx, "Settings cannot be changed here.", "error");
 		return;
 	}
-	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd };
-	const saved = saveSettings(GOAL_SETTINGS_SPEC, location, "global", { retryUsageLimits: enabled });
+	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd, projectTrusted: isExplicitlyTrusted(ctx) };
+	const saved = saveAndReload(GOAL_SETTINGS_SPEC, location, { retryUsageLimits: enabled });
 	if (!saved.ok) {
 		const previous = controller.settings.retryUsageLimits ? "on" : "off";
 		say(
@@ -244,14 +244,12 @@ function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, en
 		);
 		return;
 	}
-	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: isExplicitlyTrusted(ctx) });
-	controller.setSettings(loaded.value);
-	const effective = loaded.value.retryUsageLimits;
+	controller.setSettings(saved.loaded.value);
+	const effective = saved.loaded.value.retryUsageLimits;
 	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
 	if (!effective && wait?.kind === "usage_limit")
 		controller.apply({ type: "usage_limited", detail: "usage-limit recovery was turned off" }, ctx);
 	controller.refreshFooter();
-	const override =
-		effective === enabled ? "" : " (a trusted project settings file overrides the saved value)";
+	const override = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
 	say(ctx, `retryUsageLimits is now ${effective ? "on" : "off"}${override}; saved to ${saved.path}.`);
 }

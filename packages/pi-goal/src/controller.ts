@@ -4,7 +4,7 @@
  * boundary arming, footer, contract window) in line. Adapters call it; nothing else mutates state.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
+import { createFooterStatus, type StaleGuard, type WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
 import { foldClock } from "./accounting.js";
 import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
 import { footerText } from "./footer.js";
@@ -68,8 +68,8 @@ export class GoalController {
 	#mutexToken: symbol | undefined;
 	/** The assistant message counted last, until it is seen on the branch (Pi persists it after message_end). */
 	#lastCounted: { message: object; tokens: number } | undefined;
-	/** The footer text last set (setStatus only when it changes). */
-	#footer: string | undefined | null = null;
+	/** The footer entry (setStatus only when the text or the context changes; a stale ctx is ignored). */
+	readonly #footer = createFooterStatus(STATUS_KEY);
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
@@ -122,7 +122,6 @@ export class GoalController {
 		this.#windowRevision = restored.windowRevision;
 		this.#cleared = undefined;
 		this.#lastCounted = undefined;
-		this.#footer = null;
 		const goal = restored.state.goal;
 		// Offline time never counts: a restored active goal's clock restarts now.
 		const now = this.#deps.now();
@@ -249,16 +248,7 @@ export class GoalController {
 
 	/** Updates the footer (Pi's setStatus only when the text changed). */
 	refreshFooter(): void {
-		const ctx = this.#ctx;
-		if (!ctx) return;
-		try {
-			const text = footerText(this.#state.goal, this.facts());
-			if (text === this.#footer) return;
-			ctx.ui.setStatus(STATUS_KEY, text);
-			this.#footer = text;
-		} catch {
-			// Stale ctx after reload.
-		}
+		if (this.#ctx) this.#footer.set(this.#ctx, footerText(this.#state.goal, this.facts()));
 	}
 
 	// --- contract window -------------------------------------------------------------------

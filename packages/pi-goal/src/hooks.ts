@@ -6,10 +6,10 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
+	createOnceReporter,
 	isExplicitlyTrusted,
 	loadSettings,
-	RESET_CHANNEL,
-	readResetAnnouncement,
+	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
@@ -96,11 +96,11 @@ function isResetCall(event: { toolName: string; isError: boolean; result?: unkno
 	});
 }
 
-/** Tells the user, once per runtime, that malformed saved goal state was skipped. */
-function reportIgnored(ctx: ExtensionContext, ignored: number): void {
+/** The warning shown (once per runtime) when malformed saved goal state was skipped. */
+function ignoredText(ignored: number): string {
 	const entries =
 		ignored === 1 ? "1 malformed saved goal state entry" : `${ignored} malformed saved goal state entries`;
-	say(ctx, `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`, "warning");
+	return `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`;
 }
 
 function restore(
@@ -133,12 +133,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
 	let afterRun = false;
 	/** Malformed saved state is reported once per runtime, not on every restore. */
-	let reported = false;
-	const onIgnored = (ctx: ExtensionContext) => (ignored: number) => {
-		if (reported) return;
-		reported = true;
-		reportIgnored(ctx, ignored);
-	};
+	const reportIgnored = createOnceReporter("pi-goal");
+	const onIgnored = (ctx: ExtensionContext) => (ignored: number) =>
+		void reportIgnored(ctx, ignoredText(ignored));
 
 	pi.on("session_start", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
@@ -283,13 +280,16 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			waker.flushSoon();
 		}
 	});
-	pi.events.on(RESET_CHANNEL, (payload: unknown) => {
-		const ctx = controller.ctx;
-		// Read once: another extension's payload may answer differently (or throw) on a second read.
-		const announcement = readResetAnnouncement(payload);
-		if (!announcement || !ctx || announcement.session !== ctx.sessionManager) return;
-		// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
-		controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
-		controller.sync();
-	});
+	onResetAnnouncement(
+		pi.events,
+		"pi-goal",
+		() => controller.ctx?.sessionManager,
+		(announcement) => {
+			const ctx = controller.ctx;
+			if (!ctx) return;
+			// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
+			controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
+			controller.sync();
+		},
+	);
 }

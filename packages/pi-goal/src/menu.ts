@@ -9,8 +9,8 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import {
 	type DialogScope,
 	isExplicitlyTrusted,
-	loadSettings,
-	saveSettings,
+	OVERRIDDEN_NOTE,
+	saveAndReload,
 } from "@pi-lifecycle/lifecycle-kit";
 import {
 	type CommandDeps,
@@ -231,16 +231,15 @@ function saveNumber(
 		say(ctx, "Settings cannot be changed here.", "error");
 		return;
 	}
-	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd };
-	const saved = saveSettings(GOAL_SETTINGS_SPEC, location, "global", { [key]: value });
+	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd, projectTrusted: isExplicitlyTrusted(ctx) };
+	const saved = saveAndReload(GOAL_SETTINGS_SPEC, location, { [key]: value });
 	if (!saved.ok) {
 		say(ctx, `Could not save ${key}: ${saved.error}.`, "error");
 		return;
 	}
-	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: isExplicitlyTrusted(ctx) });
-	deps.controller.setSettings(loaded.value);
+	deps.controller.setSettings(saved.loaded.value);
 	deps.controller.refreshFooter();
-	const effective = loaded.value[key];
-	const override = effective === value ? "" : " (a trusted project settings file overrides the saved value)";
+	const effective = saved.loaded.value[key];
+	const override = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
 	say(ctx, `${key} is now ${effective ?? "off"}${override}; saved to ${saved.path}.`);
 }

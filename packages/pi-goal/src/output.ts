@@ -1,28 +1,15 @@
-/** User-facing output in every mode: UI notify when available, else stderr (stdout holds JSON in json mode). */
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+/** User-facing output in every mode, under the kit's one no-UI policy (`tellUser`). */
+import { type NoticeContext, type NoticeLevel, tellUser } from "@pi-lifecycle/lifecycle-kit";
 
 /** Message severity. */
-export type Level = "info" | "warning" | "error";
+export type Level = NoticeLevel;
 
-/** Shows a message to the user. */
-export function say(
-	ctx: Pick<ExtensionContext, "hasUI" | "ui" | "mode">,
-	text: string,
-	level: Level = "info",
-): void {
-	if (ctx.hasUI) {
-		ctx.ui.notify(text, level);
-		return;
-	}
-	if (ctx.mode === "print" && level === "info") console.log(text);
-	else console.error(`pi-goal: ${text}`);
+/** Shows a message to the user: UI notify, else stdout for print-mode answers, else stderr ("pi-goal: …"). */
+export function say(ctx: NoticeContext | undefined, text: string, level: Level = "info"): void {
+	tellUser(ctx, "pi-goal", text, level);
 }
 
 /** Shows the error of an action if there is one, else its success text. */
-export function sayOutcome(
-	ctx: Pick<ExtensionContext, "hasUI" | "ui" | "mode">,
-	error: string | undefined,
-	success: string,
-): void {
+export function sayOutcome(ctx: NoticeContext, error: string | undefined, success: string): void {
 	say(ctx, error ?? success, error ? "error" : "info");
 }
