@@ -33,9 +33,9 @@ import {
 } from "../../packages/pi-jscpd/src/deliveries.js";
 import { MutationState, replayBranch } from "../../packages/pi-jscpd/src/mutations.js";
 import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/presentation.js";
-import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/src/settings.js";
-import { footerText as resetFooter } from "../../packages/pi-reset/src/texts.js";
-import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/window.js";
+import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
+import { footerText as resetFooter } from "../../packages/pi-reset/src/core/texts.js";
+import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";
 import { anyJson, mutations, textVariants } from "./support/hostile.js";
 import { FUZZ, runs, Tally } from "./support/plan.js";
 

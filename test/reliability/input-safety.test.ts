@@ -21,10 +21,10 @@ import { MAX_OBJECTIVE } from "../../packages/pi-goal/src/types.js";
 import { SETTINGS_SPEC as JSCPD_SPEC } from "../../packages/pi-jscpd/src/config.js";
 import { candidates } from "../../packages/pi-jscpd/src/locate.js";
 import { validateScanPaths } from "../../packages/pi-jscpd/src/paths.js";
-import { SETTINGS_SPEC as RESET_SPEC } from "../../packages/pi-reset/src/settings.js";
-import { bootText, MAX_HANDOFF_CHARS } from "../../packages/pi-reset/src/texts.js";
-import { normaliseHandoff } from "../../packages/pi-reset/src/tool.js";
-import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/window.js";
+import { SETTINGS_SPEC as RESET_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
+import { bootText, MAX_HANDOFF_CHARS } from "../../packages/pi-reset/src/core/texts.js";
+import { normaliseHandoff } from "../../packages/pi-reset/src/adapters/tool.js";
+import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -27,8 +27,8 @@ import {
 } from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { armingPoint, createWindowMeter, nearArming, type WindowMeter, warningMargin } from "./meter.js";
-import type { NextRun, ResetState } from "./reducer.js";
+import { armingPoint, createWindowMeter, nearArming, type WindowMeter, warningMargin } from "../core/meter.js";
+import type { NextRun, ResetState } from "../core/reducer.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];

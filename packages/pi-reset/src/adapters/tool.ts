@@ -5,7 +5,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import type { ResetControl } from "./control.js";
-import { bound, MAX_HANDOFF_CHARS, toolTexts } from "./texts.js";
+import { bound, MAX_HANDOFF_CHARS, toolTexts } from "../core/texts.js";
 
 /** Tool name (DESIGN.md §3). */
 export const TOOL_NAME = "new_context";
