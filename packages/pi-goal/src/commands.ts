@@ -3,121 +3,34 @@
  * before replacing an unfinished goal (dialog when the UI has one, otherwise a clear refusal),
  * and starts idle work through the waker.
  */
-import { randomUUID } from "node:crypto";
-import type {
-	ExtensionAPI,
-	ExtensionCommandContext,
-	ExtensionContext,
-} from "@earendil-works/pi-coding-agent";
-import {
-	type DialogScope,
-	isExplicitlyTrusted,
-	OVERRIDDEN_NOTE,
-	saveAndReload,
-} from "@pi-lifecycle/lifecycle-kit";
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
 import { HELP_TEXT, parseGoalCommand } from "./command-parse.js";
-import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
+import type { GoalController } from "./controller.js";
 import { nextStep } from "./footer.js";
-import { publishWhileIdle } from "./hooks.js";
-import { say, sayOutcome } from "./output.js";
+import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
-import { GOAL_SETTINGS_SPEC } from "./settings.js";
-import { helpersAvailable } from "./settle.js";
 import { isUnfinished } from "./types.js";
-import type { GoalWaker } from "./wake.js";
+import {
+	changeSetting,
+	clearGoal,
+	editGoal,
+	pauseGoal,
+	resumeGoal,
+	sayOutcomeOf,
+	startGoal,
+	type UseCaseDeps,
+} from "./use-cases.js";
 
 /** Dependencies of the command and of managed runs. */
-export interface CommandDeps {
+export interface CommandDeps extends UseCaseDeps {
 	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage" | "getActiveTools">;
-	readonly controller: GoalController;
-	readonly waker: GoalWaker;
-	/** Pi's agent directory (settings location); needed by `/goal retry-usage-limits`. */
-	readonly agentDir?: () => string;
 	/** Dismisses the TUI menu's dialogs on session replacement (bare `/goal` in the TUI). */
 	readonly dialogs?: DialogScope;
 	/** Whether another goal extension owns the goal tools (then /goal only says so). */
 	readonly dormancy?: Pick<Dormancy, "dormant" | "reason">;
-}
-
-/** A fresh goal id. */
-export function newGoalId(): string {
-	return `g-${randomUUID().slice(0, 8)}`;
-}
-
-/** Starts a goal (after any confirmation). Returns an error text on rejection. */
-export function startGoal(
-	deps: CommandDeps,
-	ctx: ExtensionContext,
-	request: { objective: string; tokenBudget: number | null; runId?: string },
-	onStarted?: (goalId: string) => void,
-): string | undefined {
-	const blocked = startBlocker(deps);
-	if (blocked) return blocked;
-	const id = newGoalId();
-	const applied = deps.controller.apply(
-		{
-			type: "start",
-			id,
-			objective: request.objective,
-			tokenBudget: request.tokenBudget,
-			runId: request.runId,
-		},
-		ctx,
-	);
-	if (applied.error) return applied.error;
-	onStarted?.(id);
-	wakeFromCommand(deps, ctx, "kickoff");
-	return undefined;
-}
-
-/**
- * Why a goal cannot start or resume now, or undefined. Another workflow (workflow:mutex:v1) is
- * consulted first: a workflow like plan mode narrows the tools too, and is the real reason then.
- */
-export function startBlocker(deps: Pick<CommandDeps, "pi" | "controller">): string | undefined {
-	if (deps.controller.otherWorkflowActive()) return WORKFLOW_BUSY;
-	return helpersAvailable(deps.pi) ? undefined : HELPERS_MISSING;
-}
-
-/** Why a goal cannot start or resume while a tool allowlist hides its completion tools. */
-export const HELPERS_MISSING =
-	"goal_complete and goal_blocked are not active tools (a tool allowlist hides them), so a goal could never finish. Enable both tools, then start or resume the goal.";
-
-/** Queues an idle start and sends it now if Pi is idle; a busy run continues at its boundary. */
-function wakeFromCommand(deps: CommandDeps, ctx: ExtensionContext, kind: "kickoff" | "resume"): void {
-	if (!deps.controller.working) return;
-	deps.waker.request(kind);
-	if (ctx.isIdle()) deps.waker.flush(ctx);
-}
-
-/**
- * The effects of `/goal edit` (also the menu's edit, whose objective is taken literally): new goal
- * id, budget re-check, idle kickoff, contract. Returns the error, or undefined.
- */
-export function editGoal(
-	deps: CommandDeps,
-	ctx: ExtensionCommandContext,
-	edit: { readonly objective: string; readonly tokenBudget?: number | null },
-): string | undefined {
-	const { controller } = deps;
-	const applied = controller.apply(
-		{ type: "edit", newId: newGoalId(), objective: edit.objective, tokenBudget: edit.tokenBudget },
-		ctx,
-	);
-	if (!applied.error) {
-		// A lowered budget that is already used up stops the goal now (terminal limit, no request).
-		controller.apply({ type: "budget_check" }, ctx);
-		wakeFromCommand(deps, ctx, "kickoff");
-	}
-	publishWhileIdle(deps.pi, controller);
-	return applied.error;
-}
-
-/** What `/goal edit` reports on success. */
-export function editedText(controller: GoalController): string {
-	return `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).`;
 }
 
 /** Multi-line status for `/goal status`. */
@@ -166,14 +79,13 @@ export async function handleGoalCommand(
 	args: string,
 	ctx: ExtensionCommandContext,
 ): Promise<void> {
-	const { controller, waker, pi } = deps;
+	const { controller } = deps;
 	const parsed = parseGoalCommand(args);
 	if (!parsed.ok) {
 		say(ctx, `${parsed.error}\n${HELP_TEXT}`, "error");
 		return;
 	}
 	const command = parsed.command;
-	const report = (error: string | undefined, success: string) => sayOutcome(ctx, error, success);
 	switch (command.kind) {
 		case "status":
 			return say(ctx, statusText(controller));
@@ -181,75 +93,28 @@ export async function handleGoalCommand(
 			return say(ctx, HELP_TEXT);
 		case "start": {
 			if (!(await confirmReplace(controller, ctx))) return;
-			const error = startGoal(deps, ctx, { objective: command.objective, tokenBudget: command.tokenBudget });
-			return report(error, `Goal ${controller.goal?.id} started.`);
+			const { objective, tokenBudget } = command;
+			return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective, tokenBudget }));
 		}
-		case "pause": {
-			const applied = controller.apply({ type: "pause", reason: "user" }, ctx);
-			if (!applied.error) waker.cancel();
-			publishWhileIdle(pi, controller);
-			return report(applied.error, `Goal ${controller.goal?.id} paused. /goal resume continues it.`);
-		}
-		case "resume": {
-			const blocked = startBlocker(deps);
-			if (blocked) return report(blocked, "");
-			const applied = controller.apply({ type: "resume", newId: newGoalId() }, ctx);
-			if (!applied.error) wakeFromCommand(deps, ctx, "resume");
-			return report(applied.error, `Goal ${controller.goal?.id} resumed.`);
-		}
+		case "pause":
+			return sayOutcomeOf(ctx, pauseGoal(deps, ctx));
+		case "resume":
+			return sayOutcomeOf(ctx, resumeGoal(deps, ctx));
 		case "edit": {
 			const choice = command.orStart
 				? await askEditOrStart(controller, ctx, { ...command, orStart: command.orStart }, deps.dialogs)
 				: "edit";
 			if (choice === undefined) return say(ctx, "Nothing changed.");
-			if (choice === "start" && command.orStart) {
-				const error = startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null });
-				return report(error, `Goal ${controller.goal?.id} started.`);
-			}
-			const error = editGoal(deps, ctx, command);
+			if (choice === "start" && command.orStart)
+				return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null }));
+			const outcome = editGoal(deps, ctx, command);
 			const hint =
-				error && !controller.goal && command.orStart ? `\n${noGoalToEditHint(command.orStart)}` : "";
-			return report(error && `${error}${hint}`, editedText(controller));
+				outcome.error && !controller.goal && command.orStart ? `\n${noGoalToEditHint(command.orStart)}` : "";
+			return sayOutcomeOf(ctx, outcome.error ? { error: `${outcome.error}${hint}`, text: "" } : outcome);
 		}
 		case "retry-usage-limits":
-			return setRetryUsageLimits(deps, ctx, command.enabled);
-		case "clear": {
-			const applied = controller.apply({ type: "clear" }, ctx);
-			if (!applied.error) waker.cancel();
-			publishWhileIdle(pi, controller);
-			return report(applied.error, "Goal cleared.");
-		}
+			return sayOutcomeOf(ctx, changeSetting(deps, ctx, "retryUsageLimits", command.enabled));
+		case "clear":
+			return sayOutcomeOf(ctx, clearGoal(deps, ctx));
 	}
-}
-
-/**
- * Saves `retryUsageLimits` (global settings file) and applies the new effective policy only after
- * the save committed: a failed save keeps the previous policy. Disabling stops a pending usage-limit
- * wait as usage_limited; enabling never restarts a stopped goal.
- */
-function setRetryUsageLimits(deps: CommandDeps, ctx: ExtensionCommandContext, enabled: boolean): void {
-	const { controller } = deps;
-	if (!deps.agentDir) {
-		say(ctx, "Settings cannot be changed here.", "error");
-		return;
-	}
-	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd, projectTrusted: isExplicitlyTrusted(ctx) };
-	const saved = saveAndReload(GOAL_SETTINGS_SPEC, location, { retryUsageLimits: enabled });
-	if (!saved.ok) {
-		const previous = controller.settings.retryUsageLimits ? "on" : "off";
-		say(
-			ctx,
-			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${previous}) stays in effect.`,
-			"error",
-		);
-		return;
-	}
-	controller.setSettings(saved.loaded.value);
-	const effective = saved.loaded.value.retryUsageLimits;
-	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
-	if (!effective && wait?.kind === "usage_limit")
-		controller.apply({ type: "usage_limited", detail: "usage-limit recovery was turned off" }, ctx);
-	controller.refreshFooter();
-	const override = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
-	say(ctx, `retryUsageLimits is now ${effective ? "on" : "off"}${override}; saved to ${saved.path}.`);
 }

@@ -25,6 +25,7 @@ import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable, settleRun } from "./settle.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
+import { publishWhileIdle } from "./use-cases.js";
 import type { GoalWaker } from "./wake.js";
 import { contractRevisionSince, resetAhead } from "./window.js";
 
@@ -47,19 +48,6 @@ export interface HookDeps {
 	readonly now: () => number;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
-}
-
-/** Appends a missing contract revision right away when Pi is idle (no run is started). */
-export function publishWhileIdle(pi: Pick<ExtensionAPI, "sendMessage">, controller: GoalController): void {
-	const ctx = controller.ctx;
-	if (!ctx) return;
-	try {
-		if (!ctx.isIdle()) return;
-	} catch {
-		return;
-	}
-	const contract = controller.pendingContract();
-	if (contract) pi.sendMessage(contract, { triggerTurn: false });
 }
 
 /**

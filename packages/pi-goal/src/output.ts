@@ -8,8 +8,3 @@ export type Level = NoticeLevel;
 export function say(ctx: NoticeContext | undefined, text: string, level: Level = "info"): void {
 	tellUser(ctx, "pi-goal", text, level);
 }
-
-/** Shows the error of an action if there is one, else its success text. */
-export function sayOutcome(ctx: NoticeContext, error: string | undefined, success: string): void {
-	say(ctx, error ?? success, error ? "error" : "info");
-}
