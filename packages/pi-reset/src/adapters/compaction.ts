@@ -14,8 +14,6 @@ import {
 	type SessionBeforeCompactEvent,
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
-import { confirmProposal } from "./boundary.js";
-import type { ResetControl } from "./control.js";
 import { windowDigest } from "../core/digest.js";
 import { bootText, bound, MAX_HANDOFF_CHARS } from "../core/texts.js";
 import {
@@ -26,6 +24,8 @@ import {
 	resetDetails,
 	turnInProgress,
 } from "../core/window.js";
+import { confirmProposal } from "./boundary.js";
+import type { ResetControl } from "./control.js";
 
 /** Per-runtime knobs. */
 export interface CompactionOptions {

@@ -25,10 +25,16 @@ import {
 	entriesSince,
 	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
+import {
+	armingPoint,
+	createWindowMeter,
+	nearArming,
+	type WindowMeter,
+	warningMargin,
+} from "../core/meter.js";
+import type { NextRun, ResetState } from "../core/reducer.js";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { armingPoint, createWindowMeter, nearArming, type WindowMeter, warningMargin } from "../core/meter.js";
-import type { NextRun, ResetState } from "../core/reducer.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];

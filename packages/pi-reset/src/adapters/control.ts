@@ -12,7 +12,13 @@ import {
 	type ResetAnnouncement,
 	tellUser,
 } from "@pi-lifecycle/lifecycle-kit";
-import { initialState, type ResetEffect, type ResetEvent, type ResetState, reduceReset } from "../core/reducer.js";
+import {
+	initialState,
+	type ResetEffect,
+	type ResetEvent,
+	type ResetState,
+	reduceReset,
+} from "../core/reducer.js";
 import { cancelledText, footerText } from "../core/texts.js";
 import { HANDOFF_ENTRY } from "../core/window.js";
 

@@ -5,13 +5,13 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createFooterStatus, type StaleGuard, type WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
-import { foldClock } from "./accounting.js";
-import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
-import { footerText } from "./footer.js";
-import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
-import { persistedTotal, persistWorthy, stateEntryData } from "./persistence.js";
-import type { StateAnchor } from "./replay.js";
-import { emitTerminal } from "./run-protocol.js";
+import { foldClock } from "../core/accounting.js";
+import { type ContractDetails, contractMessage, type GoalMessage } from "../core/contract.js";
+import { footerText } from "../core/footer.js";
+import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "../core/goal-machine.js";
+import { persistedTotal, persistWorthy, stateEntryData } from "../core/persistence.js";
+import type { StateAnchor } from "../core/replay.js";
+import { emitTerminal } from "../core/run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -19,9 +19,9 @@ import {
 	type GoalState,
 	STATE_ENTRY,
 	STATUS_KEY,
-} from "./types.js";
+} from "../core/types.js";
 
-export { RUN_EVENT_PREFIX } from "./run-protocol.js";
+export { RUN_EVENT_PREFIX } from "../core/run-protocol.js";
 
 /** Why a goal cannot start while another workflow holds the mutex. */
 export const WORKFLOW_BUSY =

@@ -7,7 +7,6 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
-import { type CommandDeps, statusText } from "./commands.js";
 import {
 	budgetLine,
 	goalIdentity,
@@ -20,9 +19,10 @@ import {
 	parseBudgetChange,
 	parseSettingValue,
 	settingsItems,
-} from "./menu-model.js";
+} from "../core/menu-model.js";
+import { isUnfinished } from "../core/types.js";
+import { type CommandDeps, statusText } from "./commands.js";
 import { say } from "./output.js";
-import { isUnfinished } from "./types.js";
 import {
 	changeSetting,
 	clearGoal,

@@ -5,14 +5,14 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
-import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
+import { elapsedMs, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
+import { HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
+import { nextStep } from "../core/footer.js";
+import { isUnfinished } from "../core/types.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
-import { HELP_TEXT, parseGoalCommand } from "./command-parse.js";
 import type { GoalController } from "./controller.js";
-import { nextStep } from "./footer.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
-import { isUnfinished } from "./types.js";
 import {
 	changeSetting,
 	clearGoal,

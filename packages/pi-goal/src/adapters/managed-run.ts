@@ -6,16 +6,16 @@
  * Listeners never throw; an unsafe runId gets no reply; a payload naming another session is ignored.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { parseTokenCount } from "./accounting.js";
-import type { Dormancy } from "./peer.js";
+import { parseTokenCount } from "../core/accounting.js";
 import {
 	errorEvent,
 	RUN_EVENT_PREFIX,
 	RUN_ID_PATTERN,
 	type RunErrorCode,
 	type RunStateEvent,
-} from "./run-protocol.js";
-import { MAX_OBJECTIVE } from "./types.js";
+} from "../core/run-protocol.js";
+import { MAX_OBJECTIVE } from "../core/types.js";
+import type { Dormancy } from "./peer.js";
 import { clearGoal, startGoal, type UseCaseDeps } from "./use-cases.js";
 
 /** Start channel. */

@@ -7,11 +7,11 @@
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isExplicitlyTrusted, OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
+import type { GoalSettings } from "../core/types.js";
 import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { say } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable } from "./settle.js";
-import type { GoalSettings } from "./types.js";
 import type { GoalWaker } from "./wake.js";
 
 /** What the use cases need. */

@@ -5,8 +5,8 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import { isUnfinished } from "../core/types.js";
 import type { GoalController } from "./controller.js";
-import { isUnfinished } from "./types.js";
 
 /** What the user chose: edit, start, or nothing (cancelled or the session changed). */
 export type EditChoice = "edit" | "start" | undefined;

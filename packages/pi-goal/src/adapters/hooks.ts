@@ -11,19 +11,19 @@ import {
 	loadSettings,
 	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
-import { messageTokens, type UsageLike } from "./accounting.js";
+import { messageTokens, type UsageLike } from "../core/accounting.js";
+import { readContinuationDetails, readContractDetails } from "../core/contract.js";
+import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
+import type { RunOwnership } from "../core/run.js";
+import { limitReached } from "../core/safety.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
-import { readContinuationDetails, readContractDetails } from "./contract.js";
 import type { GoalController } from "./controller.js";
-import { type AssistantLike, errorFacts } from "./errors.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
-import { type RestoreLookup, restoreBranch } from "./persistence.js";
-import type { RunOwnership } from "./run.js";
-import { limitReached } from "./safety.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable, settleRun } from "./settle.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 import { publishWhileIdle } from "./use-cases.js";
 import type { GoalWaker } from "./wake.js";

@@ -4,7 +4,7 @@
  * builds a command string for the parser.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { completeGoalArgs, parseGoalCommand } from "./command-parse.js";
+import { completeGoalArgs, parseGoalCommand } from "../core/command-parse.js";
 import { type CommandDeps, handleGoalCommand } from "./commands.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
 import { say } from "./output.js";
