@@ -6,6 +6,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type LifecycleIdentity, readResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { type CheckOutcome, runCheckpoint } from "./checkpoint.js";
+import { detectionOf } from "./config.js";
 import { nextMacrotask } from "./defer.js";
 import { type AckRecord, lostAtReset } from "./deliveries.js";
 import { incompleteReason } from "./ignores.js";
@@ -18,6 +19,7 @@ import { type AutomaticResult, type CheckRecord, CheckScheduler } from "./schedu
 import { BaselineKeeper } from "./session-baseline.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { baselineView, type StatusView, withUnseenCommands } from "./status.js";
+import { Triage } from "./triage.js";
 import { blockReason, isContinuationStart } from "./triggers.js";
 import { reportIgnoredOnce, safeIdle, safeTrusted } from "./ui.js";
 
@@ -61,6 +63,11 @@ export class JscpdController {
 	readonly #reportIgnored = reportIgnoredOnce();
 	/** Told whether the first write/edit must wait for the baseline (the adapter arms `tool_call`). */
 	#baselineWait: ((pending: boolean) => void) | undefined;
+	/** Every current finding, the user's dismissals and what the model was told (Browse, the footer). */
+	readonly triage = new Triage({
+		acknowledged: (identity) => this.#mutations.isAcknowledged(identity),
+		changed: () => this.#updateFooter(),
+	});
 
 	constructor(
 		pi: Pick<ExtensionAPI, "sendMessage" | "appendEntry">,
@@ -102,6 +109,7 @@ export class JscpdController {
 			snapshot: (signal) => this.#outside.snapshot(signal),
 			captured: (signal) => this.#outside.captureEnd(signal),
 			timeoutMs: () => this.#settings.value.timeoutMs,
+			detection: () => detectionOf(this.#settings.value),
 			closed: () => this.#shutdown,
 			changed: () => {
 				if (this.#settleBlocked) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
@@ -133,6 +141,8 @@ export class JscpdController {
 			executable: this.#options.executable,
 		});
 		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);
+		const dismissals = this.triage.replay(entries, true);
+		if (dismissals > 0) ignored.push(`${dismissals} unreadable dismissal(s)`);
 		this.#reportIgnored(ctx, ignored);
 		this.#syncBaselineWait();
 		this.#updateFooter();
@@ -151,6 +161,7 @@ export class JscpdController {
 	/** Reloads settings (session start, on/off; `session`: see SettingsHolder.reload); warns once per runtime. */
 	reloadSettings(ctx: ExtensionContext, session?: boolean | null): void {
 		this.#settings.reload(ctx, this.agentDir(), session);
+		this.#updateFooter(); // `enabled` may have changed: the footer follows at once
 	}
 
 	/** Pi's agent directory. */
@@ -259,7 +270,10 @@ export class JscpdController {
 		if (!ctx || this.#shutdown || !announcement) return;
 		try {
 			if (announcement.session !== ctx.sessionManager) return;
-			const lost = lostAtReset(ctx.sessionManager, announcement.entryId, FINDINGS_MESSAGE);
+			// A finding the user dismissed since is not delivered again.
+			const lost = lostAtReset(ctx.sessionManager, announcement.entryId, FINDINGS_MESSAGE).filter(
+				(ack) => !this.triage.isDismissed(ack.identity),
+			);
 			const withdrawn = this.#mutations.unacknowledge(lost);
 			if (withdrawn === 0) return;
 			this.#redelivered += withdrawn;
@@ -309,6 +323,8 @@ export class JscpdController {
 				stillCurrent: () => guard.isCurrent() && !this.#shutdown,
 				inRun: () => this.#identity.snapshot.running,
 				incomplete: () => this.#incomplete(),
+				dismissed: (identity) => this.triage.isDismissed(identity),
+				current: (findings) => this.triage.recordNew("checkpoint", findings),
 				record: (outcome) => {
 					this.#lastOutcome = outcome;
 				},
@@ -328,9 +344,11 @@ export class JscpdController {
 	restoreBranch(ctx: ExtensionContext): void {
 		this.#ctx = ctx;
 		this.invalidate();
-		const { malformed } = this.#replay(ctx.sessionManager.getBranch() as unknown as ReplayEntry[]);
+		const branch = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
+		const { malformed } = this.#replay(branch);
 		if (malformed > 0)
 			this.#reportIgnored(ctx, [`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`]);
+		this.triage.replay(branch, true);
 		this.#updateFooter();
 	}
 
@@ -401,6 +419,7 @@ export class JscpdController {
 			baseline: this.#baseline.state.status,
 			checking: hint === "checking" || this.#scheduler.snapshot().automaticActive,
 			outcome: this.#lastOutcome,
+			findings: this.triage.counts(),
 		});
 		try {
 			ctx.ui.setStatus(STATUS_KEY, text);

@@ -5,7 +5,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { saveSettings } from "@pi-lifecycle/lifecycle-kit";
 import { selectFindings } from "./compare.js";
-import { SETTINGS_SPEC } from "./config.js";
+import { detectionOf, SETTINGS_SPEC } from "./config.js";
 import type { JscpdController, StatusView } from "./controller.js";
 import { tokenize, validateScanPaths } from "./paths.js";
 import { bound, findingLine, scanText } from "./presentation.js";
@@ -57,7 +57,7 @@ export function parseCommandLine(line: string): { command: string; args: string[
 }
 
 /**
- * Who a switch (`on`/`off`) belongs to: the user's `/jscpd` and overview save it in the global
+ * Who a switch (`on`/`off`) belongs to: the user's `/jscpd on|off` saves it in the global
  * settings file; the model's `jscpd_run` switches this session only and saves nothing.
  */
 export type SwitchScope = "global" | "session";
@@ -95,7 +95,7 @@ async function run(
 ): Promise<DispatchResult> {
 	switch (command) {
 		case "help":
-			return { status: "ok", message: helpText(), details: { command } };
+			return { status: "ok", message: helpText(scope === "global" ? "user" : "model"), details: { command } };
 		case "status":
 			return {
 				status: "ok",
@@ -108,31 +108,42 @@ async function run(
 				? sessionToggle(controller, ctx, command === "on")
 				: toggle(controller, ctx, command === "on");
 		case "scan":
-			return scan(controller, args);
+			return scan(controller, args, scope);
 		case "changed":
 			return changed(controller);
 	}
 }
 
-async function scan(controller: JscpdController, args: string[]): Promise<DispatchResult> {
+async function scan(
+	controller: JscpdController,
+	args: string[],
+	scope: SwitchScope,
+): Promise<DispatchResult> {
 	const { root, runner, capability, settings } = controller.state;
 	if (!root) return error("scan", "jscpd has no project root yet (no session started)");
 	const paths = validateScanPaths(root, args);
 	if (!paths.ok) return error("scan", `jscpd scan rejected: ${paths.error}`, { rejected: true });
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), { root, paths: paths.paths, timeoutMs: settings.timeoutMs, signal }),
+		runScan(runner, await capability(), {
+			root,
+			paths: paths.paths,
+			timeoutMs: settings.timeoutMs,
+			signal,
+			detection: detectionOf(settings),
+		}),
 	);
 	if (outcome.status !== "ok")
 		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
-	const groups = [...outcome.report.groups].sort(compareGroups);
+	// The model's scan result counts as told; groups the user dismissed are never listed again.
+	const { listed: groups, note } = controller.triage.scanResult(
+		[...outcome.report.groups].sort(compareGroups),
+		scope === "session",
+	);
 	return {
 		status: "ok",
-		message: scanText(
-			groups,
-			Math.max(settings.maxFindings, 10),
-			outcome.report.sources,
-			outcome.report.omitted,
-		),
+		message:
+			scanText(groups, Math.max(settings.maxFindings, 10), outcome.report.sources, outcome.report.omitted) +
+			note,
 		details: {
 			command: "scan",
 			total: groups.length,
@@ -144,6 +155,7 @@ async function scan(controller: JscpdController, args: string[]): Promise<Dispat
 				tokens: g.tokens,
 				format: g.format,
 				locations: g.locations,
+				...(g.kind && g.kind !== "exact" ? { kind: g.kind, similarity: g.similarity } : {}),
 			})),
 		},
 	};
@@ -167,23 +179,37 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		};
 	}
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), { root, paths: [], timeoutMs: settings.timeoutMs, signal }),
+		runScan(runner, await capability(), {
+			root,
+			paths: [],
+			timeoutMs: settings.timeoutMs,
+			signal,
+			detection: baseline.detection,
+		}),
 	);
 	if (outcome.status !== "ok")
 		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
 			outcome: outcome.status,
 		});
-	const selection = selectFindings({
+	// Every current finding goes to the triage list; the result lists those not dismissed, capped.
+	const current = selectFindings({
 		groups: outcome.report.groups,
 		baseline: baseline.index,
 		changed: mutations.changed,
 		acknowledged: () => false,
-		max: settings.maxFindings,
-	});
+		max: Number.MAX_SAFE_INTEGER,
+	}).findings;
+	const { listed, note } = controller.triage.changedResult(current);
+	const selection = {
+		findings: listed.slice(0, settings.maxFindings),
+		omitted: Math.max(0, listed.length - settings.maxFindings),
+	};
 	const partial =
 		(baseline.status === "partial"
 			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
-			: "") + (controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "");
+			: "") +
+		(controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "") +
+		note;
 	const lines =
 		selection.findings.length === 0
 			? ["jscpd changed: no new duplicates in files changed this session."]
@@ -208,6 +234,9 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 				lines: f.group.lines,
 				tokens: f.group.tokens,
 				locations: f.group.locations,
+				...(f.group.kind && f.group.kind !== "exact"
+					? { kind: f.group.kind, similarity: f.group.similarity, original: f.original }
+					: {}),
 			})),
 		},
 	};
@@ -241,12 +270,23 @@ function sessionToggle(controller: JscpdController, ctx: ExtensionContext, enabl
 	};
 }
 
+/** The detection settings as a line of `/jscpd status`. */
+function kindsText(settings: StatusView["settings"]): string {
+	const near = settings.kinds.includes("similar")
+		? ` (near-copies from ${settings.similarity} similarity)`
+		: "";
+	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
+	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
+	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
+}
+
 /** The `/jscpd status` text. */
 export function statusText(view: StatusView): string {
 	const cap = view.capability;
 	const lines = [
 		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
 		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
+		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
 		`project: ${view.root ?? "(none)"}`,
 		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,

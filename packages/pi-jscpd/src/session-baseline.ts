@@ -17,6 +17,7 @@ import {
 	type StateEntry,
 	stateFromFile,
 } from "./baseline.js";
+import type { Detection } from "./kinds.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import type { ReplayEntry } from "./mutations.js";
 import { readRegularFile } from "./regular-file.js";
@@ -37,6 +38,8 @@ export interface BaselineDeps {
 	readonly captured?: (signal?: AbortSignal) => Promise<void>;
 	/** The current jscpd timeout. */
 	readonly timeoutMs: () => number;
+	/** The clone kinds a new baseline detects (exact only when omitted). */
+	readonly detection?: () => Detection;
 	/** Whether the runtime is shutting down. */
 	readonly closed: () => boolean;
 	/** Called when the capability or baseline changed (footer). */
@@ -157,6 +160,7 @@ export class BaselineKeeper {
 					sessionId,
 					file: baselinePath(start.agentDir, sessionId),
 					timeoutMs: this.#deps.timeoutMs(),
+					detection: this.#deps.detection?.(),
 					priorMutations: start.priorMutations,
 					reason: start.reason,
 					originals: () => this.#originals,

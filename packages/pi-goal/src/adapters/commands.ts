@@ -8,6 +8,7 @@ import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
 import { HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
 import { nextStep } from "../core/footer.js";
+import { CHANGED_NOTICE } from "../core/menu-model.js";
 import { isUnfinished } from "../core/types.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
 import type { GoalController } from "./controller.js";
@@ -105,6 +106,7 @@ export async function handleGoalCommand(
 				? await askEditOrStart(controller, ctx, { ...command, orStart: command.orStart }, deps.dialogs)
 				: "edit";
 			if (choice === undefined) return say(ctx, "Nothing changed.");
+			if (choice === "changed") return say(ctx, CHANGED_NOTICE, "warning");
 			if (choice === "start" && command.orStart)
 				return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null }));
 			const outcome = editGoal(deps, ctx, command);

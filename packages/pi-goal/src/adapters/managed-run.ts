@@ -45,6 +45,21 @@ function field(payload: unknown, key: string): unknown {
 	}
 }
 
+/** Every field a start or cancel payload may carry. */
+const PAYLOAD_FIELDS = ["runId", "session", "objective", "tokenBudget", "tokens", "reason"] as const;
+
+/**
+ * A plain copy of a start or cancel payload, each field read exactly once (undefined when not an
+ * object). Listeners read only the copy: a getter that answers differently on a second read
+ * cannot answer on one runId and start the goal under another.
+ */
+function readOnce(payload: unknown): Record<string, unknown> | undefined {
+	if (typeof payload !== "object" || payload === null) return undefined;
+	const copy: Record<string, unknown> = {};
+	for (const key of PAYLOAD_FIELDS) copy[key] = field(payload, key);
+	return copy;
+}
+
 /** The payload's runId when it is safe to answer on (the peer's pattern), else undefined. */
 export function readRunId(payload: unknown): string | undefined {
 	const runId = field(payload, "runId");
@@ -114,8 +129,9 @@ export function registerManagedRuns(
 		return ctx;
 	};
 
-	pi.events.on(START_CHANNEL, (payload: unknown) => {
+	pi.events.on(START_CHANNEL, (live: unknown) => {
 		try {
+			const payload = readOnce(live);
 			const runId = readRunId(payload);
 			if (runId === undefined) return; // no safe channel to answer on
 			const ctx = bound(payload, runId, "start");
@@ -139,8 +155,9 @@ export function registerManagedRuns(
 			// Never throw into the emitter (a listener of our event may throw too).
 		}
 	});
-	pi.events.on(CANCEL_CHANNEL, (payload: unknown) => {
+	pi.events.on(CANCEL_CHANNEL, (live: unknown) => {
 		try {
+			const payload = readOnce(live);
 			const runId = readRunId(payload);
 			if (runId === undefined) return;
 			const ctx = bound(payload, runId, "cancel");

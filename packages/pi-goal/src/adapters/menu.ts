@@ -9,6 +9,7 @@ import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import {
 	budgetLine,
+	CHANGED_NOTICE,
 	goalIdentity,
 	MENU_LABELS,
 	menuItems,
@@ -33,9 +34,8 @@ import {
 	startGoal,
 } from "./use-cases.js";
 
-/** Notice shown when the goal changed while a dialog was open. */
-export const CHANGED_NOTICE =
-	"The goal changed while the dialog was open; nothing was done. Run /goal again.";
+export { CHANGED_NOTICE } from "../core/menu-model.js";
+
 /** Notice shown when the session was replaced while a dialog was open. */
 const REPLACED_NOTICE = "The session changed while the dialog was open; nothing was done.";
 
