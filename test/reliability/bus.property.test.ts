@@ -21,9 +21,13 @@ import {
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CANCEL_CHANNEL, readStartRequest, START_CHANNEL } from "../../packages/pi-goal/src/managed-run.js";
-import { queryUsage } from "../../packages/pi-goal/src/usage-query.js";
-import { selectResetHint } from "../../packages/pi-goal/src/usage-reset.js";
+import {
+	CANCEL_CHANNEL,
+	readStartRequest,
+	START_CHANNEL,
+} from "../../packages/pi-goal/src/adapters/managed-run.js";
+import { queryUsage } from "../../packages/pi-goal/src/adapters/usage-query.js";
+import { selectResetHint } from "../../packages/pi-goal/src/core/usage-reset.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { buildLive, type LiveRecipe, liveRecipes } from "./support/live-hostile.js";
 import { BUS, runs, Tally } from "./support/plan.js";

@@ -5,7 +5,7 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { BOOT_MESSAGE, WARNING_MESSAGE } from "./window.js";
+import { BOOT_MESSAGE, WARNING_MESSAGE } from "../core/window.js";
 
 /** Which of pi-reset's messages is rendered. */
 export type RenderedKind = "boot" | "warning";

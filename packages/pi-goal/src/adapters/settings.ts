@@ -1,6 +1,6 @@
 /** pi-goal settings spec: `<agentDir>/pi-lifecycle/pi-goal.json` (and the trusted project file). */
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
-import { DEFAULT_SETTINGS, type GoalSettings } from "./types.js";
+import { DEFAULT_SETTINGS, type GoalSettings } from "../core/types.js";
 
 const KEYS = ["automaticTurns", "noProgressTurns", "retryUsageLimits", "managedRuns"] as const;
 

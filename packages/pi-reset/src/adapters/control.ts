@@ -12,9 +12,15 @@ import {
 	type ResetAnnouncement,
 	tellUser,
 } from "@pi-lifecycle/lifecycle-kit";
-import { initialState, type ResetEffect, type ResetEvent, type ResetState, reduceReset } from "./reducer.js";
-import { cancelledText, footerText } from "./texts.js";
-import { HANDOFF_ENTRY } from "./window.js";
+import {
+	initialState,
+	type ResetEffect,
+	type ResetEvent,
+	type ResetState,
+	reduceReset,
+} from "../core/reducer.js";
+import { cancelledText, footerText } from "../core/texts.js";
+import { HANDOFF_ENTRY } from "../core/window.js";
 
 /** Footer status key (DESIGN.md §3). */
 export const STATUS_KEY = "pi-reset";

@@ -6,25 +6,26 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
+	createOnceReporter,
 	isExplicitlyTrusted,
 	loadSettings,
-	RESET_CHANNEL,
-	readResetAnnouncement,
+	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
-import { messageTokens, type UsageLike } from "./accounting.js";
+import { messageTokens, type UsageLike } from "../core/accounting.js";
+import { readContinuationDetails, readContractDetails } from "../core/contract.js";
+import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
+import type { RunOwnership } from "../core/run.js";
+import { limitReached } from "../core/safety.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
-import { readContinuationDetails, readContractDetails } from "./contract.js";
 import type { GoalController } from "./controller.js";
-import { type AssistantLike, errorFacts } from "./errors.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
-import { type RestoreLookup, restoreBranch } from "./persistence.js";
-import type { RunOwnership } from "./run.js";
-import { limitReached } from "./safety.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { helpersAvailable, settleRun } from "./settle.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
+import { publishWhileIdle } from "./use-cases.js";
 import type { GoalWaker } from "./wake.js";
 import { contractRevisionSince, resetAhead } from "./window.js";
 
@@ -47,19 +48,6 @@ export interface HookDeps {
 	readonly now: () => number;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
-}
-
-/** Appends a missing contract revision right away when Pi is idle (no run is started). */
-export function publishWhileIdle(pi: Pick<ExtensionAPI, "sendMessage">, controller: GoalController): void {
-	const ctx = controller.ctx;
-	if (!ctx) return;
-	try {
-		if (!ctx.isIdle()) return;
-	} catch {
-		return;
-	}
-	const contract = controller.pendingContract();
-	if (contract) pi.sendMessage(contract, { triggerTurn: false });
 }
 
 /**
@@ -96,11 +84,11 @@ function isResetCall(event: { toolName: string; isError: boolean; result?: unkno
 	});
 }
 
-/** Tells the user, once per runtime, that malformed saved goal state was skipped. */
-function reportIgnored(ctx: ExtensionContext, ignored: number): void {
+/** The warning shown (once per runtime) when malformed saved goal state was skipped. */
+function ignoredText(ignored: number): string {
 	const entries =
 		ignored === 1 ? "1 malformed saved goal state entry" : `${ignored} malformed saved goal state entries`;
-	say(ctx, `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`, "warning");
+	return `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`;
 }
 
 function restore(
@@ -136,12 +124,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
 	let afterRun = false;
 	/** Malformed saved state is reported once per runtime, not on every restore. */
-	let reported = false;
-	const onIgnored = (ctx: ExtensionContext) => (ignored: number) => {
-		if (reported) return;
-		reported = true;
-		reportIgnored(ctx, ignored);
-	};
+	const reportIgnored = createOnceReporter("pi-goal");
+	const onIgnored = (ctx: ExtensionContext) => (ignored: number) =>
+		void reportIgnored(ctx, ignoredText(ignored));
 
 	pi.on("session_start", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
@@ -286,13 +271,16 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			waker.flushSoon();
 		}
 	});
-	pi.events.on(RESET_CHANNEL, (payload: unknown) => {
-		const ctx = controller.ctx;
-		// Read once: another extension's payload may answer differently (or throw) on a second read.
-		const announcement = readResetAnnouncement(payload);
-		if (!announcement || !ctx || announcement.session !== ctx.sessionManager) return;
-		// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
-		controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
-		controller.sync();
-	});
+	onResetAnnouncement(
+		pi.events,
+		"pi-goal",
+		() => controller.ctx?.sessionManager,
+		(announcement) => {
+			const ctx = controller.ctx;
+			if (!ctx) return;
+			// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
+			controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
+			controller.sync();
+		},
+	);
 }

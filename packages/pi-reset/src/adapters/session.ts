@@ -5,8 +5,8 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
-import type { CommittedWindow } from "./reducer.js";
-import { readResetDetails } from "./window.js";
+import type { CommittedWindow } from "../core/reducer.js";
+import { readResetDetails } from "../core/window.js";
 
 type Walkable = Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry">;
 

@@ -5,9 +5,9 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import { goalIdentity } from "../core/menu-model.js";
+import { isUnfinished } from "../core/types.js";
 import type { GoalController } from "./controller.js";
-import { goalIdentity } from "./menu-model.js";
-import { isUnfinished } from "./types.js";
 
 /**
  * What the user chose: edit, start, or nothing (cancelled or the session changed); `changed` when

@@ -14,10 +14,8 @@ import {
 	type SessionBeforeCompactEvent,
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
-import { confirmProposal } from "./boundary.js";
-import type { ResetControl } from "./control.js";
-import { windowDigest } from "./digest.js";
-import { bootText, bound, MAX_HANDOFF_CHARS } from "./texts.js";
+import { windowDigest } from "../core/digest.js";
+import { bootText, bound, MAX_HANDOFF_CHARS } from "../core/texts.js";
 import {
 	erasedPrefixLength,
 	lastUserRequest,
@@ -25,7 +23,9 @@ import {
 	readResetDetails,
 	resetDetails,
 	turnInProgress,
-} from "./window.js";
+} from "../core/window.js";
+import { confirmProposal } from "./boundary.js";
+import type { ResetControl } from "./control.js";
 
 /** Per-runtime knobs. */
 export interface CompactionOptions {

@@ -4,14 +4,14 @@
  * boundary arming, footer, contract window) in line. Adapters call it; nothing else mutates state.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { StaleGuard, WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
-import { foldClock } from "./accounting.js";
-import { type ContractDetails, contractMessage, type GoalMessage } from "./contract.js";
-import { footerText } from "./footer.js";
-import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "./goal-machine.js";
-import { persistedTotal, persistWorthy, stateEntryData } from "./persistence.js";
-import type { StateAnchor } from "./replay.js";
-import { emitTerminal } from "./run-protocol.js";
+import { createFooterStatus, type StaleGuard, type WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
+import { foldClock } from "../core/accounting.js";
+import { type ContractDetails, contractMessage, type GoalMessage } from "../core/contract.js";
+import { footerText } from "../core/footer.js";
+import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "../core/goal-machine.js";
+import { persistedTotal, persistWorthy, stateEntryData } from "../core/persistence.js";
+import type { StateAnchor } from "../core/replay.js";
+import { emitTerminal } from "../core/run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -19,9 +19,9 @@ import {
 	type GoalState,
 	STATE_ENTRY,
 	STATUS_KEY,
-} from "./types.js";
+} from "../core/types.js";
 
-export { RUN_EVENT_PREFIX } from "./run-protocol.js";
+export { RUN_EVENT_PREFIX } from "../core/run-protocol.js";
 
 /** Why a goal cannot start while another workflow holds the mutex. */
 export const WORKFLOW_BUSY =
@@ -68,8 +68,8 @@ export class GoalController {
 	#mutexToken: symbol | undefined;
 	/** The assistant message counted last, until it is seen on the branch (Pi persists it after message_end). */
 	#lastCounted: { leafBefore: string | null; tokens: number } | undefined;
-	/** The footer text last set (setStatus only when it changes). */
-	#footer: string | undefined | null = null;
+	/** The footer entry (setStatus only when the text or the context changes; a stale ctx is ignored). */
+	readonly #footer = createFooterStatus(STATUS_KEY);
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
@@ -122,7 +122,6 @@ export class GoalController {
 		this.#windowRevision = restored.windowRevision;
 		this.#cleared = undefined;
 		this.#lastCounted = undefined;
-		this.#footer = null;
 		const goal = restored.state.goal;
 		// Offline time never counts: a restored active goal's clock restarts now.
 		const now = this.#deps.now();
@@ -252,16 +251,7 @@ export class GoalController {
 
 	/** Updates the footer (Pi's setStatus only when the text changed). */
 	refreshFooter(): void {
-		const ctx = this.#ctx;
-		if (!ctx) return;
-		try {
-			const text = footerText(this.#state.goal, this.facts());
-			if (text === this.#footer) return;
-			ctx.ui.setStatus(STATUS_KEY, text);
-			this.#footer = text;
-		} catch {
-			// Stale ctx after reload.
-		}
+		if (this.#ctx) this.#footer.set(this.#ctx, footerText(this.#state.goal, this.facts()));
 	}
 
 	// --- contract window -------------------------------------------------------------------

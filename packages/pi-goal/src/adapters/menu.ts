@@ -6,20 +6,7 @@
  * (with a short notice). Session replacement also dismisses an open dialog through its AbortSignal.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import {
-	type DialogScope,
-	isExplicitlyTrusted,
-	loadSettings,
-	saveSettings,
-} from "@pi-lifecycle/lifecycle-kit";
-import {
-	type CommandDeps,
-	editedText,
-	editGoal,
-	handleGoalCommand,
-	startGoal,
-	statusText,
-} from "./commands.js";
+import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import {
 	budgetLine,
 	CHANGED_NOTICE,
@@ -32,14 +19,22 @@ import {
 	parseBudget,
 	parseBudgetChange,
 	parseSettingValue,
-	type SettingKey,
 	settingsItems,
-} from "./menu-model.js";
-import { say, sayOutcome } from "./output.js";
-import { GOAL_SETTINGS_SPEC } from "./settings.js";
-import { isUnfinished } from "./types.js";
+} from "../core/menu-model.js";
+import { isUnfinished } from "../core/types.js";
+import { type CommandDeps, statusText } from "./commands.js";
+import { say } from "./output.js";
+import {
+	changeSetting,
+	clearGoal,
+	editGoal,
+	pauseGoal,
+	resumeGoal,
+	sayOutcomeOf,
+	startGoal,
+} from "./use-cases.js";
 
-export { CHANGED_NOTICE } from "./menu-model.js";
+export { CHANGED_NOTICE } from "../core/menu-model.js";
 
 /** Notice shown when the session was replaced while a dialog was open. */
 const REPLACED_NOTICE = "The session changed while the dialog was open; nothing was done.";
@@ -104,8 +99,9 @@ export async function openGoalMenu(
 		case "status":
 			return say(ctx, statusText(deps.controller));
 		case "pause":
+			return sayOutcomeOf(ctx, pauseGoal(deps, ctx));
 		case "resume":
-			return handleGoalCommand(deps, action, ctx);
+			return sayOutcomeOf(ctx, resumeGoal(deps, ctx));
 		case "clear":
 			return clear(menu);
 		case "edit":
@@ -129,7 +125,7 @@ async function clear(menu: Opened): Promise<void> {
 		{ signal: menu.signal },
 	);
 	if (!yes || !menu.still()) return;
-	return handleGoalCommand(menu.deps, "clear", menu.ctx);
+	return sayOutcomeOf(menu.ctx, clearGoal(menu.deps, menu.ctx));
 }
 
 async function edit(menu: Opened): Promise<void> {
@@ -140,8 +136,7 @@ async function edit(menu: Opened): Promise<void> {
 	const request = objectiveEdit(goal.objective, text);
 	if (request.kind === "unchanged" || !menu.still()) return;
 	if (request.kind === "invalid") return say(menu.ctx, request.error, "error");
-	const error = editGoal(menu.deps, menu.ctx, { objective: request.objective });
-	sayOutcome(menu.ctx, error, editedText(menu.deps.controller));
+	sayOutcomeOf(menu.ctx, editGoal(menu.deps, menu.ctx, { objective: request.objective }));
 }
 
 async function changeBudget(menu: Opened): Promise<void> {
@@ -156,13 +151,10 @@ async function changeBudget(menu: Opened): Promise<void> {
 	const budget = parseBudgetChange(typed);
 	if (budget.tokens === undefined) return say(menu.ctx, budget.error ?? "Invalid token budget.", "error");
 	// The same path as `/goal edit --tokens N <objective>` with the objective unchanged.
-	const error = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: budget.tokens });
+	const { error } = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: budget.tokens });
 	const now = menu.deps.controller.goal;
-	sayOutcome(
-		menu.ctx,
-		error,
-		`Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`,
-	);
+	const text = `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`;
+	sayOutcomeOf(menu.ctx, error ? { error, text: error } : { text });
 }
 
 async function start(menu: Opened, withBudget: boolean): Promise<void> {
@@ -188,8 +180,7 @@ async function start(menu: Opened, withBudget: boolean): Promise<void> {
 		);
 		if (!yes || !menu.still()) return;
 	}
-	const error = startGoal(deps, ctx, { objective: objective.trim(), tokenBudget });
-	sayOutcome(ctx, error, `Goal ${deps.controller.goal?.id} started.`);
+	sayOutcomeOf(ctx, startGoal(deps, ctx, { objective: objective.trim(), tokenBudget }));
 }
 
 async function settings(menu: Opened): Promise<void> {
@@ -206,7 +197,7 @@ async function settings(menu: Opened): Promise<void> {
 	if (key === "retryUsageLimits") {
 		const value = await ctx.ui.select("retryUsageLimits", ["on", "off"], { signal });
 		if (!value || !menu.still(true)) return;
-		return handleGoalCommand(deps, `retry-usage-limits ${value}`, ctx);
+		return sayOutcomeOf(ctx, changeSetting(deps, ctx, "retryUsageLimits", value === "on"));
 	}
 	const typed = await ctx.ui.input(
 		`${key} (a whole number, or "off")`,
@@ -218,29 +209,5 @@ async function settings(menu: Opened): Promise<void> {
 	if (typed === undefined || !menu.still(true)) return;
 	const parsed = parseSettingValue(key, typed);
 	if (parsed.value === undefined) return say(ctx, parsed.error ?? "Invalid value.", "error");
-	saveNumber(deps, ctx, key, parsed.value);
-}
-
-function saveNumber(
-	deps: CommandDeps,
-	ctx: ExtensionCommandContext,
-	key: Exclude<SettingKey, "retryUsageLimits">,
-	value: number | null,
-): void {
-	if (!deps.agentDir) {
-		say(ctx, "Settings cannot be changed here.", "error");
-		return;
-	}
-	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd };
-	const saved = saveSettings(GOAL_SETTINGS_SPEC, location, "global", { [key]: value });
-	if (!saved.ok) {
-		say(ctx, `Could not save ${key}: ${saved.error}.`, "error");
-		return;
-	}
-	const loaded = loadSettings(GOAL_SETTINGS_SPEC, { ...location, projectTrusted: isExplicitlyTrusted(ctx) });
-	deps.controller.setSettings(loaded.value);
-	deps.controller.refreshFooter();
-	const effective = loaded.value[key];
-	const override = effective === value ? "" : " (a trusted project settings file overrides the saved value)";
-	say(ctx, `${key} is now ${effective ?? "off"}${override}; saved to ${saved.path}.`);
+	sayOutcomeOf(ctx, changeSetting(deps, ctx, key, parsed.value));
 }

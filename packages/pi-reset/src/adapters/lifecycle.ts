@@ -10,10 +10,10 @@ import {
 	type LifecycleIdentity,
 	loadSettings,
 } from "@pi-lifecycle/lifecycle-kit";
+import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
 import { confirmProposal } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
-import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "./window.js";
 
 /** Settings of the current session (read at session_start). */
 export interface SettingsHolder {

@@ -5,11 +5,11 @@
  */
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
-import { decideCompletion } from "./completion.js";
+import { decideCompletion } from "../core/completion.js";
+import type { GoalEvent } from "../core/goal-machine.js";
+import { bound, oneLine, quoteInline } from "../core/quote.js";
+import { MIN_WAIT_MS } from "../core/types.js";
 import type { GoalController } from "./controller.js";
-import type { GoalEvent } from "./goal-machine.js";
-import { bound, oneLine, quoteInline } from "./quote.js";
-import { MIN_WAIT_MS } from "./types.js";
 
 /** Longest stored goal_complete summary, in characters. */
 const MAX_SUMMARY = 4000;

@@ -1,14 +1,11 @@
 /**
- * The `context` hook (before every provider request), subscribed only while needed: Pi pays for a
- * `context` handler on every request (it copies and compares the message list per handler), so
- * the hook is armed
+ * The `context` hook (before every provider request), subscribed only while needed (Pi copies and
+ * compares the message list per `context` handler on every request), so the hook is armed
  * - while a run started after `/reset` while idle has not committed its window yet: its requests
  *   see only the new window (the boot text, as the compaction summary Pi will project later, and
  *   the run's own messages);
- * - while the window is unmeasured (new session, new window) or its running token estimate
- *   (meter.ts, kept at `message_end` and `turn_start`) is near the final checkpoint warning, which
- *   fires once per window when the tokens left reach `reserveTokens + margin`.
- * Boundary confirmation happens at `turn_start` and `agent_settled` (lifecycle.ts), not here.
+ * - while the window is unmeasured (new session or window) or its token estimate (meter.ts, kept at
+ *   `message_end`/`turn_start`) nears the checkpoint warning (once per window, at `reserveTokens + margin`).
  */
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import {
@@ -25,10 +22,16 @@ import {
 	entriesSince,
 	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
+import {
+	armingPoint,
+	createWindowMeter,
+	nearArming,
+	type WindowMeter,
+	warningMargin,
+} from "../core/meter.js";
+import type { NextRun, ResetState } from "../core/reducer.js";
 import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
-import { armingPoint, createWindowMeter, nearArming, type WindowMeter, warningMargin } from "./meter.js";
-import type { NextRun, ResetState } from "./reducer.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];

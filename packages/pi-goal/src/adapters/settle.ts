@@ -6,10 +6,10 @@
  * wait is published the budget, safety limits and helper tools are rechecked.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { classifySettlement, type RunFacts } from "../core/outcome.js";
+import { limitReached } from "../core/safety.js";
+import { TOOL_NAMES, USAGE_FALLBACK_MS } from "../core/types.js";
 import type { GoalController } from "./controller.js";
-import { classifySettlement, type RunFacts } from "./outcome.js";
-import { limitReached } from "./safety.js";
-import { TOOL_NAMES, USAGE_FALLBACK_MS } from "./types.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 
 /** The helpers a goal cannot work without (goal_wait is optional). */

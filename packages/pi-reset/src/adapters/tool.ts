@@ -4,8 +4,8 @@
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
+import { bound, MAX_HANDOFF_CHARS, toolTexts } from "../core/texts.js";
 import type { ResetControl } from "./control.js";
-import { bound, MAX_HANDOFF_CHARS, toolTexts } from "./texts.js";
 
 /** Tool name (DESIGN.md §3). */
 export const TOOL_NAME = "new_context";

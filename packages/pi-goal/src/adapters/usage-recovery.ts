@@ -7,10 +7,10 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import type { GoalRecord, UsageLimitScope } from "../core/types.js";
+import { selectResetHint } from "../core/usage-reset.js";
 import type { GoalController } from "./controller.js";
-import type { GoalRecord, UsageLimitScope } from "./types.js";
 import { queryUsage } from "./usage-query.js";
-import { selectResetHint } from "./usage-reset.js";
 import type { Timers } from "./wake.js";
 
 /** Dependencies of {@link UsageRecovery}. */

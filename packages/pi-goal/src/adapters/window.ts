@@ -17,9 +17,9 @@ import {
 	createArmedSubscription,
 	isResetDraft,
 } from "@pi-lifecycle/lifecycle-kit";
-import { readContractDetails } from "./contract.js";
+import { readContractDetails } from "../core/contract.js";
+import { CONTRACT_MESSAGE } from "../core/types.js";
 import type { GoalController } from "./controller.js";
-import { CONTRACT_MESSAGE } from "./types.js";
 
 /** pi-reset's tool (DESIGN §3): a successful call means a reset boundary follows this turn. */
 export const RESET_TOOL = "new_context";

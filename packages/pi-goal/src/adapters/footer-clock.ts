@@ -5,9 +5,9 @@
  * timer fires when the text would next change: every second under a minute, then every minute.
  * Only with a UI (there is no footer in print or json mode), and the timer never keeps Node alive.
  */
-import { elapsedMs } from "./accounting.js";
+import { elapsedMs } from "../core/accounting.js";
+import type { GoalRecord } from "../core/types.js";
 import type { GoalController } from "./controller.js";
-import type { GoalRecord } from "./types.js";
 import type { Timers } from "./wake.js";
 
 /** Milliseconds until a clock text of `ms` changes (seconds under a minute, then minutes). */

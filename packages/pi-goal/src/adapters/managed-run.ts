@@ -6,16 +6,17 @@
  * Listeners never throw; an unsafe runId gets no reply; a payload naming another session is ignored.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { parseTokenCount } from "./accounting.js";
-import { type CommandDeps, startGoal } from "./commands.js";
+import { parseTokenCount } from "../core/accounting.js";
 import {
 	errorEvent,
 	RUN_EVENT_PREFIX,
 	RUN_ID_PATTERN,
 	type RunErrorCode,
 	type RunStateEvent,
-} from "./run-protocol.js";
-import { MAX_OBJECTIVE } from "./types.js";
+} from "../core/run-protocol.js";
+import { MAX_OBJECTIVE } from "../core/types.js";
+import type { Dormancy } from "./peer.js";
+import { clearGoal, startGoal, type UseCaseDeps } from "./use-cases.js";
 
 /** Start channel. */
 export const START_CHANNEL = "pi-goal:start";
@@ -104,7 +105,10 @@ export function readStartRequest(payload: unknown): StartRequest | string {
 }
 
 /** Subscribes the managed-run channels. */
-export function registerManagedRuns(pi: Pick<ExtensionAPI, "events">, deps: CommandDeps): void {
+export function registerManagedRuns(
+	pi: Pick<ExtensionAPI, "events">,
+	deps: UseCaseDeps & { readonly dormancy?: Pick<Dormancy, "dormant"> },
+): void {
 	/** runIds used in the bound session (a runId is never reopened). */
 	let used = { session: undefined as object | undefined, ids: new Set<string>() };
 	const emit = (runId: string, event: RunStateEvent | ReturnType<typeof errorEvent>) =>
@@ -142,7 +146,7 @@ export function registerManagedRuns(pi: Pick<ExtensionAPI, "events">, deps: Comm
 			if (existing && existing.status !== "complete")
 				return fail(runId, "start", "GOAL_ALREADY_EXISTS", `Goal ${existing.id} is ${existing.status}.`);
 			used.ids.add(runId);
-			const error = startGoal(deps, ctx, request, (goalId) =>
+			const { error } = startGoal(deps, ctx, request, (goalId) =>
 				// Synchronous, before the kickoff: a listener can still cancel.
 				emit(runId, { type: "state", runId, goalId, status: "active", session: ctx.sessionManager }),
 			);
@@ -172,8 +176,7 @@ export function registerManagedRuns(pi: Pick<ExtensionAPI, "events">, deps: Comm
 			const running = !ctx.isIdle();
 			// The caller's reason reaches the terminal state, as in the peer's protocol.
 			const detail = typeof reason === "string" && reason.trim() ? reason.trim() : undefined;
-			deps.controller.apply({ type: "clear", reason: "cancelled", ...(detail ? { detail } : {}) }, ctx);
-			deps.waker.cancel();
+			clearGoal(deps, ctx, { detail });
 			if (running) ctx.abort();
 		} catch {
 			// Never throw into the emitter.

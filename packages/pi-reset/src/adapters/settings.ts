@@ -4,7 +4,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
-import { DEFAULT_RESERVE_TOKENS, MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "./texts.js";
+import { DEFAULT_RESERVE_TOKENS, MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "../core/texts.js";
 
 /** What a user can set. */
 export interface ResetSettings {

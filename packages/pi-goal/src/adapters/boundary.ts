@@ -21,16 +21,16 @@ import type {
 	TurnEndEvent,
 } from "@earendil-works/pi-coding-agent";
 import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-kit";
-import { continuationMessage, type GoalMessage } from "./contract.js";
+import { continuationMessage, type GoalMessage } from "../core/contract.js";
+import { mayContinue } from "../core/outcome.js";
+import { assistantTurn, type HeldResponse } from "../core/replay.js";
+import type { RunOwnership } from "../core/run.js";
+import { automaticAllowed, countTurn, type TurnFacts } from "../core/safety.js";
 import type { GoalController } from "./controller.js";
-import { mayContinue } from "./outcome.js";
-import { assistantTurn, type HeldResponse } from "./replay.js";
-import type { RunOwnership } from "./run.js";
-import { automaticAllowed, countTurn, type TurnFacts } from "./safety.js";
 import type { GoalWaker } from "./wake.js";
 import { resetAhead } from "./window.js";
 
-export { RunOwnership } from "./run.js";
+export { RunOwnership } from "../core/run.js";
 
 /** What makes the next `turn_end` worth a subscription, besides a pending contract revision. */
 export class TurnEndNeeds {

@@ -7,10 +7,10 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { IdleDispatcher, LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
-import { budgetExhausted } from "./accounting.js";
-import { type ContinuationDetails, continuationMessage } from "./contract.js";
+import { budgetExhausted } from "../core/accounting.js";
+import { type ContinuationDetails, continuationMessage } from "../core/contract.js";
+import { automaticAllowed } from "../core/safety.js";
 import type { GoalController } from "./controller.js";
-import { automaticAllowed } from "./safety.js";
 
 /** The dispatcher key of goal wake-ups. */
 export const WAKE_KEY = "pi-goal:wake";

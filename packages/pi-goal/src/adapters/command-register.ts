@@ -1,10 +1,10 @@
 /**
  * Registers `/goal`: bare `/goal` in the TUI opens the manager menu (menu.ts), everything else is
- * a typed subcommand (commands.ts). Kept apart from both so the menu can reuse the subcommands
- * without an import cycle.
+ * a typed subcommand (commands.ts). Both call the same use cases (use-cases.ts); the menu never
+ * builds a command string for the parser.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { completeGoalArgs, parseGoalCommand } from "./command-parse.js";
+import { completeGoalArgs, parseGoalCommand } from "../core/command-parse.js";
 import { type CommandDeps, handleGoalCommand } from "./commands.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
 import { say } from "./output.js";

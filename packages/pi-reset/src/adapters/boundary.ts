@@ -25,11 +25,11 @@ import {
 	WINDOW_KEY,
 	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
+import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
+import { bootText, bound, resetSummary, warningText } from "../core/texts.js";
+import { BOOT_MESSAGE, lastUserRequest, resetDetails, WARNING_MESSAGE } from "../core/window.js";
 import type { ResetControl } from "./control.js";
-import type { NextRun, PendingWarning, Proposal, ResetRequest } from "./reducer.js";
 import { findCommitted } from "./session.js";
-import { bootText, bound, resetSummary, warningText } from "./texts.js";
-import { BOOT_MESSAGE, lastUserRequest, resetDetails, WARNING_MESSAGE } from "./window.js";
 
 /** Per-runtime knobs the boundary needs. */
 export interface BoundaryOptions {

@@ -4,12 +4,12 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import { warningMargin } from "../core/meter.js";
+import { COMMAND_HELP, statusReport } from "../core/texts.js";
 import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { persistEnabled, restore } from "./lifecycle.js";
-import { warningMargin } from "./meter.js";
 import type { ReserveReader } from "./settings.js";
-import { COMMAND_HELP, statusReport } from "./texts.js";
 import { normaliseHandoff } from "./tool.js";
 
 /** Command name (DESIGN.md §3). */

@@ -5,8 +5,8 @@
  * dormant: no state, prompts, commands' effects or bus replies, and one message saying why.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { TOOL_NAMES } from "../core/types.js";
 import { GOAL_TOOL_SCHEMAS } from "./tools.js";
-import { TOOL_NAMES } from "./types.js";
 
 /** A registered tool as `pi.getAllTools()` reports it. */
 interface ToolView {
