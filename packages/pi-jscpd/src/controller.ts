@@ -349,6 +349,7 @@ export class JscpdController {
 		if (malformed > 0)
 			this.#reportIgnored(ctx, [`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`]);
 		this.triage.replay(branch, true);
+		this.#lastOutcome = undefined; // the findings list was cleared: no check ran on this branch yet
 		this.#updateFooter();
 	}
 

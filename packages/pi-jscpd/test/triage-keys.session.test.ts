@@ -3,7 +3,7 @@
  * finding by any of its keys everywhere — Browse, the footer, the checkpoint and `changed` — so a
  * clone group the user dismissed from a scan is never reported to the model as a new duplicate.
  */
-import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { createDialogStub, type DialogStub, reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
 	customMessages,
@@ -28,12 +28,17 @@ afterEach(async () => {
 	remove(...dirs.splice(0));
 });
 
-async function session() {
+async function session(stub?: DialogStub) {
 	const root = tempDir("pi-jscpd-triage-keys-");
 	const agentDir = tempDir("pi-jscpd-agent-");
 	dirs.push(root, agentDir);
 	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
-	const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: realJscpd() } });
+	const s = await jscpdSession({
+		project: root,
+		agentDir,
+		jscpd: { executable: realJscpd() },
+		...(stub ? { ui: stub.ui } : {}),
+	});
 	h = s;
 	await waitFor(() => expect(hasBaseline(s)).toBe(true));
 	await s.controller.settled();
@@ -120,5 +125,23 @@ describe("a dismissal matches a finding by any of its keys", () => {
 		await s.controller.settled();
 		expect(s.controller.triage.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 1 });
 		expect(customMessages(s, FINDINGS)).toHaveLength(2);
+	});
+
+	it("after /tree navigation the footer claims no check result of the other branch (Browse lists none)", async () => {
+		const stub = createDialogStub();
+		const s = await session(stub);
+		const before = s.session.sessionManager.getLeafId();
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("wrote b.ts"),
+		);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		await s.controller.settled();
+		await s.session.navigateTree(before ?? "", { summarize: false });
+		await s.controller.settled();
+		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 0 });
+		// Not "jscpd clean": no check ran on this branch; b.ts is still on disk.
+		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd ready");
 	});
 });
