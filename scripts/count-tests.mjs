@@ -19,6 +19,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let missing = 0;
+// CI keeps only the tail of the log: the names of what failed are printed just above the count.
+const failures = [];
 for (const dir of dirs) {
 	if (!existsSync(join(dir, "package.json"))) continue;
 	const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
@@ -38,11 +40,23 @@ for (const dir of dirs) {
 		skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
 		// A file that failed outside its tests (it did not load, or an afterAll such as the reliability
 		// suite's planned-count check failed) has no failed test but is a failure.
-		failed += (data.testResults ?? []).filter(
-			(file) => file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed"),
-		).length;
+		for (const file of data.testResults ?? []) {
+			const where = `${pkg.name} ${reportName} ${file.name?.replace(root, "") ?? "?"}`;
+			const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+			for (const test of failedTests) {
+				const why = (test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+				failures.push(`FAILED ${where} > ${test.fullName ?? test.title}: ${why}`);
+			}
+			// A file that failed outside its tests (it did not load, or an afterAll such as the reliability
+			// suite's planned-count check failed) has no failed test but is a failure.
+			if (file.status === "failed" && failedTests.length === 0) {
+				failed++;
+				failures.push(`FAILED ${where} (outside its tests): ${(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+			}
+		}
 	}
 }
 failed += missing;
+for (const line of failures) console.log(line);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);
