@@ -11,13 +11,15 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { BaselineState } from "./baseline.js";
 import type { CheckOutcome } from "./check-outcome.js";
-import { type Finding, selectFindings } from "./compare.js";
+import type { Finding } from "./compare.js";
 import { ackOf, type DeliveredDetails } from "./deliveries.js";
+import { findNewGroups } from "./find-new.js";
+import type { LineIndex } from "./identity.js";
 import type { Capability } from "./locate.js";
 import type { MutationState } from "./mutations.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
+import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
-import { runScan } from "./scan.js";
 import type { AutomaticResult } from "./scheduler.js";
 
 export type { CheckOutcome } from "./check-outcome.js";
@@ -48,6 +50,8 @@ export interface CheckpointDeps {
 	readonly root: string;
 	readonly capability: () => Promise<Capability>;
 	readonly baseline: () => BaselineState;
+	/** The baseline index a report is compared with (pending rebases applied). */
+	readonly index: (groups: readonly CloneGroup[]) => LineIndex;
 	readonly mutations: MutationState;
 	readonly timeoutMs: () => number;
 	readonly maxFindings: () => number;
@@ -89,25 +93,23 @@ export async function runCheckpoint(
 		},
 	});
 	if (capability.status !== "available") return terminal({ kind: "unavailable", text: capability.reason });
-	const scan = await runScan(deps.runner, capability, {
+	const found = await findNewGroups({
+		runner: deps.runner,
+		capability,
 		root: deps.root,
-		paths: [],
 		timeoutMs: deps.timeoutMs(),
 		signal,
-	});
-	if (scan.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
-	if (scan.status === "unavailable") return terminal({ kind: "unavailable", text: scan.reason });
-	if (scan.status === "timeout") return terminal({ kind: "timeout", text: scan.reason });
-	if (scan.status === "failed") return terminal({ kind: "failed", text: scan.reason });
-	await deps.outside;
-	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
-	const selection = selectFindings({
-		groups: scan.report.groups,
-		baseline: baseline.index,
-		changed: deps.mutations.changed,
+		beforeSelect: () => deps.outside ?? Promise.resolve(),
+		baseline: deps.index,
+		changed: () => deps.mutations.changed,
 		acknowledged: (identity) => deps.mutations.isAcknowledged(identity),
 		max: deps.maxFindings(),
 	});
+	if (found.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
+	if (found.status === "unavailable") return terminal({ kind: "unavailable", text: found.reason });
+	if (found.status === "timeout") return terminal({ kind: "timeout", text: found.reason });
+	if (found.status === "failed") return terminal({ kind: "failed", text: found.reason });
+	const { selection } = found;
 	if (selection.findings.length === 0) {
 		const incomplete = deps.incomplete?.();
 		if (incomplete)

@@ -13,6 +13,7 @@ import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
 import { OutsideProbe } from "./outside.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE, footerText, STATUS_KEY } from "./presentation.js";
+import type { CloneGroup } from "./report.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { type AutomaticResult, type CheckRecord, CheckScheduler } from "./scheduler.js";
 import { BaselineKeeper } from "./session-baseline.js";
@@ -20,6 +21,7 @@ import { SettingsHolder } from "./settings-holder.js";
 import { baselineView, type StatusView, withUnseenCommands } from "./status.js";
 import { blockReason, isContinuationStart } from "./triggers.js";
 import { reportIgnoredOnce, safeIdle, safeTrusted } from "./ui.js";
+import type { Detection } from "./worktree.js";
 
 export type { StatusView } from "./status.js";
 export { notify } from "./ui.js";
@@ -57,7 +59,7 @@ export class JscpdController {
 	#redelivered = 0;
 	#shutdown = false;
 	/** The outside-change probe of the trigger being handled, handed to the check it starts. */
-	#triggerProbe: Promise<readonly string[] | undefined> | undefined;
+	#triggerProbe: Promise<Detection | undefined> | undefined;
 	readonly #reportIgnored = reportIgnoredOnce();
 	/** Told whether the first write/edit must wait for the baseline (the adapter arms `tool_call`). */
 	#baselineWait: ((pending: boolean) => void) | undefined;
@@ -232,18 +234,23 @@ export class JscpdController {
 			this.#settleBlocked = false;
 			return;
 		}
-		void probe.then((paths) => {
-			if (paths === undefined || this.#shutdown) return;
-			if (paths.length > 0) this.#recordOutside(paths, true);
+		void probe.then((found) => {
+			if (found === undefined || this.#shutdown) return;
+			this.#recordOutside(found, true);
 			this.#lastOutcome = withUnseenCommands(this.#lastOutcome, this.#outside.unseenCommand);
 			if (!atRest) this.#settleBlocked = this.#scheduler.requestAutomatic() === "blocked";
 			this.#updateFooter();
 		});
 	}
 
-	/** Records paths changed outside the built-in tools; `newGeneration` unless a running check covers them. */
-	#recordOutside(paths: readonly string[], newGeneration: boolean): void {
-		for (const path of paths) this.#mutations.record(path);
+	/**
+	 * Records paths changed outside the built-in tools (`newGeneration` unless a running check covers
+	 * them) and hands the paths a checkout, pull, reset or stash pop brought in to the baseline.
+	 */
+	#recordOutside(found: Detection, newGeneration: boolean): void {
+		this.#baseline.noteMoves(found.rebase);
+		if (found.outside.length === 0) return;
+		for (const path of found.outside) this.#mutations.record(path);
 		if (newGeneration) this.#scheduler.markMutation();
 	}
 
@@ -279,8 +286,8 @@ export class JscpdController {
 	 */
 	async #runAutomatic(signal: AbortSignal, generation: number): Promise<AutomaticResult> {
 		const probe = this.#triggerProbe;
-		const outside = probe?.then((paths) => {
-			if (paths && paths.length > 0 && !this.#shutdown) this.#recordOutside(paths, signal.aborted);
+		const outside = probe?.then((found) => {
+			if (found && !this.#shutdown) this.#recordOutside(found, signal.aborted);
 		});
 		try {
 			await nextMacrotask();
@@ -302,6 +309,7 @@ export class JscpdController {
 				root: this.#root ?? "",
 				capability: this.#baseline.probed,
 				baseline: () => this.#baseline.state,
+				index: (groups) => this.#baseline.indexFor(groups, this.#mutations.changed),
 				mutations: this.#mutations,
 				timeoutMs: () => this.#settings.value.timeoutMs,
 				maxFindings: () => this.#settings.value.maxFindings,
@@ -357,6 +365,7 @@ export class JscpdController {
 			runner: this.#runner,
 			capability: this.#baseline.probed,
 			baseline: this.#baseline.state,
+			index: (groups: readonly CloneGroup[]) => this.#baseline.indexFor(groups, this.#mutations.changed),
 			mutations: this.#mutations as Pick<MutationState, "changed" | "isAcknowledged">,
 			settings: this.#settings.value,
 			incomplete: this.#incomplete(),

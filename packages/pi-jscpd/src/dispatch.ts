@@ -4,9 +4,9 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { saveSettings } from "@pi-lifecycle/lifecycle-kit";
-import { selectFindings } from "./compare.js";
 import { SETTINGS_SPEC } from "./config.js";
 import type { JscpdController, StatusView } from "./controller.js";
+import { findNewGroups } from "./find-new.js";
 import { tokenize, validateScanPaths } from "./paths.js";
 import { bound, findingLine, scanText } from "./presentation.js";
 import { type CommandName, helpText, isCommandName } from "./registry.js";
@@ -150,7 +150,7 @@ async function scan(controller: JscpdController, args: string[]): Promise<Dispat
 }
 
 async function changed(controller: JscpdController): Promise<DispatchResult> {
-	const { root, runner, capability, settings, baseline, mutations } = controller.state;
+	const { root, runner, capability, settings, baseline, mutations, index } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
 		const why = "reason" in baseline ? `: ${baseline.reason}` : "";
@@ -167,19 +167,23 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		};
 	}
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), { root, paths: [], timeoutMs: settings.timeoutMs, signal }),
+		findNewGroups({
+			runner,
+			capability: await capability(),
+			root,
+			timeoutMs: settings.timeoutMs,
+			signal,
+			baseline: index,
+			changed: () => mutations.changed,
+			acknowledged: () => false,
+			max: settings.maxFindings,
+		}),
 	);
 	if (outcome.status !== "ok")
 		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
 			outcome: outcome.status,
 		});
-	const selection = selectFindings({
-		groups: outcome.report.groups,
-		baseline: baseline.index,
-		changed: mutations.changed,
-		acknowledged: () => false,
-		max: settings.maxFindings,
-	});
+	const { selection } = outcome;
 	const partial =
 		(baseline.status === "partial"
 			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`

@@ -149,6 +149,29 @@ export function hasBaseline(h: ScriptedSession): boolean {
 		.some((e) => e.type === "custom" && e.customType === "pi-jscpd/state");
 }
 
+/** Commit dates of fixture history: well before any session starts (a session's own commits are newer). */
+const PAST = "2020-01-01T00:00:00Z";
+
+/**
+ * Runs git in `cwd` as a fixed test identity, dated in the past (fixture history, never the
+ * session's own work). Returns stdout.
+ */
+export function git(cwd: string, ...args: string[]): string {
+	return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+		cwd,
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "ignore"],
+		env: { ...process.env, GIT_AUTHOR_DATE: PAST, GIT_COMMITTER_DATE: PAST },
+	});
+}
+
+/** A git repository in `root` with every file committed ("init"). */
+export function gitInit(root: string): void {
+	git(root, "init", "-q", "-b", "main");
+	git(root, "add", ".");
+	git(root, "commit", "-qm", "init");
+}
+
 /** Removes paths. */
 export function remove(...paths: string[]): void {
 	for (const path of paths) rmSync(path, { recursive: true, force: true });
