@@ -108,6 +108,7 @@ export async function runCheckpoint(
 	if (found.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
 	if (found.status === "unavailable") return terminal({ kind: "unavailable", text: found.reason });
 	if (found.status === "timeout") return terminal({ kind: "timeout", text: found.reason });
+	if (found.status === "incomplete") return terminal({ kind: "incomplete", text: found.reason });
 	if (found.status === "failed") return terminal({ kind: "failed", text: found.reason });
 	const { selection } = found;
 	if (selection.findings.length === 0) {
