@@ -15,8 +15,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { BoundedOutput, type CapturedOutput } from "./bounded-output.js";
-import { minimalEnv, type ProjectTrust, resolveExecutable } from "./process-policy.js";
 import { watchMemory } from "./process-memory.js";
+import { minimalEnv, type ProjectTrust, resolveExecutable } from "./process-policy.js";
 import { startWatchdog, unwatchGroup, watchGroup } from "./process-watchdog.js";
 
 /** One process to run. */
