@@ -350,3 +350,45 @@ describe("pi-reset: a request folded into a Pi-started compaction", () => {
 		expect(kept !== undefined || reported, "the folded request vanished without a notice").toBe(true);
 	});
 });
+
+describe("pi-reset: a failed compaction never overwrites a newer request", () => {
+	// Regression test for random seed 1398303631 (CI, reliability pass with a random seed): a request folded
+	// into a manual compaction, /reset off, /reset on, a new new_context request, then the compaction fails.
+	// The reducer revived the old, already-dropped request over the new one: the new request vanished silently.
+	it("keeps the request made after the fold when the compaction fails (seed 1398303631)", () => {
+		let state = reduceReset(initialState(), {
+			type: "restore",
+			enabled: true,
+			window: initialState().window,
+			generation: 1,
+			handoff: undefined,
+		}).state;
+		state = reduceReset(state, { type: "request", source: "tool", handoff: undefined, streaming: false }).state;
+		state = reduceReset(state, { type: "compaction", reason: "manual", aborted: false, newWindowId: "w1-a" }).state;
+		state = reduceReset(state, { type: "toggle", enabled: false, generation: 2 }).state;
+		state = reduceReset(state, { type: "toggle", enabled: true, generation: 3 }).state;
+		const newer = reduceReset(state, { type: "request", source: "tool", handoff: undefined, streaming: false });
+		expect(newer.effect.type).toBe("queued-next-run");
+		const failed = reduceReset(newer.state, { type: "compaction-failed" });
+		expect(failed.state.request).toEqual(newer.state.request);
+		expect(failed.state.request?.generation).toBe(3);
+		expect(failed.effect.type).toBe("none");
+	});
+
+	it("does not revive a request that /reset off dropped while the compaction ran", () => {
+		let state = reduceReset(initialState(), {
+			type: "restore",
+			enabled: true,
+			window: initialState().window,
+			generation: 1,
+			handoff: undefined,
+		}).state;
+		state = reduceReset(state, { type: "request", source: "command", handoff: undefined, streaming: true }).state;
+		state = reduceReset(state, { type: "compaction", reason: "threshold", aborted: false, newWindowId: "w1-b" }).state;
+		state = reduceReset(state, { type: "toggle", enabled: false, generation: 2 }).state;
+		state = reduceReset(state, { type: "toggle", enabled: true, generation: 3 }).state;
+		const failed = reduceReset(state, { type: "compaction-failed" });
+		expect(failed.state.request).toBeUndefined();
+		expect(failed.effect.type).toBe("none");
+	});
+});

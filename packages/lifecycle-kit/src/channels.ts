@@ -2,6 +2,7 @@
  * Cross-extension bus channels other than the mutex. Installed Pi packages load with separate
  * module roots, so everything that crosses extensions goes over `pi.events`.
  */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 /** Emitted by pi-reset after a committed reset boundary. */
 export const RESET_CHANNEL = "pi-lifecycle:reset:v1";
@@ -50,4 +51,38 @@ export function readResetAnnouncement(payload: unknown): ResetAnnouncement | und
 	} catch {
 		return undefined;
 	}
+}
+
+/** The part of `pi.events` a reset listener needs. */
+export type ResetBus = Pick<ExtensionAPI["events"], "on">;
+
+/**
+ * Subscribes to {@link RESET_CHANNEL} for one extension: each payload is read once
+ * ({@link readResetAnnouncement}), announcements of another session are dropped (`currentSession`
+ * returns `ctx.sessionManager` of the bound session, or undefined when none is bound), and nothing
+ * the listener throws reaches the emitter (it is written to stderr with `source` as prefix).
+ * Returns the unsubscribe function.
+ */
+export function onResetAnnouncement(
+	bus: ResetBus,
+	source: string,
+	currentSession: () => object | undefined,
+	listener: (announcement: ResetAnnouncement) => void,
+): () => void {
+	return bus.on(RESET_CHANNEL, (payload: unknown) => {
+		const announcement = readResetAnnouncement(payload);
+		if (!announcement) return;
+		let current: object | undefined;
+		try {
+			current = currentSession();
+		} catch {
+			return; // A stale context: the new runtime listens for its own session.
+		}
+		if (current === undefined || announcement.session !== current) return;
+		try {
+			listener(announcement);
+		} catch (error) {
+			console.error(`${source}: handling a reset announcement failed (${(error as Error).message})`);
+		}
+	});
 }

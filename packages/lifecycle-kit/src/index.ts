@@ -25,8 +25,10 @@ export {
 export { BoundedOutput, type CapturedOutput, ELISION_MARKER } from "./bounded-output.js";
 export {
 	isResetAnnouncement,
+	onResetAnnouncement,
 	RESET_CHANNEL,
 	type ResetAnnouncement,
+	type ResetBus,
 	readResetAnnouncement,
 } from "./channels.js";
 export { createDialogScope, type DialogScope, type OpenedDialogs } from "./dialogs.js";
@@ -96,7 +98,17 @@ export {
 	saveSettings,
 	settingsPaths,
 } from "./settings.js";
+export { OVERRIDDEN_NOTE, type SettingsChange, saveAndReload } from "./settings-change.js";
 export { type ArmedSubscription, createArmedSubscription } from "./subscription.js";
+export {
+	createFooterStatus,
+	createOnceReporter,
+	type FooterStatus,
+	type NoticeContext,
+	type NoticeLevel,
+	type OnceReporter,
+	tellUser,
+} from "./user-output.js";
 export {
 	type EntryLookup,
 	entriesSince,

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
-import { isResetAnnouncement, RESET_CHANNEL, readResetAnnouncement } from "../src/channels.js";
+import { describe, expect, it, vi } from "vitest";
+import {
+	isResetAnnouncement,
+	onResetAnnouncement,
+	RESET_CHANNEL,
+	readResetAnnouncement,
+} from "../src/channels.js";
 
 describe("pi-lifecycle:reset:v1", () => {
 	it("uses the public channel name exactly", () => {
@@ -58,5 +63,72 @@ describe("pi-lifecycle:reset:v1", () => {
 		revocable.revoke();
 		for (const payload of [undefined, null, "x", { session: {}, windowId: 1, entryId: "e" }, revocable.proxy])
 			expect(readResetAnnouncement(payload)).toBeUndefined();
+	});
+});
+
+describe("onResetAnnouncement", () => {
+	function bus() {
+		const listeners: ((payload: unknown) => void)[] = [];
+		return {
+			on(channel: string, listener: (payload: unknown) => void) {
+				expect(channel).toBe(RESET_CHANNEL);
+				listeners.push(listener);
+				return () => void listeners.splice(listeners.indexOf(listener), 1);
+			},
+			emit: (payload: unknown) => {
+				for (const listener of listeners) listener(payload);
+			},
+		};
+	}
+
+	it("hands over announcements of the current session only, read once", () => {
+		const events = bus();
+		const session = {};
+		let current: object | undefined;
+		const seen: string[] = [];
+		const off = onResetAnnouncement(
+			events as never,
+			"demo",
+			() => current,
+			(a) => void seen.push(a.entryId),
+		);
+		events.emit({ session, windowId: "w1", entryId: "before-bind" });
+		current = session;
+		events.emit({ session: {}, windowId: "w1", entryId: "other-session" });
+		events.emit({ session, windowId: "w1", entryId: "e1" });
+		events.emit({ session, windowId: 1, entryId: "malformed" });
+		off();
+		events.emit({ session, windowId: "w2", entryId: "after-unsubscribe" });
+		expect(seen).toEqual(["e1"]);
+	});
+
+	it("a stale context is ignored and a listener error never reaches the emitter", () => {
+		const events = bus();
+		const session = {};
+		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		try {
+			onResetAnnouncement(
+				events as never,
+				"demo",
+				() => {
+					throw new Error("stale ctx");
+				},
+				() => undefined,
+			);
+			onResetAnnouncement(
+				events as never,
+				"demo",
+				() => session,
+				() => {
+					throw new Error("bug");
+				},
+			);
+			expect(() => events.emit({ session, windowId: "w1", entryId: "e1" })).not.toThrow();
+			expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([
+				"demo: handling a reset announcement failed (bug)",
+			]);
+		} finally {
+			errors.mockRestore();
+		}
 	});
 });

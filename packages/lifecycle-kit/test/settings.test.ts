@@ -20,6 +20,7 @@ import {
 	saveSettings,
 	settingsPaths,
 } from "../src/settings.js";
+import { OVERRIDDEN_NOTE, saveAndReload } from "../src/settings-change.js";
 
 interface Demo {
 	enabled: boolean;
@@ -226,5 +227,32 @@ describe("saveSettings", () => {
 		const result = saveSettings(spec, { agentDir, cwd }, "global", { limit: 2 });
 		expect(result.ok).toBe(false);
 		expect(readdirSync(dirname(paths().global))).toEqual(["demo.json"]);
+	});
+});
+
+describe("saveAndReload (settings-change.ts)", () => {
+	it("saves to the global file, reloads, and names the keys a trusted project file overrides", () => {
+		write(settingsPaths("demo", { agentDir, cwd }).project, '{"enabled": false}');
+		const change = saveAndReload(spec, { agentDir, cwd, projectTrusted: true }, { enabled: true, limit: 7 });
+		expect(change.ok).toBe(true);
+		if (!change.ok) return;
+		expect(change.path).toBe(settingsPaths("demo", { agentDir, cwd }).global);
+		expect(JSON.parse(readFileSync(change.path, "utf8"))).toEqual({ enabled: true, limit: 7 });
+		expect(change.loaded.value).toEqual({ enabled: false, limit: 7 });
+		expect(change.overridden).toEqual(["enabled"]);
+		expect(OVERRIDDEN_NOTE).toBe("a trusted project settings file overrides the saved value");
+	});
+
+	it("an untrusted project's file overrides nothing", () => {
+		write(settingsPaths("demo", { agentDir, cwd }).project, '{"enabled": false}');
+		const change = saveAndReload(spec, { agentDir, cwd, projectTrusted: false }, { enabled: true });
+		expect(change.ok && change.overridden).toEqual([]);
+	});
+
+	it("a failed save reloads nothing and reports why", () => {
+		write(settingsPaths("demo", { agentDir, cwd }).global, "{ not json");
+		const change = saveAndReload(spec, { agentDir, cwd, projectTrusted: true }, { enabled: true });
+		expect(change).toMatchObject({ ok: false });
+		expect(!change.ok && change.error).toMatch(/is invalid/);
 	});
 });

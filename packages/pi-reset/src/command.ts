@@ -97,9 +97,7 @@ export function registerResetCommand(
 					tokensLeft: tokensLeft(ctx, inputs),
 					warned: state.window.warned,
 				});
-				if (ctx.hasUI) ctx.ui.notify(report, "info");
-				else console.log(report);
-				return;
+				return notify(ctx, report, "info");
 			}
 			return request(text, ctx);
 		},

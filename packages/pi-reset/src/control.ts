@@ -4,7 +4,14 @@
  * announcement) and hands the effect back for the adapter-specific part.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type BoundaryParticipant, RESET_CHANNEL, type ResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
+import {
+	type BoundaryParticipant,
+	createFooterStatus,
+	type NoticeLevel,
+	RESET_CHANNEL,
+	type ResetAnnouncement,
+	tellUser,
+} from "@pi-lifecycle/lifecycle-kit";
 import { initialState, type ResetEffect, type ResetEvent, type ResetState, reduceReset } from "./reducer.js";
 import { cancelledText, footerText } from "./texts.js";
 import { HANDOFF_ENTRY } from "./window.js";
@@ -31,15 +38,9 @@ export interface ResetControl {
 	attachSwitch(follow: (enabled: boolean) => void): void;
 }
 
-/** Shows a notice: in the UI when there is one, otherwise on stderr for warnings and errors. */
-export function notify(
-	ctx: ExtensionContext | undefined,
-	text: string,
-	level: "info" | "warning" | "error",
-): void {
-	if (!ctx) return;
-	if (ctx.hasUI) ctx.ui.notify(text, level);
-	else if (level !== "info") console.error(text);
+/** Shows a notice under the kit's no-UI policy (`tellUser`: UI, else stdout for print-mode answers, else stderr). */
+export function notify(ctx: ExtensionContext | undefined, text: string, level: NoticeLevel): void {
+	tellUser(ctx, "pi-reset", text, level);
 }
 
 function randomSuffix(): string {
@@ -52,6 +53,7 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 	let windowEpoch = 0;
 	let boundary: BoundaryParticipant | undefined;
 	let followSwitch: ((enabled: boolean) => void) | undefined;
+	const footer = createFooterStatus(STATUS_KEY);
 
 	const syncArming = () => {
 		const wanted =
@@ -122,21 +124,15 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 			syncArming();
 			if (switched) followSwitch?.(state.enabled);
 			shared(step.effect, ctx);
-			if (ctx) {
-				try {
-					ctx.ui.setStatus(
-						STATUS_KEY,
-						footerText({
-							enabled: state.enabled,
-							windowId: state.window.id,
-							resets: state.window.resets,
-							pending: state.request !== undefined || state.nextRun !== undefined,
-						}),
-					);
-				} catch {
-					// A stale ctx after reload: the new runtime owns the footer.
-				}
-			}
+			footer.set(
+				ctx,
+				footerText({
+					enabled: state.enabled,
+					windowId: state.window.id,
+					resets: state.window.resets,
+					pending: state.request !== undefined || state.nextRun !== undefined,
+				}),
+			);
 			return step.effect;
 		},
 		mintWindowId() {

@@ -4,7 +4,12 @@
  * after an idle `/reset`, and confirms boundaries at settle.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { isExplicitlyTrusted, type LifecycleIdentity, loadSettings } from "@pi-lifecycle/lifecycle-kit";
+import {
+	createOnceReporter,
+	isExplicitlyTrusted,
+	type LifecycleIdentity,
+	loadSettings,
+} from "@pi-lifecycle/lifecycle-kit";
 import { confirmProposal } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
@@ -38,13 +43,11 @@ export function malformedText(count: number): string {
 	return `pi-reset: ignored ${count} malformed pi-reset ${count === 1 ? "entry" : "entries"} in this session; using the defaults (the window and the on/off switch fall back to what the rest of the session says).`;
 }
 
-/** A reporter that warns at most once per extension runtime. */
+/** A reporter that warns at most once per extension runtime (the kit's `createOnceReporter`). */
 export function reportOnce(): MalformedReporter {
-	let reported = false;
+	const once = createOnceReporter("pi-reset");
 	return (ctx, count) => {
-		if (reported || count === 0) return;
-		reported = true;
-		notify(ctx, malformedText(count), "warning");
+		if (count > 0) once(ctx, malformedText(count));
 	};
 }
 

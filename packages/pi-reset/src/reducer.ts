@@ -181,15 +181,22 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			const proposal = state.proposal;
 			if (proposal?.kind !== "compaction") return { state, effect: NONE };
 			if (!state.enabled) return { state: { ...state, proposal: undefined }, effect: NONE };
-			// The compaction never happened: a request folded into it is pending again, unchanged.
-			const request = proposal.folded;
+			// The compaction never happened: what was folded into it is pending again, unless it was
+			// dropped meanwhile (a toggle bumps the generation and tells the user) or a newer request
+			// took its place — a revived old request must never overwrite a newer one.
+			const current = (request: ResetRequest | undefined) => request?.generation === state.generation;
+			const run = proposal.foldedRun;
+			const revivedRun = state.nextRun === undefined && run && current(run.request) ? run : undefined;
+			const folded = proposal.folded !== run?.request ? proposal.folded : undefined;
+			const revived = state.request === undefined && current(folded) ? folded : undefined;
 			const next: ResetState = {
 				...state,
 				proposal: undefined,
-				request: proposal.foldedRun ? state.request : (request ?? state.request),
-				nextRun: proposal.foldedRun ?? state.nextRun,
+				request: revived ?? state.request,
+				nextRun: revivedRun ?? state.nextRun,
 			};
-			return { state: next, effect: request ? { type: "requeued", request } : NONE };
+			const requeued = revived ?? revivedRun?.request;
+			return { state: next, effect: requeued ? { type: "requeued", request: requeued } : NONE };
 		}
 		case "usage": {
 			const busy = state.request !== undefined || state.proposal !== undefined || state.nextRun !== undefined;

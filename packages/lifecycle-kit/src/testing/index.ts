@@ -23,6 +23,13 @@ export {
 	toolCalls,
 } from "./faux-steps.js";
 export { messageText, requestTexts } from "./inspect.js";
+export {
+	checkPureImports,
+	type ImportViolation,
+	type PurityOptions,
+	type PurityReport,
+	runtimeImports,
+} from "./purity.js";
 export { RECORDED_EVENTS, type RecordedEvent } from "./recorder.js";
 export {
 	createScriptedSession,

@@ -27,12 +27,12 @@ import {
 	type ExtensionUIContext,
 	type InlineExtension,
 	ModelRuntime,
-	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import { recordExplicitTrust } from "../project-trust.js";
 import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
+import { openSessionStorage, orderExtensions } from "./session-setup.js";
 import {
 	type CustomMessageRecord,
 	customEntries,
@@ -184,15 +184,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 
 	const sink: RecorderSink = { events: [], usage: undefined };
 	const recorder: InlineExtension = { name: "pi-lifecycle-recorder", factory: recorderExtension(sink) };
-	const inline: InlineExtension[] = (options.extensions ?? []).map((ext) =>
-		typeof ext === "function" ? ext : { name: ext.name, factory: ext.factory },
-	);
-	const extensionFactories =
-		options.recorder === false
-			? inline
-			: options.recorderPosition === "first"
-				? [recorder, ...inline]
-				: [...inline, recorder];
+	const extensionFactories = orderExtensions(options.extensions, recorder, options);
 
 	const modelRuntime = await ModelRuntime.create({
 		authPath: join(agentDir, "auth.json"),
@@ -220,13 +212,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 	await loader.reload();
 
 	const sessionDir = join(tempRoot, "sessions");
-	const storage = options.session ?? "memory";
-	const sessionManager =
-		storage === "memory"
-			? SessionManager.inMemory(cwd)
-			: storage === "file"
-				? SessionManager.create(cwd, sessionDir)
-				: SessionManager.open(storage.open, sessionDir, cwd);
+	const sessionManager = openSessionStorage(options.session ?? "memory", cwd, sessionDir);
 
 	const { session } = await createAgentSession({
 		modelRuntime,

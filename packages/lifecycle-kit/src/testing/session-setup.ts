@@ -1,0 +1,26 @@
+/** Setup steps of the scripted session (scripted-session.ts): extension order and session storage. */
+import { type ExtensionFactory, type InlineExtension, SessionManager } from "@earendil-works/pi-coding-agent";
+
+/** The extension list Pi loads: the extensions under test plus the recorder (unless turned off). */
+export function orderExtensions(
+	extensions: readonly (ExtensionFactory | { name: string; factory: ExtensionFactory })[] | undefined,
+	recorder: InlineExtension,
+	placement: { readonly recorder?: boolean; readonly recorderPosition?: "first" | "last" },
+): InlineExtension[] {
+	const inline: InlineExtension[] = (extensions ?? []).map((ext) =>
+		typeof ext === "function" ? ext : { name: ext.name, factory: ext.factory },
+	);
+	if (placement.recorder === false) return inline;
+	return placement.recorderPosition === "first" ? [recorder, ...inline] : [...inline, recorder];
+}
+
+/** Session storage: in memory, a new file under `sessionDir`, or an existing file reopened. */
+export function openSessionStorage(
+	storage: "memory" | "file" | { open: string },
+	cwd: string,
+	sessionDir: string,
+): SessionManager {
+	if (storage === "memory") return SessionManager.inMemory(cwd);
+	if (storage === "file") return SessionManager.create(cwd, sessionDir);
+	return SessionManager.open(storage.open, sessionDir, cwd);
+}

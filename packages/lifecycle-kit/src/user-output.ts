@@ -1,0 +1,100 @@
+/**
+ * Telling the user something, the same way in every pi-lifecycle package and every Pi mode.
+ *
+ * The no-UI policy (README "User output"):
+ * - with a UI (`ctx.hasUI`): `ctx.ui.notify(text, level)`;
+ * - without one, an `info` answer in print mode goes to stdout (`console.log`): it is what the user
+ *   asked for (`/goal status`, `/reset status`), and print mode's stdout is text;
+ * - everything else goes to stderr (`console.error`) as one line prefixed with the extension's name
+ *   (json and rpc modes keep stdout for the protocol, and a warning must not mix into an answer);
+ * - a stale context (one that throws after a reload or session replacement) falls back to stderr.
+ * Nothing here throws.
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+
+/** Severity of a notice (Pi's `ctx.ui.notify` levels). */
+export type NoticeLevel = "info" | "warning" | "error";
+
+/** The part of a context that output needs. */
+export type NoticeContext = Pick<ExtensionContext, "hasUI" | "ui" | "mode">;
+
+function prefixed(source: string, text: string): string {
+	return text.startsWith(`${source}:`) ? text : `${source}: ${text}`;
+}
+
+/**
+ * Shows `text` to the user under the no-UI policy above. `source` names the extension (the stderr
+ * prefix, added unless the text already starts with it). Without a context, writes to stderr.
+ */
+export function tellUser(
+	ctx: NoticeContext | undefined,
+	source: string,
+	text: string,
+	level: NoticeLevel = "info",
+): void {
+	try {
+		if (ctx?.hasUI) {
+			ctx.ui.notify(text, level);
+			return;
+		}
+		if (ctx?.mode === "print" && level === "info") {
+			console.log(text);
+			return;
+		}
+	} catch {
+		// A stale context: stderr below.
+	}
+	console.error(prefixed(source, text));
+}
+
+/** A notice shown at most once per reporter (see {@link createOnceReporter}). */
+export interface OnceReporter {
+	/** Shows `text` as a warning unless this reporter already reported; returns whether it did now. */
+	(ctx: NoticeContext | undefined, text: string): boolean;
+	/** Whether it has reported. */
+	readonly reported: boolean;
+}
+
+/**
+ * A reporter that tells the user at most once, for example that malformed saved state was
+ * skipped: a restore runs on every session start and tree navigation, the notice belongs to the
+ * runtime. Create one per extension runtime (in the factory).
+ */
+export function createOnceReporter(source: string, level: NoticeLevel = "warning"): OnceReporter {
+	let reported = false;
+	const report = (ctx: NoticeContext | undefined, text: string): boolean => {
+		if (reported) return false;
+		reported = true;
+		tellUser(ctx, source, text, level);
+		return true;
+	};
+	return Object.defineProperty(report, "reported", { get: () => reported }) as OnceReporter;
+}
+
+/** One footer status entry (`ctx.ui.setStatus(key, …)`), see {@link createFooterStatus}. */
+export interface FooterStatus {
+	/**
+	 * Shows `text` (undefined clears the entry). Pi is called only when the text or the context
+	 * changed; a stale context is ignored (the new runtime owns the footer). Returns whether Pi
+	 * took the text.
+	 */
+	set(ctx: Pick<ExtensionContext, "ui"> | undefined, text: string | undefined): boolean;
+}
+
+/** A stale-context-safe footer setter for one status key. */
+export function createFooterStatus(key: string): FooterStatus {
+	let shown: { ctx: object; text: string | undefined } | undefined;
+	return {
+		set(ctx, text) {
+			if (!ctx) return false;
+			if (shown && shown.ctx === ctx && shown.text === text) return true;
+			try {
+				ctx.ui.setStatus(key, text);
+			} catch {
+				return false;
+			}
+			shown = { ctx, text };
+			return true;
+		},
+	};
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it, vi } from "vitest";
+import { createFooterStatus, createOnceReporter, tellUser } from "../src/user-output.js";
+
+function context(mode: string, hasUI: boolean) {
+	const notices: [string, string][] = [];
+	const statuses: [string, string | undefined][] = [];
+	const ctx = {
+		hasUI,
+		mode,
+		ui: {
+			notify: (text: string, level: string) => void notices.push([text, level]),
+			setStatus: (key: string, text: string | undefined) => void statuses.push([key, text]),
+		},
+	} as never;
+	return { ctx, notices, statuses };
+}
+
+function capture() {
+	const out: string[] = [];
+	const err: string[] = [];
+	const log = vi.spyOn(console, "log").mockImplementation((text: unknown) => void out.push(String(text)));
+	const error = vi.spyOn(console, "error").mockImplementation((text: unknown) => void err.push(String(text)));
+	return {
+		out,
+		err,
+		restore() {
+			log.mockRestore();
+			error.mockRestore();
+		},
+	};
+}
+
+describe("the no-UI policy of tellUser", () => {
+	it("with a UI, every level is a notification and nothing is printed", () => {
+		const { ctx, notices } = context("tui", true);
+		const io = capture();
+		try {
+			tellUser(ctx, "demo", "hello");
+			tellUser(ctx, "demo", "careful", "warning");
+			expect(notices).toEqual([
+				["hello", "info"],
+				["careful", "warning"],
+			]);
+			expect([...io.out, ...io.err]).toEqual([]);
+		} finally {
+			io.restore();
+		}
+	});
+
+	it("in print mode, info answers go to stdout unprefixed; warnings and errors to stderr, prefixed once", () => {
+		const { ctx } = context("print", false);
+		const io = capture();
+		try {
+			tellUser(ctx, "demo", "Status: fine");
+			tellUser(ctx, "demo", "careful", "warning");
+			tellUser(ctx, "demo", "demo: already prefixed", "error");
+			expect(io.out).toEqual(["Status: fine"]);
+			expect(io.err).toEqual(["demo: careful", "demo: already prefixed"]);
+		} finally {
+			io.restore();
+		}
+	});
+
+	it("in json mode stdout belongs to the protocol: even info goes to stderr", () => {
+		const { ctx } = context("json", false);
+		const io = capture();
+		try {
+			tellUser(ctx, "demo", "Status: fine");
+			expect(io.out).toEqual([]);
+			expect(io.err).toEqual(["demo: Status: fine"]);
+		} finally {
+			io.restore();
+		}
+	});
+
+	it("a stale context (throwing) or none falls back to stderr and never throws", () => {
+		const stale = {
+			get hasUI(): boolean {
+				throw new Error("stale");
+			},
+		} as never;
+		const io = capture();
+		try {
+			tellUser(stale, "demo", "late");
+			tellUser(undefined, "demo", "none", "warning");
+			expect(io.err).toEqual(["demo: late", "demo: none"]);
+		} finally {
+			io.restore();
+		}
+	});
+});
+
+describe("createOnceReporter", () => {
+	it("reports once per reporter (malformed saved state is said once per runtime)", () => {
+		const { ctx, notices } = context("tui", true);
+		const report = createOnceReporter("demo");
+		expect(report.reported).toBe(false);
+		expect(report(ctx, "ignored 2 entries")).toBe(true);
+		expect(report(ctx, "ignored 3 entries")).toBe(false);
+		expect(report.reported).toBe(true);
+		expect(notices).toEqual([["ignored 2 entries", "warning"]]);
+		expect(createOnceReporter("demo")(ctx, "a new runtime reports again")).toBe(true);
+	});
+});
+
+describe("createFooterStatus", () => {
+	it("calls setStatus only when the text or the context changed", () => {
+		const first = context("tui", true);
+		const second = context("tui", true);
+		const footer = createFooterStatus("demo");
+		expect(footer.set(first.ctx, "on")).toBe(true);
+		expect(footer.set(first.ctx, "on")).toBe(true);
+		expect(footer.set(first.ctx, undefined)).toBe(true);
+		expect(footer.set(second.ctx, undefined)).toBe(true);
+		expect(first.statuses).toEqual([
+			["demo", "on"],
+			["demo", undefined],
+		]);
+		expect(second.statuses).toEqual([["demo", undefined]]);
+	});
+
+	it("a stale context is ignored (the new runtime owns the footer), and the next set retries", () => {
+		let stale = true;
+		const calls: (string | undefined)[] = [];
+		const ctx = {
+			ui: {
+				setStatus(_key: string, text: string | undefined) {
+					if (stale) throw new Error("stale");
+					calls.push(text);
+				},
+			},
+		} as never;
+		const footer = createFooterStatus("demo");
+		expect(footer.set(ctx, "on")).toBe(false);
+		expect(footer.set(undefined, "on")).toBe(false);
+		stale = false;
+		expect(footer.set(ctx, "on")).toBe(true);
+		expect(calls).toEqual(["on"]);
+	});
+});
