@@ -12,11 +12,10 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { BaselineState } from "./baseline.js";
 import type { CheckOutcome } from "./check-outcome.js";
 import type { Finding } from "./compare.js";
-import { ackOf, type DeliveredDetails } from "./deliveries.js";
+import { type AckRecord, ackOf, type DeliveredDetails } from "./deliveries.js";
 import { findNewGroups } from "./find-new.js";
 import type { LineIndex } from "./identity.js";
 import type { Capability } from "./locate.js";
-import type { MutationState } from "./mutations.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
 import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
@@ -52,7 +51,12 @@ export interface CheckpointDeps {
 	readonly baseline: () => BaselineState;
 	/** The baseline index a report is compared with (pending rebases applied). */
 	readonly index: (groups: readonly CloneGroup[]) => LineIndex;
-	readonly mutations: MutationState;
+	/** Project paths changed in this session. */
+	readonly changed: () => ReadonlySet<string>;
+	/** Whether a finding was delivered and not invalidated since. */
+	readonly isAcknowledged: (identity: string) => boolean;
+	/** Acknowledges delivered findings (the owner of the session's mutation state records them). */
+	readonly acknowledge: (acks: readonly AckRecord[]) => void;
 	readonly timeoutMs: () => number;
 	readonly maxFindings: () => number;
 	/** The current context, or undefined when the runtime is gone. */
@@ -101,8 +105,8 @@ export async function runCheckpoint(
 		signal,
 		beforeSelect: () => deps.outside ?? Promise.resolve(),
 		baseline: deps.index,
-		changed: () => deps.mutations.changed,
-		acknowledged: (identity) => deps.mutations.isAcknowledged(identity),
+		changed: deps.changed,
+		acknowledged: deps.isAcknowledged,
 		max: deps.maxFindings(),
 	});
 	if (found.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
@@ -190,7 +194,7 @@ function deliver(
 }
 
 function acknowledge(deps: CheckpointDeps, details: FindingsDetails, count: number): true {
-	deps.mutations.acknowledge(details.delivered);
+	deps.acknowledge(details.delivered);
 	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count });
 	return true;
 }
