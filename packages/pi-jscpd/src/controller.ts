@@ -8,7 +8,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import {
 	createOnceReporter,
 	type LifecycleIdentity,
-	readResetAnnouncement,
+	type ResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
 import type { AckRecord } from "./deliveries.js";
 import type { ReplayEntry } from "./mutations.js";
@@ -35,7 +35,6 @@ export interface JscpdOptions {
 
 /** See the module comment. */
 export class JscpdController {
-	readonly #identity: LifecycleIdentity;
 	readonly #options: JscpdOptions;
 	readonly #session: RuntimeSession = { ctx: undefined, root: undefined, shutdown: false };
 	readonly #parts: RuntimeParts;
@@ -48,7 +47,6 @@ export class JscpdController {
 		identity: LifecycleIdentity,
 		options: JscpdOptions,
 	) {
-		this.#identity = identity;
 		this.#options = options;
 		this.#parts = buildParts(pi, identity, options.limits, this.#session, () => this.#syncBaselineWait());
 	}
@@ -153,13 +151,10 @@ export class JscpdController {
 	 * dropped by the reset were never seen. Withdraw their acknowledgements and check again now (a
 	 * reset boundary is at rest), so they are delivered into the new window.
 	 */
-	onReset(payload: unknown): void {
+	onReset(announcement: ResetAnnouncement): void {
 		const ctx = this.#session.ctx;
-		// Read once: another extension's payload may answer differently (or throw) on a second read.
-		const announcement = readResetAnnouncement(payload);
-		if (!ctx || this.#session.shutdown || !announcement) return;
+		if (!ctx || this.#session.shutdown) return;
 		try {
-			if (announcement.session !== ctx.sessionManager) return;
 			const withdrawn = this.#parts.changes.withdrawLost(ctx.sessionManager, announcement.entryId);
 			if (withdrawn === 0) return;
 			this.#parts.status.redelivered(withdrawn);
@@ -169,6 +164,11 @@ export class JscpdController {
 		this.#parts.scheduler.markMutation();
 		if (this.#parts.settings.value.enabled) this.#parts.scheduler.requestAutomatic({ atRest: true });
 		this.#parts.status.update();
+	}
+
+	/** The session manager of the live session (reset announcements are matched against it; throws when stale). */
+	currentSession(): object | undefined {
+		return this.#session.shutdown ? undefined : this.#session.ctx?.sessionManager;
 	}
 
 	/** session_before_tree: invalidate automatic work before the target branch is restored. */
