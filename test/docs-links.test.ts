@@ -1,148 +1,172 @@
 /**
  * Published READMEs and docs link only what their reader can open, and never name internal
- * planning documents. The root README and docs/ are read in the repository: a relative link must
- * name a file or directory in it. A package README is read from the npm tarball: a relative link
- * must stay inside the package and name something the package's `files` field ships.
+ * planning documents. Every Markdown file in the repository is read there: a relative link must
+ * name a file in it (and an anchor a heading of that file). What npm ships is read from the
+ * packed tarball (run `pnpm pack:all` first): every doc in it may link only inside the tarball.
+ * Pending changesets become CHANGELOG text in the tarball, so they are held to the same rule.
+ * Test files and `docs/*.md` a doc mentions by name, linked or not, must exist in the repository.
  */
-import {
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, normalize, relative, sep } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { docProblems, type Opens } from "./support/docs-check.js";
+import { tarballFiles, tarballPath } from "./support/packed.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PACKAGES = ["lifecycle-kit", "pi-reset", "pi-goal", "pi-jscpd"] as const;
-/** Published with each package besides its README (npm ships the CHANGELOG). */
-const PACKAGE_DOCS = ["README.md", "CHANGELOG.md"] as const;
 
-/** Names of internal planning documents and references a reader of a published doc cannot follow. */
-const INTERNAL: readonly { readonly what: string; readonly pattern: RegExp }[] = [
-	{ what: "a seed file", pattern: /\bseeds?\b[\s/]*\d{3}|\bseeds\//i },
-	{ what: "DESIGN.md", pattern: /\bDESIGN\.md\b/ },
-	{ what: "pi-host-api.md", pattern: /\bpi-host-api(?:\.md)?\b/ },
-	{ what: "STYLE.md", pattern: /\bSTYLE\.md\b/ },
-	{ what: "an issue number", pattern: /\bissues?\s+#?\d+/i },
-	{ what: "the shared planning folder", pattern: /\.\.\/shared\b|\/work\/shared\b/ },
-];
+const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" })
+	.split("\0")
+	.filter(Boolean);
+const repository = {
+	root: repoRoot,
+	testFiles: new Set(tracked.filter((path) => path.endsWith(".test.ts")).map((path) => basename(path))),
+	exists: existsSync,
+};
 
-/** Markdown link targets (inline and reference definitions), without titles. */
-function linkTargets(markdown: string): string[] {
-	const text = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-	const inline = [...text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] ?? "");
-	const defined = [...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm)].map(
-		(m) => m[1] ?? "",
-	);
-	return [...inline, ...defined];
-}
-
-/** A link to another site, a mail address or an anchor on the same page needs no file. */
-function isExternal(target: string): boolean {
-	return /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#");
-}
-
-function localPath(target: string): string {
-	return decodeURIComponent(target.replace(/[#?].*$/, ""));
-}
-
-/** What a doc names that its reader cannot follow: `internal` names, then links. */
-function problems(file: string, opens: (path: string) => string | undefined): string[] {
-	const markdown = readFileSync(file, "utf8");
-	const found: string[] = [];
-	for (const { what, pattern } of INTERNAL) {
-		for (const match of markdown.matchAll(new RegExp(pattern.source, `${pattern.flags}g`)))
-			found.push(`names ${what}: "${match[0]}"`);
-	}
-	for (const target of linkTargets(markdown)) {
-		if (isExternal(target)) continue;
-		const why = opens(normalize(join(dirname(file), localPath(target))));
-		if (why) found.push(`links ${target}: ${why}`);
-	}
-	return found;
-}
-
-function inRepository(path: string): string | undefined {
-	const rel = relative(repoRoot, path);
-	if (rel.startsWith("..")) return "outside the repository";
-	return existsSync(path) ? undefined : "not in the repository";
-}
-
-/** Whether a path inside a package is shipped: npm always ships package.json, README, LICENSE, CHANGELOG. */
-function inTarball(packageDir: string): (path: string) => string | undefined {
-	const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { files?: string[] };
-	const shipped = ["package.json", "README.md", "LICENSE", "CHANGELOG.md", ...(manifest.files ?? [])];
+/** Opens a path inside `root` (the repository, or an unpacked tarball) as its reader would. */
+function opener(root: string, outside: string): Opens {
 	return (path) => {
-		const rel = relative(packageDir, path).split(sep).join("/");
-		if (rel.startsWith("..")) return "outside the package (not in the npm tarball)";
-		if (!shipped.some((entry) => rel === entry || rel.startsWith(`${entry.replace(/\/$/, "")}/`)))
-			return "not in the npm tarball (package.json `files`)";
-		return existsSync(path) ? undefined : "does not exist";
+		const rel = relative(root, path);
+		if (rel.startsWith("..")) return { missing: outside };
+		if (!existsSync(path))
+			return { missing: `not in the ${outside.includes("tarball") ? "npm tarball" : "repository"}` };
+		return path.endsWith(".md") && statSync(path).isFile() ? { markdown: readFileSync(path, "utf8") } : {};
 	};
 }
 
-const repositoryDocs = [
-	join(repoRoot, "README.md"),
-	...readdirSync(join(repoRoot, "docs"))
-		.filter((name) => name.endsWith(".md"))
-		.map((name) => join(repoRoot, "docs", name)),
-];
+const repositoryDocs = tracked.filter((path) => path.endsWith(".md") && !path.startsWith(".changeset/"));
+const changesets = tracked.filter(
+	(path) => /^\.changeset\/.+\.md$/.test(path) && path !== ".changeset/README.md",
+);
 
-describe("published docs link only what their reader can open", () => {
-	it.each(repositoryDocs.map((file) => [relative(repoRoot, file), file]))(
+const unpacked = mkdtempSync(join(tmpdir(), "docs-links-"));
+afterAll(() => rmSync(unpacked, { recursive: true, force: true }));
+
+const unpackedPackages = new Map<string, { dir: string; docs: string[] }>();
+
+/** The unpacked tarball of a package (`pnpm pack:all` output) and the docs it ships. */
+function shipped(name: string): { dir: string; docs: string[] } {
+	const known = unpackedPackages.get(name);
+	if (known) return known;
+	const tarball = tarballPath(name as (typeof PACKAGES)[number]);
+	const dir = join(unpacked, name);
+	mkdirSync(dir, { recursive: true });
+	execFileSync("tar", ["xzf", tarball, "-C", dir, "--strip-components=1"]);
+	// Every shipped text a reader reads as documentation: Markdown, and the examples' sources.
+	const docs = tarballFiles(tarball).filter((file) => file.endsWith(".md") || file.startsWith("examples/"));
+	unpackedPackages.set(name, { dir, docs });
+	return { dir, docs };
+}
+
+describe("the docs this test checks", () => {
+	it("are every Markdown file in the repository and every doc in each tarball (not vacuous)", () => {
+		for (const doc of ["README.md", "bench/README.md", "docs/glossary.md", "docs/tui-tour.md"])
+			expect(repositoryDocs).toContain(doc);
+		for (const name of PACKAGES) {
+			expect(repositoryDocs).toContain(`packages/${name}/README.md`);
+			expect(shipped(name).docs).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md"]));
+		}
+		expect(repository.testFiles.size).toBeGreaterThan(50);
+	});
+});
+
+describe("repository docs link only repository paths", () => {
+	it.each(repositoryDocs)(
 		"%s links only repository paths and names no internal planning document",
-		(_name, file) => {
-			expect(problems(file, inRepository)).toEqual([]);
+		(path) => {
+			const file = join(repoRoot, path);
+			const problems = docProblems(
+				file,
+				readFileSync(file, "utf8"),
+				opener(repoRoot, "outside the repository"),
+				repository,
+			);
+			expect(problems).toEqual([]);
 		},
 	);
 });
 
-describe("package READMEs link only what the npm tarball ships", () => {
-	it.each(PACKAGES.flatMap((name) => PACKAGE_DOCS.map((doc) => [name, doc])))(
-		"packages/%s/%s",
-		(name, doc) => {
-			const packageDir = join(repoRoot, "packages", name);
-			expect(problems(join(packageDir, doc), inTarball(packageDir))).toEqual([]);
-		},
-	);
+describe("docs in the npm tarballs link only what the tarball ships", () => {
+	it.each(PACKAGES)("@pi-lifecycle/%s", (name) => {
+		const { dir, docs } = shipped(name);
+		const problems = docs.flatMap((doc) =>
+			docProblems(
+				join(dir, doc),
+				readFileSync(join(dir, doc), "utf8"),
+				opener(dir, "outside the package (not in the npm tarball)"),
+				repository,
+			).map((problem) => `${doc}: ${problem}`),
+		);
+		expect(problems).toEqual([]);
+	});
+});
+
+describe("pending changesets (CHANGELOG text in the tarball)", () => {
+	it.each(changesets.length > 0 ? changesets : ["(none pending)"])("%s", (path) => {
+		if (path === "(none pending)") return;
+		const text = readFileSync(join(repoRoot, path), "utf8");
+		const names = [
+			...(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? "").matchAll(/"@pi-lifecycle\/([\w-]+)"/g),
+		].map((m) => m[1] ?? "");
+		expect(names.length, "a changeset names at least one package").toBeGreaterThan(0);
+		const problems = names.flatMap((name) => {
+			const { dir } = shipped(name);
+			return docProblems(
+				join(dir, "CHANGELOG.md"),
+				text,
+				opener(dir, "outside the package (not in the npm tarball)"),
+				repository,
+			);
+		});
+		expect([...new Set(problems)]).toEqual([]);
+	});
 });
 
 describe("the docs checker", () => {
-	it("finds a missing file, a path outside the package or the tarball, and every internal name", () => {
-		const root = mkdtempSync(join(tmpdir(), "docs-links-"));
+	it("finds a missing file, a path outside the package, a missing anchor, a missing test file and every internal name", () => {
+		const root = mkdtempSync(join(tmpdir(), "docs-links-self-"));
 		try {
 			const pkg = join(root, "pkg");
 			mkdirSync(join(pkg, "dist"), { recursive: true });
-			mkdirSync(join(pkg, "test"));
-			writeFileSync(join(pkg, "package.json"), JSON.stringify({ files: ["dist"] }));
 			writeFileSync(join(pkg, "dist", "index.js"), "");
-			writeFileSync(join(pkg, "test", "a.test.ts"), "");
-			writeFileSync(
+			writeFileSync(join(pkg, "NOTES.md"), "# Notes\n\n## The `switch` table, in short\n");
+			const markdown = [
+				"# Usage",
+				"[ok](dist/index.js) [site](https://example.com) [here](#usage) `[code](nope.md)`",
+				"[anchor](NOTES.md#the-switch-table-in-short) [bad anchor](NOTES.md#switches) [self](#nowhere)",
+				"[gone](dist/missing.js) [docs](../docs/x.md)",
+				"[ref]: ./test/a.test.ts",
+				"As DESIGN.md §4, DESIGN §3 and pi-host-api.md §7 say (seed 002, seed-4, issue 24, #12, ../shared/STYLE.md).",
+				"Proven by `alone.test.ts` and `no-such.test.ts`; see docs/glossary.md and docs/nope.md in the repository.",
+			].join("\n");
+			const problems = docProblems(
 				join(pkg, "README.md"),
-				[
-					"[ok](dist/index.js) [site](https://example.com) [here](#usage) `[code](nope.md)`",
-					"[gone](dist/missing.js) [tests](test/a.test.ts) [docs](../docs/x.md)",
-					"[ref]: ./test/a.test.ts",
-					"As DESIGN.md §4 and pi-host-api.md §7 say (seed 002, issue 24, ../shared/STYLE.md).",
-				].join("\n"),
+				markdown,
+				opener(pkg, "outside the package (not in the npm tarball)"),
+				repository,
 			);
-			expect(problems(join(pkg, "README.md"), inTarball(pkg))).toEqual([
+			expect(problems).toEqual([
 				'names a seed file: "seed 002"',
+				'names a seed file: "seed-4"',
 				'names DESIGN.md: "DESIGN.md"',
+				'names DESIGN.md: "DESIGN §"',
 				'names pi-host-api.md: "pi-host-api.md"',
 				'names STYLE.md: "STYLE.md"',
 				'names an issue number: "issue 24"',
+				'names an issue number: "#12"',
 				'names the shared planning folder: "../shared"',
-				"links dist/missing.js: does not exist",
-				"links test/a.test.ts: not in the npm tarball (package.json `files`)",
+				"links NOTES.md#switches: no heading makes #switches",
+				"links #nowhere: no heading makes #nowhere",
+				"links dist/missing.js: not in the npm tarball",
 				"links ../docs/x.md: outside the package (not in the npm tarball)",
-				"links ./test/a.test.ts: not in the npm tarball (package.json `files`)",
+				"links ./test/a.test.ts: not in the npm tarball",
+				"mentions ./test/a.test.ts: no such test file in the repository",
+				"mentions no-such.test.ts: no such test file in the repository",
+				"mentions docs/nope.md: not in the repository",
 			]);
 		} finally {
 			rmSync(root, { recursive: true, force: true });

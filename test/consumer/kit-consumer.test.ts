@@ -4,7 +4,8 @@
  * workspace's store (offline, no registry). Then: `tsc` with the tsconfig the kit README documents,
  * and the project's own vitest run with the harness from the tarball, loading the extension as a
  * factory and through Pi's loader; the same run loads each extension tarball, installed fresh in
- * its own module root, through Pi's loader.
+ * its own module root, through Pi's loader. The host packages are the ones the pass names: the dev
+ * pin, or with PI_LIFECYCLE_HOST=1.3.0 the oldest supported Pi (its own pi-ai and pi-tui).
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
@@ -12,20 +13,34 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostVersion } from "../../vitest.shared.js";
 import { installPacked, type PackedInstall, tarballPath } from "../support/packed.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const fixture = join(repoRoot, "test", "fixtures", "consumer");
+const store = (name: string) => realpathSync(join(repoRoot, "node_modules", name));
+/** Pi 1.3.0's own packages: its coding agent, and the pi-ai and pi-tui installed beside it. */
+const oldestHost = () => {
+	const agent = store("pi-coding-agent-1.3.0");
+	return {
+		"@earendil-works/pi-coding-agent": agent,
+		"@earendil-works/pi-ai": join(dirname(agent), "pi-ai"),
+		"@earendil-works/pi-tui": join(dirname(agent), "pi-tui"),
+	};
+};
+const host = hostVersion === "1.3.0" ? oldestHost() : {};
 /** What the consumer's package manager would install next to the kit (from the workspace's store). */
-const fromStore = [
-	"@earendil-works/pi-coding-agent",
-	"@earendil-works/pi-ai",
-	"@earendil-works/pi-tui",
-	"typebox",
-	"typescript",
-	"vitest",
-	"@types/node",
-];
+const fromStore: Record<string, string> = Object.fromEntries(
+	[
+		"@earendil-works/pi-coding-agent",
+		"@earendil-works/pi-ai",
+		"@earendil-works/pi-tui",
+		"typebox",
+		"typescript",
+		"vitest",
+		"@types/node",
+	].map((name) => [name, host[name as keyof typeof host] ?? store(name)]),
+);
 const extensions = [
 	{ name: "pi-reset", command: "reset", tool: "new_context" },
 	{ name: "pi-goal", command: "goal", tool: "goal_complete" },
@@ -58,10 +73,10 @@ beforeAll(() => {
 	mkdirSync(kit, { recursive: true });
 	const unpacked = spawnSync("tar", ["xzf", tarballPath("lifecycle-kit"), "-C", kit, "--strip-components=1"]);
 	if (unpacked.status !== 0) throw new Error(`could not unpack the kit tarball: ${unpacked.stderr}`);
-	for (const name of fromStore) {
+	for (const [name, source] of Object.entries(fromStore)) {
 		const target = join(modules, name);
 		mkdirSync(dirname(target), { recursive: true });
-		symlinkSync(realpathSync(join(repoRoot, "node_modules", name)), target, "dir");
+		symlinkSync(source, target, "dir");
 	}
 	packed = installPacked(extensions.map((extension) => extension.name));
 });
@@ -71,7 +86,17 @@ afterAll(() => {
 	packed?.cleanup();
 });
 
-describe("a third-party extension on the kit's tarball", () => {
+describe(`a third-party extension on the kit's tarball (Pi ${hostVersion})`, () => {
+	it("installs the host packages of this pass", () => {
+		const version = (name: string) =>
+			JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")).version;
+		const devPin = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).devDependencies;
+		const expected = hostVersion === "1.3.0" ? "1.3.0" : devPin["@earendil-works/pi-coding-agent"];
+		expect(
+			["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@earendil-works/pi-tui"].map(version),
+		).toEqual([expected, expected, expected]);
+	});
+
 	it("typechecks with the tsconfig the kit README documents", () => {
 		const readme = readFileSync(join(repoRoot, "packages", "lifecycle-kit", "README.md"), "utf8");
 		const documented = /```jsonc?\n(\{\n\s+"compilerOptions"[\s\S]*?)\n```/.exec(readme)?.[1];
@@ -92,7 +117,14 @@ describe("a third-party extension on the kit's tarball", () => {
 		}));
 		const report = join(project, "vitest-report.json");
 		const vitest = run(
-			[join("node_modules", "vitest", "vitest.mjs"), "run", "--reporter=json", `--outputFile=${report}`],
+			// A cold first load through Pi's loader takes seconds on a busy machine: vitest's 5 s default is too tight.
+			[
+				join("node_modules", "vitest", "vitest.mjs"),
+				"run",
+				"--testTimeout=60000",
+				"--reporter=json",
+				`--outputFile=${report}`,
+			],
 			{ PACKED_EXTENSIONS: JSON.stringify(installed) },
 		);
 		expect(vitest.status, vitest.output).toBe(0);

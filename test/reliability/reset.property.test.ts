@@ -363,11 +363,26 @@ describe("pi-reset: a failed compaction never overwrites a newer request", () =>
 			generation: 1,
 			handoff: undefined,
 		}).state;
-		state = reduceReset(state, { type: "request", source: "tool", handoff: undefined, streaming: false }).state;
-		state = reduceReset(state, { type: "compaction", reason: "manual", aborted: false, newWindowId: "w1-a" }).state;
+		state = reduceReset(state, {
+			type: "request",
+			source: "tool",
+			handoff: undefined,
+			streaming: false,
+		}).state;
+		state = reduceReset(state, {
+			type: "compaction",
+			reason: "manual",
+			aborted: false,
+			newWindowId: "w1-a",
+		}).state;
 		state = reduceReset(state, { type: "toggle", enabled: false, generation: 2 }).state;
 		state = reduceReset(state, { type: "toggle", enabled: true, generation: 3 }).state;
-		const newer = reduceReset(state, { type: "request", source: "tool", handoff: undefined, streaming: false });
+		const newer = reduceReset(state, {
+			type: "request",
+			source: "tool",
+			handoff: undefined,
+			streaming: false,
+		});
 		expect(newer.effect.type).toBe("queued-next-run");
 		const failed = reduceReset(newer.state, { type: "compaction-failed" });
 		expect(failed.state.request).toEqual(newer.state.request);
@@ -383,8 +398,18 @@ describe("pi-reset: a failed compaction never overwrites a newer request", () =>
 			generation: 1,
 			handoff: undefined,
 		}).state;
-		state = reduceReset(state, { type: "request", source: "command", handoff: undefined, streaming: true }).state;
-		state = reduceReset(state, { type: "compaction", reason: "threshold", aborted: false, newWindowId: "w1-b" }).state;
+		state = reduceReset(state, {
+			type: "request",
+			source: "command",
+			handoff: undefined,
+			streaming: true,
+		}).state;
+		state = reduceReset(state, {
+			type: "compaction",
+			reason: "threshold",
+			aborted: false,
+			newWindowId: "w1-b",
+		}).state;
 		state = reduceReset(state, { type: "toggle", enabled: false, generation: 2 }).state;
 		state = reduceReset(state, { type: "toggle", enabled: true, generation: 3 }).state;
 		const failed = reduceReset(state, { type: "compaction-failed" });

@@ -189,14 +189,15 @@ export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 		},
 	};
 	try {
-		// Ready when the footer shows the faux model; a first-start prompt, if any, is accepted.
-		const screen = await tui.waitForScreen(/scripted|trust|Trust/, 20_000);
+		// Ready when the footer shows the faux model; a first-start prompt, if any, is accepted. Pi's start
+		// takes over 20 s on a loaded 2-core machine; the waits end as soon as the screen matches.
+		const screen = await tui.waitForScreen(/scripted|trust|Trust/, 90_000);
 		if (/trust/i.test(screen) && !/scripted/.test(screen)) {
 			tui.sendKeys("Enter");
-			await tui.waitForScreen(/scripted/, 20_000);
+			await tui.waitForScreen(/scripted/, 60_000);
 		}
 		// The extensions' statuses appear once session_start ran.
-		await tui.waitForScreen(/reset/, 20_000);
+		await tui.waitForScreen(/reset/, 60_000);
 	} catch (error) {
 		tui.close();
 		throw error;

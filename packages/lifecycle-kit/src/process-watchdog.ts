@@ -6,15 +6,32 @@
  * group does not take it down before it has cleaned up. Costs one Node start per Pi process, not
  * one per child.
  *
- * Known window: a child whose group was not yet delivered to the watchdog when Pi is SIGKILLed
- * (microseconds after spawn) is not covered.
+ * A child whose group was not yet delivered when Pi dies (Pi was descheduled between the spawn and
+ * the write, which a loaded machine stretches to many milliseconds) is still found on Linux: every
+ * child carries {@link WATCHDOG_MARKER} in its environment (inherited by what it starts), and the
+ * watchdog sweeps /proc for it on the way out. Elsewhere that window remains.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 
 const SOURCE = `"use strict";
 const parent = process.argv[1];
+const marker = process.argv[2];
 const groups = new Set();
-const stop = () => { for (const g of groups) { try { process.kill(-g, "SIGKILL"); } catch {} } process.exit(0); };
+const sweep = () => {
+	if (process.platform !== "linux" || !marker) return;
+	const fs = require("fs");
+	let entries = [];
+	try { entries = fs.readdirSync("/proc"); } catch { return; }
+	for (const entry of entries) {
+		if (!/^[0-9]+$/.test(entry)) continue;
+		let environ;
+		try { environ = fs.readFileSync("/proc/" + entry + "/environ", "latin1"); } catch { continue; }
+		if (!environ.split("\\0").includes(marker)) continue;
+		try { process.kill(-Number(entry), "SIGKILL"); } catch {}
+		try { process.kill(Number(entry), "SIGKILL"); } catch {}
+	}
+};
+const stop = () => { for (const g of groups) { try { process.kill(-g, "SIGKILL"); } catch {} } sweep(); process.exit(0); };
 let buffer = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => {
@@ -33,13 +50,16 @@ process.stdin.on("end", stop); process.stdin.on("error", stop); process.stdin.on
 setInterval(() => { if (String(process.ppid) !== parent) setImmediate(stop); }, 500);
 process.on("SIGTERM", () => {}); process.on("SIGINT", () => {}); process.on("SIGHUP", () => {});`;
 
+/** `NAME=value` put in every child's environment, unique to this Pi process. */
+export const WATCHDOG_MARKER = `PI_LIFECYCLE_WATCHDOG=${process.pid}-${Date.now().toString(36)}`;
+
 let watchdog: ChildProcess | undefined;
 let failed = false;
 
 function ensure(): ChildProcess | undefined {
 	if (watchdog || failed || process.platform === "win32") return watchdog;
 	try {
-		const child = spawn(process.execPath, ["-e", SOURCE, "--", String(process.pid)], {
+		const child = spawn(process.execPath, ["-e", SOURCE, "--", String(process.pid), WATCHDOG_MARKER], {
 			detached: true,
 			shell: false,
 			stdio: ["pipe", "ignore", "ignore"],

@@ -17,7 +17,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { BoundedOutput, type CapturedOutput } from "./bounded-output.js";
 import { watchMemory } from "./process-memory.js";
 import { minimalEnv, type ProjectTrust, resolveExecutable } from "./process-policy.js";
-import { startWatchdog, unwatchGroup, watchGroup } from "./process-watchdog.js";
+import { startWatchdog, unwatchGroup, WATCHDOG_MARKER, watchGroup } from "./process-watchdog.js";
 
 /** One process to run. */
 export interface ProcessRequest {
@@ -136,6 +136,8 @@ export class ProcessRegistry {
 	}
 }
 
+const markerEnv = Object.fromEntries([WATCHDOG_MARKER.split("=", 2)]);
+
 /** The registry used when a request names none; Pi's normal exit kills what is left in it. */
 export const defaultRegistry = new ProcessRegistry();
 process.once("exit", () => defaultRegistry.killAll());
@@ -165,7 +167,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 			shell: false,
 			windowsHide: true,
 			stdio: ["ignore", "pipe", "pipe"],
-			env: minimalEnv(process.env, request.trust, request.env),
+			env: { ...minimalEnv(process.env, request.trust, request.env), ...markerEnv },
 		});
 		const pgid = child.pid;
 		if (pgid !== undefined) watchGroup(pgid);

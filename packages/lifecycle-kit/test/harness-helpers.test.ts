@@ -152,7 +152,32 @@ describe("console capture", () => {
 		console.log("plain", { a: 1 });
 		capture.restore();
 		capture.restore();
-		expect(capture.text()).toBe("careful\nbroke\nplain [object Object]");
+		expect(capture.text()).toBe("careful\nbroke\nplain { a: 1 }");
 		expect(capture.text("error")).toBe("broke");
+	});
+
+	it("a captured line reads as the console would print it (format strings, objects, arrays)", () => {
+		const capture = captureConsole({ streams: ["log"] });
+		console.log("%d files in %s", 3, "src");
+		console.log("plain", { a: 1 }, [1, 2]);
+		console.log("100%");
+		capture.restore();
+		expect(capture.lines.log).toEqual(["3 files in src", "plain { a: 1 } [ 1, 2 ]", "100%"]);
+	});
+
+	it("captures restored out of order leave the original console, and a restored capture records nothing", () => {
+		const original = console.log;
+		const outer = captureConsole({ streams: ["log"] });
+		const inner = captureConsole({ streams: ["log"] });
+		outer.restore(); // the outer one first: the inner one is still installed on top
+		console.log("to inner");
+		inner.restore();
+		expect(console.log).toBe(original);
+		const probe = captureConsole({ streams: ["log"] });
+		console.log("after");
+		probe.restore();
+		expect(inner.lines.log).toEqual(["to inner"]);
+		expect(outer.lines.log).toEqual([]);
+		expect(probe.lines.log).toEqual(["after"]);
 	});
 });

@@ -6,10 +6,14 @@
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import type { GoalController } from "./controller.js";
+import { goalIdentity } from "./menu-model.js";
 import { isUnfinished } from "./types.js";
 
-/** What the user chose: edit, start, or nothing (cancelled or the session changed). */
-export type EditChoice = "edit" | "start" | undefined;
+/**
+ * What the user chose: edit, start, or nothing (cancelled or the session changed); `changed` when
+ * the goal's id or status changed while the question was open (the answer was about another goal).
+ */
+export type EditChoice = "edit" | "start" | "changed" | undefined;
 
 /** Why a UI-less `/goal edit <text>` without a goal did nothing, and how to start that goal. */
 export function noGoalToEditHint(text: string): string {
@@ -32,6 +36,7 @@ export async function askEditOrStart(
 	const replaces = isUnfinished(goal) ? " (replaces the current goal)" : "";
 	const editLabel = goal ? `Edit the objective of goal ${goal.id} to: ${shorten(edit.objective)}` : undefined;
 	const startLabel = `Start a new goal: ${shorten(edit.orStart)}${replaces}`;
+	const identity = goalIdentity(goal);
 	const opened = dialogs?.open();
 	const choice = await ctx.ui.select(
 		"/goal edit: edit the current objective or start a new goal?",
@@ -40,6 +45,7 @@ export async function askEditOrStart(
 	);
 	if (opened && !opened.current()) return undefined;
 	if (choice === undefined) return undefined;
+	if (goalIdentity(controller.goal) !== identity) return "changed";
 	if (choice === editLabel) return "edit";
 	return choice === startLabel ? "start" : undefined;
 }

@@ -21,6 +21,7 @@ import { HELP_TEXT, parseGoalCommand } from "./command-parse.js";
 import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { nextStep } from "./footer.js";
 import { publishWhileIdle } from "./hooks.js";
+import { CHANGED_NOTICE } from "./menu-model.js";
 import { say, sayOutcome } from "./output.js";
 import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
@@ -202,6 +203,7 @@ export async function handleGoalCommand(
 				? await askEditOrStart(controller, ctx, { ...command, orStart: command.orStart }, deps.dialogs)
 				: "edit";
 			if (choice === undefined) return say(ctx, "Nothing changed.");
+			if (choice === "changed") return say(ctx, CHANGED_NOTICE, "warning");
 			if (choice === "start" && command.orStart) {
 				const error = startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null });
 				return report(error, `Goal ${controller.goal?.id} started.`);

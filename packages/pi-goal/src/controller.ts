@@ -67,7 +67,7 @@ export class GoalController {
 	/** The token of this controller's agent-workflow acquisition, while it holds one. */
 	#mutexToken: symbol | undefined;
 	/** The assistant message counted last, until it is seen on the branch (Pi persists it after message_end). */
-	#lastCounted: { message: object; tokens: number } | undefined;
+	#lastCounted: { leafBefore: string | null; tokens: number } | undefined;
 	/** The footer text last set (setStatus only when it changes). */
 	#footer: string | undefined | null = null;
 
@@ -157,11 +157,14 @@ export class GoalController {
 		this.#settings = settings;
 	}
 
-	/** Adds one assistant message's tokens to the running branch total (at its message_end). */
-	addTokens(tokens: number, message?: object): void {
+	/**
+	 * Adds one assistant message's tokens to the running branch total (at its message_end, before Pi
+	 * persists it; `leafBefore` is the leaf then, see persistedTotal).
+	 */
+	addTokens(tokens: number, leafBefore?: string | null): void {
 		if (tokens <= 0) return;
 		this.#branchTotal += tokens;
-		if (message) this.#lastCounted = { message, tokens };
+		if (leafBefore !== undefined) this.#lastCounted = { leafBefore, tokens };
 	}
 
 	/**

@@ -121,6 +121,9 @@ function restore(
 	const goal = deps.controller.goal;
 	const limit = goal?.status === "active" ? limitReached(goal.safety, deps.controller.settings) : undefined;
 	if (limit) deps.controller.apply({ type: "pause", reason: limit }, ctx);
+	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the
+	// replayed clock now, so offline time (or another branch's) never counts after a later crash.
+	if (deps.controller.working) deps.controller.checkpoint();
 	if (deps.controller.working) {
 		deps.waker.request("wake");
 		deps.waker.flushSoon();
@@ -188,7 +191,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
-			controller.addTokens(messageTokens(message.usage), event.message);
+			controller.addTokens(messageTokens(message.usage), ctx.sessionManager.getLeafId());
 			const assistant = event.message as AssistantLike;
 			const facts = errorFacts(assistant, ctx.model?.contextWindow);
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });

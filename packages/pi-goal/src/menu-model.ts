@@ -68,6 +68,10 @@ export function menuTitle(goal: GoalRecord | null): string {
 	return `Goal ${goal.id} · ${state} · ${objective}`;
 }
 
+/** Notice shown when the goal changed while a dialog about it was open. */
+export const CHANGED_NOTICE =
+	"The goal changed while the dialog was open; nothing was done. Run /goal again.";
+
 /**
  * The identity a dialog captures when it opens: goal id and status (waiting counts as a status).
  * A dialog acts only if the identity is unchanged when the user answers.

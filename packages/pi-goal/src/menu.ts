@@ -22,6 +22,7 @@ import {
 } from "./commands.js";
 import {
 	budgetLine,
+	CHANGED_NOTICE,
 	goalIdentity,
 	MENU_LABELS,
 	menuItems,
@@ -38,9 +39,8 @@ import { say, sayOutcome } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import { isUnfinished } from "./types.js";
 
-/** Notice shown when the goal changed while a dialog was open. */
-export const CHANGED_NOTICE =
-	"The goal changed while the dialog was open; nothing was done. Run /goal again.";
+export { CHANGED_NOTICE } from "./menu-model.js";
+
 /** Notice shown when the session was replaced while a dialog was open. */
 const REPLACED_NOTICE = "The session changed while the dialog was open; nothing was done.";
 

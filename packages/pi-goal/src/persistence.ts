@@ -123,19 +123,20 @@ export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
 /**
  * The branch total of the assistant messages already on the branch. One counted at its message_end
  * is persisted by Pi only after every message_end handler, so an entry written in between must not
- * count it (the restore replays it from after the entry). Walks back to the newest assistant message.
+ * count it (the restore replays it from after the entry). `leafBefore` is the leaf at that
+ * message_end: an assistant message newer than it is the counted one. Not object identity: when any
+ * extension replaces the message at message_end, Pi persists another object.
  */
 export function persistedTotal(
 	session: Pick<RestoreLookup, "getLeafId" | "getEntry">,
 	branchTotal: number,
-	last: { message: object; tokens: number },
+	last: { leafBefore: string | null; tokens: number },
 ): number {
 	let id = session.getLeafId();
-	while (id) {
+	while (id && id !== last.leafBefore) {
 		const entry = session.getEntry(id);
 		if (!entry) break;
-		if (entry.type === "message" && entry.message?.role === "assistant")
-			return entry.message === last.message ? branchTotal : Math.max(0, branchTotal - last.tokens);
+		if (entry.type === "message" && entry.message?.role === "assistant") return branchTotal;
 		id = entry.parentId ?? null;
 	}
 	return Math.max(0, branchTotal - last.tokens);

@@ -135,4 +135,25 @@ describe("/goal grammar without traps", () => {
 		expect(stub.opened).toBe(0);
 		expect(lastGoal(s)).toMatchObject({ objective: "the README first", tokenBudget: 50_000 });
 	});
+
+	it("in the TUI, an answer to the /goal edit question does nothing when the goal changed while it was open", async () => {
+		const stub = createDialogStub();
+		const s = await pausedGoal(stub);
+		const gate = deferred();
+		s.script(async () => {
+			await gate.promise;
+			return reply("Resumed part.");
+		});
+		const command = s.session.prompt("/goal edit the README first");
+		const dialog = await stub.dialog(0);
+		await s.session.prompt("/goal resume"); // a new goal id while the question is open
+		const resumed = lastGoal(s);
+		dialog.answer(dialog.options?.[0]); // "Edit the objective of goal <old id> to: …"
+		await command;
+		expect(lastGoal(s)).toMatchObject({ id: resumed.id, objective: "Write the two parts" });
+		expect(stub.notices.at(-1)?.message).toMatch(/changed while the dialog was open; nothing was done/);
+		await s.abort();
+		gate.resolve();
+		await settle(s);
+	});
 });

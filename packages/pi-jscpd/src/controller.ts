@@ -96,6 +96,7 @@ export class JscpdController {
 	/** Reloads settings (session start, on/off; `session`: see SettingsHolder.reload); warns once per runtime. */
 	reloadSettings(ctx: ExtensionContext, session?: boolean | null): void {
 		this.#parts.settings.reload(ctx, this.agentDir(), session);
+		this.#parts.status.update(); // `enabled` may have changed: the footer follows at once
 	}
 
 	/** Pi's agent directory. */

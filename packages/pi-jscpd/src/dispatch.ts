@@ -58,7 +58,7 @@ export function parseCommandLine(line: string): { command: string; args: string[
 }
 
 /**
- * Who a switch (`on`/`off`) belongs to: the user's `/jscpd` and overview save it in the global
+ * Who a switch (`on`/`off`) belongs to: the user's `/jscpd on|off` saves it in the global
  * settings file; the model's `jscpd_run` switches this session only and saves nothing.
  */
 export type SwitchScope = "global" | "session";

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { createDialogStub, reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type JscpdSession, jscpdSession, remove, tempDir, writeFiles } from "./helpers.js";
 
@@ -16,12 +16,12 @@ afterEach(async () => {
 	remove(...dirs.splice(0));
 });
 
-async function session() {
+async function session(ui?: ReturnType<typeof createDialogStub>) {
 	const root = tempDir("pi-jscpd-switch-");
 	const agentDir = tempDir("pi-jscpd-switch-agent-");
 	dirs.push(root, agentDir);
 	writeFiles(root, { "src/a.ts": "export const a = 1;\n" });
-	h = await jscpdSession({ project: root, agentDir, session: "file" });
+	h = await jscpdSession({ project: root, agentDir, session: "file", ...(ui ? { ui: ui.ui } : {}) });
 	return { s: h, settingsFile: join(agentDir, "pi-lifecycle", "pi-jscpd.json") };
 }
 
@@ -59,5 +59,23 @@ describe("switch scope", () => {
 		await s.prompt("/jscpd off");
 		expect(s.controller.status().settings.enabled).toBe(false);
 		expect(s.controller.status().settingsSources.join("\n")).not.toContain("session:");
+	});
+
+	it("the footer follows every switch at once: /jscpd off|on and jscpd_run off|on, also after the baseline settled", async () => {
+		const ui = createDialogStub();
+		const { s } = await session(ui);
+		await s.controller.settled();
+		const footer = () => ui.statuses.get("pi-jscpd");
+		expect(footer()).toBe("jscpd ready");
+		await s.prompt("/jscpd off");
+		expect(footer()).toBe("jscpd off");
+		await s.prompt("/jscpd on");
+		expect(footer()).toBe("jscpd ready");
+		s.script(toolCall("jscpd_run", { command: "off" }), reply("off for now"));
+		await s.prompt("turn the duplicate checks off");
+		expect(footer()).toBe("jscpd off");
+		s.script(toolCall("jscpd_run", { command: "on" }), reply("on again"));
+		await s.prompt("turn them on again");
+		expect(footer()).not.toBe("jscpd off");
 	});
 });

@@ -38,4 +38,15 @@ describe("/reset grammar without traps", () => {
 		expect(branchTypes(h)).toContain("compaction");
 		expect(branchTypes(h)).not.toContain("custom:pi-reset/state");
 	});
+
+	it.each(["on", "off", "help", "status", "ON"])(
+		"/reset %s <more text> is a handoff, never the subcommand: it resets and pi-reset stays on",
+		async (word) => {
+			const { next, h } = await resetWith(`/reset ${word} the parser first, then cli.ts`);
+			expect(next).toContain(`${word} the parser first, then cli.ts`);
+			expect(next).not.toContain("OLD-TOPIC");
+			expect(branchTypes(h)).toContain("compaction");
+			expect(branchTypes(h)).not.toContain("custom:pi-reset/state");
+		},
+	);
 });

@@ -2,6 +2,7 @@
  * Captures console output during a test: extensions report to stderr in print mode (no UI), so
  * tests read what a user would have seen there.
  */
+import { formatWithOptions } from "node:util";
 import { registerTestCleanup } from "./cleanup.js";
 
 /** The console methods a capture replaces. */
@@ -17,7 +18,7 @@ export interface CaptureConsoleOptions {
 
 /** A running capture. It is restored when the test finishes (see `setTestCleanup`), or by `restore()`. */
 export interface ConsoleCapture {
-	/** Captured lines per stream, each call's arguments joined with spaces. */
+	/** Captured lines per stream, one per call, formatted as the console prints them (an `Error` as its message). */
 	readonly lines: Readonly<Record<ConsoleStream, readonly string[]>>;
 	/** Every captured line of the given streams (default all), in order, joined with newlines. */
 	text(...streams: ConsoleStream[]): string;
@@ -27,10 +28,28 @@ export interface ConsoleCapture {
 
 const ALL: readonly ConsoleStream[] = ["log", "info", "warn", "error"];
 
+type ConsoleMethod = (...args: unknown[]) => void;
+/** Each installed wrapper: what it replaced, and whether its capture was restored. */
+const wrappers = new WeakMap<
+	ConsoleMethod,
+	{ readonly original: ConsoleMethod; readonly restored: () => boolean }
+>();
+
+/** `method`, skipping the wrappers of captures already restored (restored out of order). */
+function live(method: ConsoleMethod): ConsoleMethod {
+	let current = method;
+	for (let entry = wrappers.get(current); entry?.restored(); entry = wrappers.get(current))
+		current = entry.original;
+	return current;
+}
+
+// As the console formats a call (format strings, objects inspected), without colours; an Error
+// reads as its message, so a line does not depend on stack traces.
 function format(args: readonly unknown[]): string {
-	return args
-		.map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? arg.message : String(arg)))
-		.join(" ");
+	return formatWithOptions(
+		{ colors: false },
+		...args.map((arg) => (arg instanceof Error ? arg.message : arg)),
+	);
 }
 
 /** Starts capturing console output. */
@@ -38,18 +57,22 @@ export function captureConsole(options: CaptureConsoleOptions = {}): ConsoleCapt
 	const streams = options.streams ?? ALL;
 	const lines: Record<ConsoleStream, string[]> = { log: [], info: [], warn: [], error: [] };
 	const ordered: { stream: ConsoleStream; line: string }[] = [];
-	const originals = new Map<ConsoleStream, (...args: unknown[]) => void>();
+	const installed = new Map<ConsoleStream, { original: ConsoleMethod; wrapper: ConsoleMethod }>();
+	let restored = false;
 	for (const stream of streams) {
-		const original = console[stream];
-		originals.set(stream, original);
-		console[stream] = (...args: unknown[]) => {
+		const original: ConsoleMethod = console[stream];
+		const wrapper: ConsoleMethod = (...args) => {
+			// Restored while a later capture still sits on top of it: forward, record nothing.
+			if (restored) return original.apply(console, args);
 			const line = format(args);
 			lines[stream].push(line);
 			ordered.push({ stream, line });
 			if (options.passThrough) original.apply(console, args);
 		};
+		wrappers.set(wrapper, { original, restored: () => restored });
+		installed.set(stream, { original, wrapper });
+		console[stream] = wrapper;
 	}
-	let restored = false;
 	const capture: ConsoleCapture = {
 		lines,
 		text(...only) {
@@ -62,7 +85,10 @@ export function captureConsole(options: CaptureConsoleOptions = {}): ConsoleCapt
 		restore() {
 			if (restored) return;
 			restored = true;
-			for (const [stream, original] of originals) console[stream] = original;
+			// Only a capture that is still installed puts a method back, skipping restored ones under it;
+			// one restored out of order stays under the later capture and forwards until that one ends.
+			for (const [stream, { original, wrapper }] of installed)
+				if (console[stream] === wrapper) console[stream] = live(original);
 		},
 	};
 	registerTestCleanup(() => capture.restore());
