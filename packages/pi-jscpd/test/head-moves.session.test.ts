@@ -4,36 +4,22 @@
  * baseline, never "copies existing code". Real git, real jscpd, Pi's real loop.
  */
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	customMessages,
 	duplicatedFunction,
 	git,
 	gitInit,
-	hasBaseline,
 	type JscpdSession,
-	jscpdSession,
 	otherFunction,
-	remove,
-	tempDir,
+	sessionFixtures,
 	waitFor,
 	writeFiles,
 } from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
-let h: JscpdSession | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	remove(...dirs.splice(0));
-});
-
-function dir(prefix: string): string {
-	const path = tempDir(prefix);
-	dirs.push(path);
-	return path;
-}
+const fixtures = sessionFixtures();
+const dir = (prefix: string) => fixtures.dir(prefix);
 
 /** A repository on `main` with src/a.ts; branch `feature` adds src/legacy.ts holding the same function. */
 function repoWithFeatureBranch(root = dir("pi-jscpd-moves-")): string {
@@ -48,10 +34,7 @@ function repoWithFeatureBranch(root = dir("pi-jscpd-moves-")): string {
 }
 
 async function start(root: string): Promise<JscpdSession> {
-	const s = await jscpdSession({ project: root, agentDir: dir("pi-jscpd-agent-") });
-	h = s;
-	await waitFor(() => expect(hasBaseline(s)).toBe(true));
-	await s.controller.settled();
+	const s = await fixtures.ready({ project: root, agentDir: dir("pi-jscpd-agent-") });
 	expect(s.controller.status().externalDetection).toBe("git");
 	return s;
 }

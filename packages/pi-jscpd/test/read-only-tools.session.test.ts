@@ -6,27 +6,11 @@
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readOnlyTools } from "../src/read-only-tools.js";
-import {
-	duplicatedFunction,
-	hasBaseline,
-	type JscpdSession,
-	jscpdSession,
-	otherFunction,
-	remove,
-	tempDir,
-	waitFor,
-	writeFiles,
-} from "./helpers.js";
+import { duplicatedFunction, otherFunction, sessionFixtures, waitFor, writeFiles } from "./helpers.js";
 
-let h: JscpdSession | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	remove(...dirs.splice(0));
-});
+const fixtures = sessionFixtures();
 
 /** Another extension's tool that only reports something, annotated read-only or not. */
 function lookupTool(name: string, readOnly: boolean): ExtensionFactory {
@@ -45,14 +29,13 @@ function lookupTool(name: string, readOnly: boolean): ExtensionFactory {
 }
 
 async function afterTool(name: string, readOnly: boolean) {
-	const root = tempDir("pi-jscpd-readonly-");
-	const agentDir = tempDir("pi-jscpd-agent-");
-	dirs.push(root, agentDir);
+	const root = fixtures.dir("pi-jscpd-readonly-");
 	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
-	const s = await jscpdSession({ project: root, agentDir, extra: [lookupTool(name, readOnly)] });
-	h = s;
-	await waitFor(() => expect(hasBaseline(s)).toBe(true));
-	await s.controller.settled();
+	const s = await fixtures.ready({
+		project: root,
+		agentDir: fixtures.dir("pi-jscpd-agent-"),
+		extra: [lookupTool(name, readOnly)],
+	});
 	s.script(
 		toolCall(name, {}),
 		toolCall("write", { path: "src/other.ts", content: otherFunction("countWords") }),
