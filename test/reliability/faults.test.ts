@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
-import { statusText } from "../../packages/pi-jscpd/src/dispatch.js";
+import { statusText } from "../../packages/pi-jscpd/src/presentation.js";
 import { createJscpdExtension } from "../../packages/pi-jscpd/src/index.js";
 import { probeCapability } from "../../packages/pi-jscpd/src/locate.js";
 import { ProcessRunner } from "../../packages/pi-jscpd/src/runner.js";
