@@ -51,10 +51,12 @@ describe("process adapter with real and fake jscpd", () => {
 		expect(readdirSync(temp)).toEqual([]);
 	});
 
-	it("a jscpd over the memory bound (real jscpd, a tiny cap) is an incomplete scan that says it ran out of memory", async () => {
+	it("a jscpd over the memory bound (a tiny cap) is an incomplete scan that says it ran out of memory", async () => {
 		const { root, temp } = setup();
+		const bin = tempDir("pi-jscpd-bin-");
+		dirs.push(bin);
 		const runner = new ProcessRunner({ tempRoot: temp, maxMemoryBytes: 1024 });
-		const outcome = await scanWith(realJscpd(), root, runner);
+		const outcome = await scanWith(fake(bin, "sleep 30"), root, runner);
 		expect(outcome).toEqual({
 			status: "incomplete",
 			reason: "jscpd ran out of memory (limit 1 MB); nothing was checked",
