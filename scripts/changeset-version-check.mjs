@@ -7,8 +7,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: a checkout under a path with a space or non-ASCII name.
+const root = fileURLToPath(new URL("..", import.meta.url));
 const changeset = join(root, "node_modules", "@changesets", "cli", "bin.js");
 const clone = mkdtempSync(join(tmpdir(), "pi-lifecycle-release-"));
 const problems = [];

@@ -3,8 +3,9 @@
 // "N passed, N failed" (", N skipped" when any). Exits 1 when a report is missing or a test failed.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 const dirs = [
 	...readdirSync(join(root, "packages")).map((name) => join(root, "packages", name)),
 	join(root, "test"),
@@ -35,9 +36,10 @@ for (const dir of dirs) {
 		passed += data.numPassedTests ?? 0;
 		failed += data.numFailedTests ?? 0;
 		skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0);
-		// A suite that failed to load has no failed tests but is a failure.
+		// A file that failed outside its tests (it did not load, or an afterAll such as the reliability
+		// suite's planned-count check failed) has no failed test but is a failure.
 		failed += (data.testResults ?? []).filter(
-			(file) => file.status === "failed" && file.assertionResults?.length === 0,
+			(file) => file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed"),
 		).length;
 	}
 }

@@ -4,8 +4,10 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: a checkout under a path with a space or non-ASCII name.
+const root = fileURLToPath(new URL("..", import.meta.url));
 const out = join(root, ".artifacts", "packs");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

@@ -9,8 +9,10 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: a checkout under a path with a space or non-ASCII name.
+const root = fileURLToPath(new URL("..", import.meta.url));
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by pnpm for every script it runs.
 const pnpm = process.env.npm_execpath;
 if (!pnpm) throw new Error("run through pnpm (pnpm publish:dry-run) so npm_execpath is set");

@@ -2,16 +2,18 @@
 // `pnpm reliability:soak [n] [--jobs j] [--seeds a,b,…] [--all]`: runs the seeded reliability files
 // (test/reliability: the reducer and kit properties, the persisted-data fuzz, the bus payloads and
 // the generators' own test) once per seed, n fresh random seeds by default (10), and prints the
-// failing seeds with their failed tests. `--all` runs the whole reliability directory per seed
-// (adds the scripted sessions, restore, faults and durability files: much slower). Reproduce a
-// failing seed with `PI_LIFECYCLE_SEED=<seed>` (docs/reliability.md). Exit 1 when a seed failed.
+// failing seeds with their failed tests and the command that reproduces each. `--all` runs the whole
+// reliability directory per seed (adds the scripted sessions, restore, faults and durability files:
+// much slower). Exit 0 when every seed passed, 1 when a seed failed, 2 on bad arguments.
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: a checkout under a path with a space or non-ASCII name.
+const root = fileURLToPath(new URL("..", import.meta.url));
 const SEEDED_FILES = [
 	"reliability/kit.property.test.ts",
 	"reliability/reset.property.test.ts",
@@ -23,68 +25,123 @@ const SEEDED_FILES = [
 ];
 /** Same bound as test/reliability/support/plan.ts (32-bit fast-check seeds plus offsets). */
 const MAX_SEED = 2 ** 31 - 1_001;
+/** A seed's run is killed (its whole process group) after this long: a hang is a failure, not a stall. */
+const SEED_TIMEOUT_MS = Number(process.env.PI_LIFECYCLE_SOAK_TIMEOUT_MS) || 30 * 60_000;
+const USAGE = "usage: pnpm reliability:soak [n=10] [--jobs j=1] [--seeds a,b,…] [--all]";
+
+/** What `test/reliability/support/plan.ts` prints: run from the repository root. */
+const reproduce = (seed, target) =>
+	`cd test && PI_LIFECYCLE_SEED=${seed} npx -y pnpm@12.4.2 exec vitest run ${target}`;
+
+function usageError(why) {
+	console.error(`reliability:soak: ${why}\n${USAGE}\nseeds are integers 0-${MAX_SEED}`);
+	process.exit(2);
+}
+
+/** A whole decimal integer in [min, max], else a usage error (no `Number("")` = 0, no `1e3`). */
+function integer(text, what, min, max) {
+	if (text === undefined) usageError(`${what} needs a value`);
+	const n = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+	if (!(n >= min && n <= max)) usageError(`bad ${what}: ${JSON.stringify(text)}`);
+	return n;
+}
 
 function parseArgs(argv) {
 	const options = { count: 10, jobs: 1, seeds: undefined, all: false };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
-		if (arg === "--jobs") options.jobs = Number(argv[++i]);
-		else if (arg === "--seeds") options.seeds = argv[++i].split(",").map((s) => Number(s));
+		if (arg === "--jobs") options.jobs = integer(argv[++i], "--jobs", 1, 16);
+		else if (arg === "--seeds")
+			options.seeds = (argv[++i] ?? usageError("--seeds needs a value"))
+				.split(",")
+				.map((s) => integer(s.trim(), "seed", 0, MAX_SEED));
 		else if (arg === "--all") options.all = true;
 		else if (arg === "--help" || arg === "-h") {
-			console.log("usage: pnpm reliability:soak [n=10] [--jobs j=1] [--seeds a,b,…] [--all]");
+			console.log(USAGE);
 			process.exit(0);
-		} else options.count = Number(arg);
-	}
-	const bad = (n, max) => !Number.isSafeInteger(n) || n < 0 || n > max;
-	if (
-		bad(options.count, 10_000) ||
-		bad(options.jobs, 16) ||
-		options.jobs < 1 ||
-		options.seeds?.some((s) => bad(s, MAX_SEED))
-	) {
-		console.error(`reliability:soak: bad arguments (${argv.join(" ")}); seeds are integers 0-${MAX_SEED}`);
-		process.exit(2);
+		} else if (arg.startsWith("-")) usageError(`unknown option ${arg}`);
+		else options.count = integer(arg, "seed count", 1, 10_000);
 	}
 	return options;
 }
 
-/** Runs the files with one seed; resolves to the names of the failed tests (empty when green). */
+const running = new Set();
+/** Kills a seed's vitest and its workers (their own process group). */
+function killTree(child) {
+	try {
+		process.kill(-child.pid, "SIGKILL");
+	} catch {
+		// Already gone.
+	}
+}
+for (const signal of ["SIGINT", "SIGTERM"])
+	process.on(signal, () => {
+		for (const child of running) killTree(child);
+		process.exit(130);
+	});
+
+/** The failed tests (and files failed outside a test, such as a planned-count check) of one report. */
+function failuresOf(report) {
+	const failed = [];
+	const files = new Set();
+	const data = JSON.parse(readFileSync(report, "utf8"));
+	for (const file of data.testResults ?? []) {
+		const name = file.name.replace(/^.*\/test\//, "");
+		const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+		if (file.status === "failed") files.add(name);
+		if (file.status === "failed" && tests.length === 0)
+			failed.push(`${name}: ${file.message ?? "suite failed"}`.slice(0, 300));
+		for (const t of tests) {
+			const why =
+				String(t.failureMessages?.[0] ?? "")
+					.split("\n")
+					.find((line) => line.trim()) ?? "";
+			failed.push(`${name} > ${t.title}\n      ${why.slice(0, 300)}`);
+		}
+	}
+	return { failed, files: [...files] };
+}
+
+/** Runs the files with one seed; resolves to the failed tests and files (empty when green). */
 function runSeed(seed, files, scratch) {
-	const report = join(scratch, `seed-${seed}.json`);
+	const report = join(scratch, `seed-${seed}-${randomInt(1e9)}.json`);
 	const vitest = join(root, "node_modules", ".bin", "vitest");
 	const args = ["run", ...files, "--reporter=dot", "--reporter=json", `--outputFile.json=${report}`];
 	return new Promise((resolve) => {
 		const started = Date.now();
+		let settled = false;
+		const finish = (code, startError) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			running.delete(child);
+			const seconds = Math.round((Date.now() - started) / 1000);
+			let result = { failed: [], files: [] };
+			if (startError) result.failed = [`could not start vitest (${vitest}): ${startError.message}`];
+			else if (timedOut) result.failed = [`killed after ${SEED_TIMEOUT_MS / 1000} s (a hang)`];
+			else
+				try {
+					result = failuresOf(report);
+				} catch {
+					result.failed = [`no report (vitest exit ${code})`];
+				}
+			if (code !== 0 && result.failed.length === 0) result.failed = [`vitest exit ${code}`];
+			resolve({ seed, ...result, seconds });
+		};
 		const child = spawn(vitest, args, {
 			cwd: join(root, "test"),
 			env: { ...process.env, PI_LIFECYCLE_SEED: String(seed), TURBO_TELEMETRY_DISABLED: "1" },
 			stdio: ["ignore", "ignore", "ignore"],
+			detached: true, // its own process group, so a timeout or Ctrl-C kills the workers too
 		});
-		child.on("close", (code) => {
-			const seconds = Math.round((Date.now() - started) / 1000);
-			let failed = [];
-			try {
-				const data = JSON.parse(readFileSync(report, "utf8"));
-				for (const file of data.testResults ?? []) {
-					const name = file.name.replace(/^.*\/test\//, "");
-					const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-					if (file.status === "failed" && tests.length === 0)
-						failed.push(`${name}: ${file.message ?? "suite failed"}`.slice(0, 300));
-					for (const t of tests) {
-						const why =
-							String(t.failureMessages?.[0] ?? "")
-								.split("\n")
-								.find((line) => line.trim()) ?? "";
-						failed.push(`${name} > ${t.title}\n      ${why.slice(0, 300)}`);
-					}
-				}
-			} catch {
-				failed = [`no report (vitest exit ${code})`];
-			}
-			if (code !== 0 && failed.length === 0) failed = [`vitest exit ${code}`];
-			resolve({ seed, failed, seconds });
-		});
+		running.add(child);
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killTree(child);
+		}, SEED_TIMEOUT_MS);
+		child.on("error", (error) => finish(undefined, error));
+		child.on("close", (code) => finish(code));
 	});
 }
 
@@ -93,6 +150,7 @@ const seeds = options.seeds ?? Array.from({ length: options.count }, () => rando
 const files = options.all ? ["reliability"] : SEEDED_FILES;
 const scratch = mkdtempSync(join(tmpdir(), "pi-reliability-soak-"));
 console.log(`reliability:soak: ${seeds.length} seeds, ${options.jobs} at a time, files: ${files.join(" ")}`);
+console.log(`seeds: ${seeds.join(",")}`);
 const failing = [];
 let next = 0;
 async function worker() {
@@ -102,8 +160,9 @@ async function worker() {
 		if (result.failed.length === 0) console.log(`seed ${seed}: ok (${result.seconds} s)`);
 		else {
 			failing.push(result);
+			const target = result.files.length > 0 ? result.files.join(" ") : files.join(" ");
 			console.log(
-				`seed ${seed}: FAILED (${result.seconds} s)\n${result.failed.map((f) => `  ${f}`).join("\n")}`,
+				`seed ${seed}: FAILED (${result.seconds} s)\n${result.failed.map((f) => `  ${f}`).join("\n")}\n  reproduce: ${reproduce(seed, target)}`,
 			);
 		}
 	}
@@ -111,12 +170,8 @@ async function worker() {
 await Promise.all(Array.from({ length: options.jobs }, worker));
 rmSync(scratch, { recursive: true, force: true });
 if (failing.length === 0) console.log(`reliability:soak: all ${seeds.length} seeds passed`);
-else {
+else
 	console.log(
 		`reliability:soak: ${failing.length} of ${seeds.length} seeds failed: ${failing.map((f) => f.seed).join(" ")}`,
 	);
-	console.log(
-		`reproduce one: cd test && PI_LIFECYCLE_SEED=<seed> npx -y pnpm@12.4.2 exec vitest run reliability`,
-	);
-}
 process.exit(failing.length === 0 ? 0 : 1);

@@ -7,8 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+// fileURLToPath, not URL.pathname: a checkout under a path with a space or non-ASCII name.
+const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" };
 
@@ -25,10 +27,18 @@ const passes = [
 ];
 const only = process.env.PI_LIFECYCLE_TEST_HOSTS?.split(",");
 // The random pass: printed first, so a failure anywhere later is reproducible from the log's top.
-const randomSeed = process.env.PI_LIFECYCLE_RANDOM_SEED ?? String(randomInt(0, 2 ** 31 - 1_000));
-const reproduce = `PI_LIFECYCLE_SEED=${randomSeed} (cd test && npx -y pnpm@12.4.2 exec vitest run reliability)`;
+// A replayed seed must be one the suite accepts (test/reliability/support/plan.ts), never silently another.
+const MAX_SEED = 2 ** 31 - 1_001;
+const replay = process.env.PI_LIFECYCLE_RANDOM_SEED || undefined;
+if (replay !== undefined && !(/^\d{1,10}$/.test(replay) && Number(replay) <= MAX_SEED)) {
+	console.error(`PI_LIFECYCLE_RANDOM_SEED must be an integer 0-${MAX_SEED}, not ${JSON.stringify(replay)}`);
+	process.exit(2);
+}
+const randomSeed = replay ?? String(randomInt(0, MAX_SEED + 1));
+// A command line that runs as pasted (from the repository root), the same one the suite's failure messages print.
+const reproduce = `cd test && PI_LIFECYCLE_SEED=${randomSeed} npx -y pnpm@12.4.2 exec vitest run reliability`;
 if (!only || only.includes("latest"))
-	console.log(`=== reliability random seed: ${randomSeed} (reproduce: ${reproduce})`);
+	console.log(`=== reliability random seed: ${randomSeed}; reproduce: ${reproduce}`);
 let ok = run("lint (biome ci)", bin("biome"), ["ci", "."]);
 ok = run("typecheck", bin("turbo"), ["run", "typecheck", "--output-logs=errors-only"]) && ok;
 for (const pass of passes) {
@@ -66,7 +76,10 @@ if (!only || only.includes("latest")) {
 		{ PI_LIFECYCLE_SEED: randomSeed },
 		join(root, "test"),
 	);
-	if (!passed) console.log(`=== the random seed ${randomSeed} found a failure; reproduce: ${reproduce}`);
+	if (!passed)
+		console.log(
+			`=== the random seed ${randomSeed} found a failure (a finding: docs/reliability.md); reproduce: ${reproduce}`,
+		);
 	ok = passed && ok;
 }
 process.exit(ok ? 0 : 1);

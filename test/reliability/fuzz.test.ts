@@ -10,20 +10,20 @@ import { join } from "node:path";
 import { parseSettingsText, type SettingsSpec } from "@pi-lifecycle/lifecycle-kit";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { GOAL_SETTINGS_SPEC } from "../../packages/pi-goal/src/adapters/settings.js";
 import {
 	contractText,
 	readContinuationDetails,
 	readContractDetails,
-} from "../../packages/pi-goal/src/contract.js";
-import { footerText } from "../../packages/pi-goal/src/footer.js";
-import { reduceGoal } from "../../packages/pi-goal/src/goal-machine.js";
-import { readStateEntry, scanBranch, stateEntryData } from "../../packages/pi-goal/src/persistence.js";
-import { GOAL_SETTINGS_SPEC } from "../../packages/pi-goal/src/settings.js";
+} from "../../packages/pi-goal/src/core/contract.js";
+import { footerText } from "../../packages/pi-goal/src/core/footer.js";
+import { reduceGoal } from "../../packages/pi-goal/src/core/goal-machine.js";
+import { readStateEntry, scanBranch, stateEntryData } from "../../packages/pi-goal/src/core/persistence.js";
 import {
 	DEFAULT_SETTINGS as GOAL_DEFAULTS,
 	type GoalRecord,
 	MAX_OBJECTIVE,
-} from "../../packages/pi-goal/src/types.js";
+} from "../../packages/pi-goal/src/core/types.js";
 import { isStateEntry, readBaseline, stateFromFile } from "../../packages/pi-jscpd/src/baseline.js";
 import { SETTINGS_SPEC as JSCPD_SETTINGS_SPEC } from "../../packages/pi-jscpd/src/config.js";
 import {
@@ -33,9 +33,9 @@ import {
 } from "../../packages/pi-jscpd/src/deliveries.js";
 import { MutationState, replayBranch } from "../../packages/pi-jscpd/src/mutations.js";
 import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/presentation.js";
-import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/src/settings.js";
-import { footerText as resetFooter } from "../../packages/pi-reset/src/texts.js";
-import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/window.js";
+import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
+import { footerText as resetFooter } from "../../packages/pi-reset/src/core/texts.js";
+import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";
 import { anyJson, mutations, textVariants } from "./support/hostile.js";
 import { FUZZ, runs, Tally } from "./support/plan.js";
 

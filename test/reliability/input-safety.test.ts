@@ -13,18 +13,18 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseGoalCommand } from "../../packages/pi-goal/src/command-parse.js";
-import { contractText, readContractDetails } from "../../packages/pi-goal/src/contract.js";
-import { type ScannedEntry, scanBranch } from "../../packages/pi-goal/src/persistence.js";
-import { GOAL_SETTINGS_SPEC } from "../../packages/pi-goal/src/settings.js";
-import { MAX_OBJECTIVE } from "../../packages/pi-goal/src/types.js";
+import { GOAL_SETTINGS_SPEC } from "../../packages/pi-goal/src/adapters/settings.js";
+import { parseGoalCommand } from "../../packages/pi-goal/src/core/command-parse.js";
+import { contractText, readContractDetails } from "../../packages/pi-goal/src/core/contract.js";
+import { type ScannedEntry, scanBranch } from "../../packages/pi-goal/src/core/persistence.js";
+import { MAX_OBJECTIVE } from "../../packages/pi-goal/src/core/types.js";
 import { SETTINGS_SPEC as JSCPD_SPEC } from "../../packages/pi-jscpd/src/config.js";
 import { candidates } from "../../packages/pi-jscpd/src/locate.js";
 import { validateScanPaths } from "../../packages/pi-jscpd/src/paths.js";
-import { SETTINGS_SPEC as RESET_SPEC } from "../../packages/pi-reset/src/settings.js";
-import { bootText, MAX_HANDOFF_CHARS } from "../../packages/pi-reset/src/texts.js";
-import { normaliseHandoff } from "../../packages/pi-reset/src/tool.js";
-import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/window.js";
+import { SETTINGS_SPEC as RESET_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
+import { normaliseHandoff } from "../../packages/pi-reset/src/adapters/tool.js";
+import { bootText, MAX_HANDOFF_CHARS } from "../../packages/pi-reset/src/core/texts.js";
+import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -25,8 +25,7 @@ const tally = new Tally();
 /** Coverage counters: the properties must exercise what they claim to check. */
 const seen = { sends: 0, restores: 0, staleFlushes: 0, resetsMerged: 0, contended: 0 };
 afterAll(() => {
-	console.log(`[reliability] kit.property coverage: ${JSON.stringify(seen)}`);
-	for (const [name, n] of Object.entries(seen)) expect(n, `${name} never happened`).toBeGreaterThan(0);
+	tally.covered("kit.property", seen);
 	tally.verify("kit.property", {
 		kitDispatcher: SCHEDULES.kitDispatcher,
 		kitBoundaryMerge: SCHEDULES.kitBoundaryMerge,

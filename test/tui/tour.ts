@@ -172,9 +172,58 @@ async function jscpdTour(): Promise<void> {
 		tui.sendKeys("Enter");
 		shot(
 			"A project scan from the overview",
-			"Each clone pair is listed as `path:start-end ≈ path:start-end`; afterwards the overview offers them under Browse findings (1).",
+			"Each clone pair is listed as `path:start-end ≈ path:start-end`; afterwards the overview lists them under Browse findings, after the new duplicates (`Browse findings (0 · 1 from the last scan)`).",
 			await tui.waitForScreen(/jscpd: 1 duplicated block/, 30_000),
 		);
+	} finally {
+		tui.close();
+	}
+}
+
+async function jscpdTriageTour(): Promise<void> {
+	const tui = await startPi({
+		script: fauxScript("triage-fix.mjs"),
+		gated: true,
+		projectFiles: { "src/a.ts": duplicatedFunction("alpha") },
+	});
+	try {
+		await tui.waitForScreen(/jscpd ready/, 30_000);
+		submit(tui, "write b.ts");
+		await tui.waitForScreen(/jscpd 1 new duplicate/, 30_000);
+		await command(tui, "/jscpd");
+		await choose(tui, /Browse findings \(1\)/);
+		shot(
+			"Browsing the findings",
+			"The model copied `src/a.ts` into `src/b.ts`; the automatic checkpoint reported it (the footer says `jscpd 1 new duplicate`). Browse lists every current finding, whichever check found it, newest first: both locations, kind, size and whether the model was told. The overview's count is the footer's.",
+			await tui.waitForScreen(/jscpd findings, newest first \(1\)/),
+		);
+		await choose(tui, /1\. src\/a\.ts/);
+		shot(
+			"One finding's menu",
+			"Ask the agent to fix it sends one message naming both locations (only while the agent is idle and no other workflow, such as a goal, drives the session). Show both blocks prints the two snippets; Dismiss as intended keeps it from the model for good.",
+			await tui.waitForScreen(/Finding 1: copies existing code/),
+		);
+		await choose(tui, /Show both blocks/);
+		shot(
+			"Show both blocks",
+			"The two blocks one after the other, with line numbers (at most 30 lines of 160 characters each, read only inside the project); the finding's menu stays open below.",
+			await tui.waitForScreen(/Second block: src\/b\.ts/),
+		);
+		await choose(tui, /Dismiss as intended/);
+		shot(
+			"Dismissed, with the undo in the same menu",
+			"The dismissal is saved in the session (kept on reload and resume) under the clone's stable identity: no check reports it to the model again, not even after a reset. The menu now offers Undo dismiss; `/jscpd undismiss 1` does the same.",
+			await tui.waitForScreen(/Undo dismiss/),
+		);
+		await choose(tui, /Undo dismiss/);
+		await tui.waitForScreen(/finding 1 is reported again/);
+		await choose(tui, /Ask the agent to fix it/);
+		shot(
+			"Asking the agent to fix it",
+			"One user message names both locations; the agent takes it from there. While the agent works, the same entry refuses and says why, and nothing is queued.",
+			await tui.waitForScreen(/I will extract the shared code\./, 20_000),
+		);
+		tui.openGate();
 	} finally {
 		tui.close();
 	}
@@ -184,6 +233,7 @@ await goalTour();
 await goalDialogsTour();
 await resetTour();
 await jscpdTour();
+await jscpdTriageTour();
 
 // PI_TUI_TOUR_OUT writes elsewhere (to try the tour without touching docs/).
 const out = process.env.PI_TUI_TOUR_OUT ?? join(repoRoot, "docs", "tui-tour.md");

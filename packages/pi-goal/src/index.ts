@@ -12,19 +12,19 @@ import {
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
-import { proposeAtBoundary, TurnEndNeeds } from "./boundary.js";
-import { registerGoalCommand } from "./command-register.js";
-import { GoalController } from "./controller.js";
-import { FooterClock } from "./footer-clock.js";
-import { registerHooks } from "./hooks.js";
-import { registerManagedRuns } from "./managed-run.js";
-import { Dormancy } from "./peer.js";
-import { RunOwnership } from "./run.js";
-import { helpersAvailable } from "./settle.js";
-import { registerTools } from "./tools.js";
-import { UsageRecovery } from "./usage-recovery.js";
-import { GoalWaker, type Timers } from "./wake.js";
-import { createContractRestorer } from "./window.js";
+import { proposeAtBoundary, TurnEndNeeds } from "./adapters/boundary.js";
+import { registerGoalCommand } from "./adapters/command-register.js";
+import { GoalController } from "./adapters/controller.js";
+import { FooterClock } from "./adapters/footer-clock.js";
+import { registerHooks } from "./adapters/hooks.js";
+import { registerManagedRuns } from "./adapters/managed-run.js";
+import { Dormancy } from "./adapters/peer.js";
+import { helpersAvailable } from "./adapters/settle.js";
+import { registerTools } from "./adapters/tools.js";
+import { UsageRecovery } from "./adapters/usage-recovery.js";
+import { GoalWaker, type Timers } from "./adapters/wake.js";
+import { createContractRestorer } from "./adapters/window.js";
+import { RunOwnership } from "./core/run.js";
 
 /** Options for tests and embedders. */
 export interface PiGoalOptions {

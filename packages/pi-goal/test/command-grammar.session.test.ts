@@ -12,7 +12,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NO_TEXT_SUBCOMMANDS } from "../src/command-parse.js";
+import { NO_TEXT_SUBCOMMANDS } from "../src/core/command-parse.js";
 import { completeGoal, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let h: ScriptedSession | undefined;

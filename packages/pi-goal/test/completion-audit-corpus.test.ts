@@ -4,7 +4,7 @@
  * of a failure that is now fixed). A finished summary must never be asked about.
  */
 import { describe, expect, it } from "vitest";
-import { unfinishedAdmission } from "../src/completion.js";
+import { unfinishedAdmission } from "../src/core/completion.js";
 
 export const AUDIT_FINISHED: readonly string[] = [
 	"## Summary\n- Added `--dry-run` flag\n- Updated docs\n- All tests pass (42/42)",

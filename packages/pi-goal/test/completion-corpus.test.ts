@@ -7,7 +7,7 @@
  *   finished 60 → accepted 60, asked 0;  unfinished 26 → asked 26, accepted at once 0.
  */
 import { describe, expect, it } from "vitest";
-import { decideCompletion, unfinishedAdmission } from "../src/completion.js";
+import { decideCompletion, unfinishedAdmission } from "../src/core/completion.js";
 
 /** Summaries that report finished work. */
 export const FINISHED: readonly string[] = [

@@ -3,8 +3,8 @@
  * the 300-token budget per continuation (bench figure `goal-tokens`, Pi's estimate ≈ chars/4).
  */
 import { describe, expect, it } from "vitest";
-import { continuationMessage, contractText } from "../src/contract.js";
-import type { GoalRecord } from "../src/types.js";
+import { continuationMessage, contractText } from "../src/core/contract.js";
+import type { GoalRecord } from "../src/core/types.js";
 
 const GOAL = {
 	id: "g-1a2b3c4d",

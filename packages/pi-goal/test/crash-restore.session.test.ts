@@ -13,9 +13,9 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { goalTokens } from "../src/accounting.js";
-import { type RestoreLookup, restoreBranch } from "../src/persistence.js";
-import { countTurn } from "../src/safety.js";
+import { goalTokens } from "../src/core/accounting.js";
+import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
+import { countTurn } from "../src/core/safety.js";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
 import { defined, goalExtension, lastState, settle } from "./helpers.js";
 

@@ -8,8 +8,8 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorFacts } from "../src/errors.js";
-import { looksLikeUsageLimit, sanitizeDetail } from "../src/usage-limit.js";
+import { errorFacts } from "../src/core/errors.js";
+import { looksLikeUsageLimit, sanitizeDetail } from "../src/core/usage-limit.js";
 import { completeGoal, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { GoalController } from "../src/controller.js";
-import { FooterClock, nextFooterChange } from "../src/footer-clock.js";
-import type { GoalRecord } from "../src/types.js";
-import type { Timers } from "../src/wake.js";
+import type { GoalController } from "../src/adapters/controller.js";
+import { FooterClock, nextFooterChange } from "../src/adapters/footer-clock.js";
+import type { Timers } from "../src/adapters/wake.js";
+import type { GoalRecord } from "../src/core/types.js";
 import { goalRecord } from "./goal-record.js";
 
 const goal = goalRecord;

@@ -286,9 +286,9 @@ describe("item 8: recovery, limits, retried usage errors, manual turns", () => {
 describe("item 8 (units): recovery intent and manual turns", () => {
 	it("a usage-limit deadline that fires while Pi is busy keeps its recovery request through the settle", async () => {
 		const { IdleDispatcher } = await import("@pi-lifecycle/lifecycle-kit");
-		const { GoalWaker } = await import("../src/wake.js");
-		const { DEFAULT_SETTINGS } = await import("../src/types.js");
-		const { freshSafety } = await import("../src/safety.js");
+		const { GoalWaker } = await import("../src/adapters/wake.js");
+		const { DEFAULT_SETTINGS } = await import("../src/core/types.js");
+		const { freshSafety } = await import("../src/core/safety.js");
 		const sent: { kind?: string }[] = [];
 		let idle = false;
 		const goal = { id: "g-1", status: "active", iteration: 0, safety: freshSafety(1), tokenBudget: null };
@@ -328,7 +328,7 @@ describe("item 8 (units): recovery intent and manual turns", () => {
 	});
 
 	it("no-progress counts goal runs only: a manual turn neither adds to nor resets the count", async () => {
-		const { countTurn, freshSafety } = await import("../src/safety.js");
+		const { countTurn, freshSafety } = await import("../src/core/safety.js");
 		const settings = { automaticTurns: null, noProgressTurns: 3 };
 		let safety = freshSafety(1);
 		safety = countTurn(safety, { automatic: true, toolCalls: 0, text: "same" }, settings).safety;

@@ -4,7 +4,7 @@
  */
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { STATE_ENTRY } from "../src/types.js";
+import { STATE_ENTRY } from "../src/core/types.js";
 import { allowlistExtension } from "./fixtures.js";
 import { completeGoal, goalExtension, goalTool, lastGoal, lastState, settle } from "./helpers.js";
 

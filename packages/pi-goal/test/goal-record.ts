@@ -1,5 +1,5 @@
 /** A plain goal record for pure tests (an active goal started at t=0 unless overridden). */
-import type { GoalRecord } from "../src/types.js";
+import type { GoalRecord } from "../src/core/types.js";
 
 /** An active goal `g-1` ("ship it"), no budget, clock running since 0; `over` replaces fields. */
 export const goalRecord = (over: Partial<GoalRecord> = {}): GoalRecord =>

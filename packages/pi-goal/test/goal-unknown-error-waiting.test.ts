@@ -12,7 +12,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_DETAIL } from "../src/types.js";
+import { MAX_DETAIL } from "../src/core/types.js";
 import { allowlistExtension } from "./fixtures.js";
 import { completeGoal, contracts, fakeTime, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
 

@@ -13,7 +13,7 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { USAGE_FALLBACK_MS } from "../src/types.js";
+import { USAGE_FALLBACK_MS } from "../src/core/types.js";
 import { toolsExtension } from "./fixtures.js";
 import {
 	agentDirWith,

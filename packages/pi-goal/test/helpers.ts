@@ -11,8 +11,8 @@ import {
 	type ScriptedSession,
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, STATE_ENTRY } from "../src/core/types.js";
 import { createPiGoal, type PiGoalOptions } from "../src/index.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, STATE_ENTRY } from "../src/types.js";
 
 /** A fresh agent dir with an optional pi-goal settings file. */
 export function agentDirWith(settings?: unknown): string {

@@ -6,14 +6,14 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { contractText } from "../src/contract.js";
-import { readStartRequest } from "../src/managed-run.js";
-import { readStateEntry, scanBranch, stateEntryData } from "../src/persistence.js";
-import { quoteBlock, quoteInline } from "../src/quote.js";
-import type { GoalRecord } from "../src/types.js";
-import { queryUsage } from "../src/usage-query.js";
-import { selectResetHint } from "../src/usage-reset.js";
-import { readGoalRecord } from "../src/validate.js";
+import { readStartRequest } from "../src/adapters/managed-run.js";
+import { queryUsage } from "../src/adapters/usage-query.js";
+import { contractText } from "../src/core/contract.js";
+import { readStateEntry, scanBranch, stateEntryData } from "../src/core/persistence.js";
+import { quoteBlock, quoteInline } from "../src/core/quote.js";
+import type { GoalRecord } from "../src/core/types.js";
+import { selectResetHint } from "../src/core/usage-reset.js";
+import { readGoalRecord } from "../src/core/validate.js";
 import { goalExtension, lastState } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;

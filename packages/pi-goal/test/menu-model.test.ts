@@ -10,8 +10,8 @@ import {
 	parseBudgetChange,
 	parseSettingValue,
 	settingsItems,
-} from "../src/menu-model.js";
-import { DEFAULT_SETTINGS, type GoalRecord } from "../src/types.js";
+} from "../src/core/menu-model.js";
+import { DEFAULT_SETTINGS, type GoalRecord } from "../src/core/types.js";
 import { goalRecord } from "./goal-record.js";
 
 const goal = goalRecord;

@@ -13,8 +13,8 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { CHANGED_NOTICE } from "../src/menu.js";
-import { MENU_LABELS } from "../src/menu-model.js";
+import { CHANGED_NOTICE } from "../src/adapters/menu.js";
+import { MENU_LABELS } from "../src/core/menu-model.js";
 import { goalExtension } from "./helpers.js";
 
 let h: ScriptedSession | undefined;

@@ -12,7 +12,7 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { STATE_ENTRY } from "../src/types.js";
+import { STATE_ENTRY } from "../src/core/types.js";
 import { toolsExtension } from "./fixtures.js";
 import { completeGoal, goalExtension, lastState, settle } from "./helpers.js";
 

@@ -1,15 +1,15 @@
 /** Issue 23: the restore walk and the accounting replay (pure). */
 import { describe, expect, it } from "vitest";
-import { EMPTY_STATE } from "../src/goal-machine.js";
-import { persistWorthy, type RestoreLookup, restoreBranch, stateEntryData } from "../src/persistence.js";
-import { readAnchor, replayAfter } from "../src/replay.js";
+import { EMPTY_STATE } from "../src/core/goal-machine.js";
+import { persistWorthy, type RestoreLookup, restoreBranch, stateEntryData } from "../src/core/persistence.js";
+import { readAnchor, replayAfter } from "../src/core/replay.js";
 import {
 	CONTINUATION_MESSAGE,
 	CONTRACT_MESSAGE,
 	type GoalRecord,
 	type GoalState,
 	STATE_ENTRY,
-} from "../src/types.js";
+} from "../src/core/types.js";
 import { goalRecord } from "./goal-record.js";
 
 type Entry = { id: string; parentId: string | null; timestamp: string; [key: string]: unknown };

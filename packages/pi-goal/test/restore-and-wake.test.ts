@@ -8,7 +8,7 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CONTINUATION_MESSAGE, STATE_ENTRY } from "../src/types.js";
+import { CONTINUATION_MESSAGE, STATE_ENTRY } from "../src/core/types.js";
 import { toolsExtension } from "./fixtures.js";
 import {
 	completeGoal,

@@ -10,9 +10,9 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { USAGE_FALLBACK_MS } from "../src/types.js";
-import { USAGE_QUERY_DEADLINE_MS } from "../src/usage-query.js";
-import { selectResetHint } from "../src/usage-reset.js";
+import { USAGE_QUERY_DEADLINE_MS } from "../src/adapters/usage-query.js";
+import { USAGE_FALLBACK_MS } from "../src/core/types.js";
+import { selectResetHint } from "../src/core/usage-reset.js";
 import { usageResponder } from "./fixtures.js";
 import { agentDirWith, fakeTime, goalExtension, lastGoal, settle } from "./helpers.js";
 

@@ -14,7 +14,15 @@ import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import { readOnlyTools } from "./read-only-tools.js";
-import { COMMAND_NAMES, commandCompletions, helpText } from "./registry.js";
+import {
+	COMMAND_NAMES,
+	commandCompletions,
+	helpText,
+	isUserCommandName,
+	USER_COMMAND_NAMES,
+} from "./registry.js";
+import { findingCompletions, triageCommand } from "./triage-command.js";
+import type { TriageUiDeps } from "./triage-ui.js";
 import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
 
@@ -113,20 +121,32 @@ export function registerTool(pi: ExtensionAPI, controller: JscpdController): voi
 	});
 }
 
+/** What `/jscpd` needs besides the controller: the triage actions' host parts (see triage-ui.ts). */
+export type TriageHost = Omit<TriageUiDeps, "triage" | "root">;
+
 /** Registers `/jscpd`; the overview's dialogs live in `dialogs` (dismissed at session_shutdown). */
-export function registerCommand(pi: ExtensionAPI, controller: JscpdController, dialogs: DialogScope): void {
+export function registerCommand(
+	pi: ExtensionAPI,
+	controller: JscpdController,
+	dialogs: DialogScope,
+	host: TriageHost,
+): void {
 	const overview = createOverviewModel({
 		status: () => controller.status(),
+		counts: () => controller.triage.counts(),
 		dispatch: (command, ctx) => dispatch(controller, ctx, command, []),
 	});
+	const triage: TriageUiDeps = { ...host, triage: controller.triage, root: () => controller.state.root };
 	pi.registerCommand("jscpd", {
-		description: `Duplicate-code checks with jscpd (${COMMAND_NAMES.join(", ")})`,
-		getArgumentCompletions: (prefix) => commandCompletions(prefix),
+		description: `Duplicate-code checks with jscpd (${[...COMMAND_NAMES, ...USER_COMMAND_NAMES].join(", ")})`,
+		getArgumentCompletions: (prefix) =>
+			findingCompletions(controller.triage, prefix) ?? commandCompletions(prefix),
 		handler: async (line, ctx) => {
-			if (opensOverview(line, ctx)) return openOverview(overview, ctx, dialogs);
+			if (opensOverview(line, ctx)) return openOverview(overview, ctx, dialogs, triage);
 			const { command, args } = parseCommandLine(line);
-			const result = await dispatch(controller, ctx, command, args);
-			overview.remember(command, result);
+			const result = isUserCommandName(command)
+				? triageCommand(controller.triage, pi, command, args)
+				: await dispatch(controller, ctx, command, args);
 			notify(ctx, result.message, result.status === "error" ? "error" : "info");
 		},
 	});

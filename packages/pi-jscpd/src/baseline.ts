@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { deserialiseIndex, indexGroups, type LineIndex, rebaseIndex, serialiseIndex } from "./identity.js";
+import { type Detection, EXACT_ONLY, isExactOnly, parseDetection } from "./kinds.js";
 import type { Capability } from "./locate.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
@@ -40,6 +41,13 @@ export type BaselineState =
 			readonly capturedAt: string;
 			/** Where it is stored. */
 			readonly file?: string;
+			/**
+			 * What the capture detected; checks compared with this baseline detect the same, so a
+			 * settings change takes effect with the next baseline (exact only when undefined).
+			 */
+			readonly detection?: Detection;
+			/** Why the capture fell back to exact clones only (it is still complete). */
+			readonly fallback?: string;
 	  }
 	| { readonly status: "unavailable" | "failed"; readonly reason: string };
 
@@ -61,6 +69,8 @@ export interface BaselineFile {
 	readonly groups: number;
 	/** The line index ({@link serialiseIndex}). */
 	readonly lines: Record<string, string>;
+	/** What the capture detected (files without it were captured with exact clones only). */
+	readonly detection?: Detection;
 }
 
 /** The `pi-jscpd/state` entry data. */
@@ -144,7 +154,8 @@ export function loadBaseline(path: string, root: string, directory?: string): Ba
 			typeof raw.complete !== "boolean" ||
 			(raw.reason !== undefined && typeof raw.reason !== "string") ||
 			!Number.isSafeInteger(raw.groups) ||
-			deserialiseIndex(raw.lines) === undefined
+			deserialiseIndex(raw.lines) === undefined ||
+			(raw.detection !== undefined && parseDetection(raw.detection) === undefined)
 		)
 			return fail(`${path} is not a pi-jscpd baseline`);
 		return { ok: true, file: raw as BaselineFile };
@@ -176,6 +187,7 @@ export function stateFromFile(path: string, file: BaselineFile): BaselineState {
 		reason: file.reason,
 		capturedAt: file.capturedAt,
 		file: path,
+		detection: parseDetection(file.detection) ?? EXACT_ONLY,
 	};
 }
 
@@ -206,6 +218,8 @@ export interface CaptureRequest {
 	 */
 	readonly originals?: () => ReadonlyMap<string, string>;
 	readonly signal: AbortSignal;
+	/** Clone kinds to detect (exact only when omitted); recorded with the baseline. */
+	readonly detection?: Detection;
 }
 
 /**
@@ -214,12 +228,24 @@ export interface CaptureRequest {
  */
 export async function captureBaseline(request: CaptureRequest): Promise<BaselineState> {
 	const { root, sessionId } = request;
-	const scan = await runScan(request.runner, request.capability, {
-		root,
-		paths: [],
-		timeoutMs: request.timeoutMs,
-		signal: request.signal,
-	});
+	const scanWith = (detection: Detection | undefined) =>
+		runScan(request.runner, request.capability, {
+			root,
+			paths: [],
+			timeoutMs: request.timeoutMs,
+			signal: request.signal,
+			detection,
+		});
+	let detection = request.detection ?? EXACT_ONLY;
+	let scan = await scanWith(detection);
+	let fallback: string | undefined;
+	// Near-copy detection can be far costlier on code made of many alike functions (generated code):
+	// rather than no baseline at all, the session falls back to exact clones.
+	if ((scan.status === "failed" || scan.status === "timeout") && !isExactOnly(detection)) {
+		fallback = `renamed and near-copy detection turned off for this session (${scan.reason})`;
+		detection = EXACT_ONLY;
+		scan = await scanWith(detection);
+	}
 	if (scan.status !== "ok") {
 		return scan.status === "unavailable"
 			? { status: "unavailable", reason: scan.reason }
@@ -246,6 +272,7 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 		reason,
 		groups,
 		lines: serialiseIndex(index),
+		detection,
 	});
 	return {
 		status: complete ? "accepted" : "partial",
@@ -254,5 +281,7 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 		reason,
 		capturedAt,
 		file: error ? undefined : request.file,
+		detection,
+		...(fallback ? { fallback } : {}),
 	};
 }

@@ -37,6 +37,11 @@ export interface FindingsDetails extends DeliveredDetails {
 		readonly tokens: number;
 		readonly format: string;
 		readonly locations: Finding["group"]["locations"];
+		/** Clone kind (exact when absent). */
+		readonly kind?: "renamed" | "similar";
+		readonly similarity?: number;
+		/** The copied code's location, when one side is unchanged this session. */
+		readonly original?: Finding["original"];
 	}[];
 	/** Eligible findings left out by the cap. */
 	readonly omitted: number;
@@ -74,6 +79,10 @@ export interface CheckpointDeps {
 	readonly outside?: Promise<void>;
 	/** Why the changed files may be incomplete (read after `outside`); never "clean" then. */
 	readonly incomplete?: () => string | undefined;
+	/** Whether the user dismissed a finding identity as intended (never delivered then). */
+	readonly dismissed?: (identity: string) => boolean;
+	/** Receives every current new finding (told, dismissed or not) when the outcome is committed. */
+	readonly current?: (findings: readonly Finding[]) => void;
 }
 
 let deliveryCounter = 0;
@@ -103,28 +112,45 @@ export async function runCheckpoint(
 		root: deps.root,
 		timeoutMs: deps.timeoutMs(),
 		signal,
+		detection: baseline.detection,
 		beforeSelect: () => deps.outside ?? Promise.resolve(),
 		baseline: deps.index,
 		changed: deps.changed,
-		acknowledged: deps.isAcknowledged,
-		max: deps.maxFindings(),
 	});
 	if (found.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
 	if (found.status === "unavailable") return terminal({ kind: "unavailable", text: found.reason });
 	if (found.status === "timeout") return terminal({ kind: "timeout", text: found.reason });
 	if (found.status === "incomplete") return terminal({ kind: "incomplete", text: found.reason });
 	if (found.status === "failed") return terminal({ kind: "failed", text: found.reason });
-	const { selection } = found;
-	if (selection.findings.length === 0) {
+	// Every current finding (for the triage list), then the ones to deliver: not told, not dismissed.
+	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
+	const { current } = found;
+	const eligible = current.filter(
+		({ identity }) => !deps.isAcknowledged(identity) && !deps.dismissed?.(identity),
+	);
+	const max = Math.max(0, deps.maxFindings());
+	const listed = (outcome: CheckOutcome): AutomaticResult => ({
+		kind: "terminal",
+		outcome: outcome.kind,
+		commit: () => {
+			deps.current?.(current);
+			deps.record(outcome);
+			return true;
+		},
+	});
+	if (eligible.length === 0) {
 		const incomplete = deps.incomplete?.();
-		if (incomplete)
-			return terminal({ kind: "incomplete", text: `no new duplicates found, but ${incomplete}` });
-		return terminal({ kind: "clean", text: "no new duplicates in files changed this session" });
+		if (incomplete) return listed({ kind: "incomplete", text: `no new duplicates found, but ${incomplete}` });
+		return listed({ kind: "clean", text: "no new duplicates in files changed this session" });
 	}
 	return {
 		kind: "terminal",
 		outcome: "findings",
-		commit: () => deliver(deps, selection.findings, selection.omitted, generation),
+		commit: () => {
+			const delivered = deliver(deps, eligible.slice(0, max), Math.max(0, eligible.length - max), generation);
+			if (delivered) deps.current?.(current);
+			return delivered;
+		},
 	};
 }
 
@@ -154,13 +180,16 @@ function deliver(
 		deliveryId,
 		generation,
 		delivered: findings.map((finding) => ackOf(finding)),
-		findings: findings.map(({ identity, label, group }) => ({
+		findings: findings.map(({ identity, label, group, original }) => ({
 			identity,
 			label,
 			lines: group.lines,
 			tokens: group.tokens,
 			format: group.format,
 			locations: group.locations,
+			...(group.kind === undefined || group.kind === "exact"
+				? {}
+				: { kind: group.kind, similarity: group.similarity, original }),
 		})),
 		omitted,
 	};

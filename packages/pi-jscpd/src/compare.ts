@@ -4,7 +4,7 @@
  * Only the groups touching a changed file are judged; the line index covers the whole report.
  */
 import { findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
-import { type CloneGroup, compareGroups } from "./report.js";
+import { type CloneGroup, type CloneLocation, compareGroups } from "./report.js";
 
 /** How a new finding relates to code that existed before. */
 export type FindingLabel = "new" | "matches-existing";
@@ -21,6 +21,8 @@ export interface Finding {
 	 * existing block).
 	 */
 	readonly label: FindingLabel;
+	/** `matches-existing`: the location in a file this session did not change (what was copied). */
+	readonly original?: CloneLocation;
 }
 
 /** Inputs of {@link selectFindings}. */
@@ -67,8 +69,10 @@ export function selectFindings(input: SelectInput): Selection {
 			acknowledged++;
 			continue;
 		}
-		const touched = group.locations.filter((loc) => input.changed.has(loc.path)).length;
-		eligible.push({ identity, group, label: touched === 2 ? "new" : "matches-existing" });
+		const original = group.locations.find((loc) => !input.changed.has(loc.path));
+		eligible.push(
+			original ? { identity, group, label: "matches-existing", original } : { identity, group, label: "new" },
+		);
 	}
 	eligible.sort((a, b) => rank(a) - rank(b) || compareGroups(a.group, b.group));
 	const max = Math.max(0, input.max);

@@ -17,6 +17,7 @@ import { canonicalPath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import type { RunnerLimits } from "./runner.js";
 import type { StatusView } from "./status.js";
+import type { Triage } from "./triage.js";
 import { safeTrusted } from "./ui.js";
 
 export type { StatusView } from "./status.js";
@@ -73,6 +74,8 @@ export class JscpdController {
 			executable: this.#options.executable,
 		});
 		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);
+		const dismissals = this.triage.replay(entries, true);
+		if (dismissals > 0) ignored.push(`${dismissals} unreadable dismissal(s)`);
 		this.#reportIgnoredState(ctx, ignored);
 		this.#syncBaselineWait();
 		this.#parts.status.update();
@@ -156,7 +159,12 @@ export class JscpdController {
 		const ctx = this.#session.ctx;
 		if (!ctx || this.#session.shutdown) return;
 		try {
-			const withdrawn = this.#parts.changes.withdrawLost(ctx.sessionManager, announcement.entryId);
+			// A finding the user dismissed since is not delivered again.
+			const withdrawn = this.#parts.changes.withdrawLost(
+				ctx.sessionManager,
+				announcement.entryId,
+				(identity) => this.triage.isDismissed(identity),
+			);
 			if (withdrawn === 0) return;
 			this.#parts.status.redelivered(withdrawn);
 		} catch {
@@ -182,9 +190,11 @@ export class JscpdController {
 	restoreBranch(ctx: ExtensionContext): void {
 		this.#session.ctx = ctx;
 		this.invalidate();
-		const { malformed } = this.#replay(ctx.sessionManager.getBranch() as unknown as ReplayEntry[]);
+		const branch = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
+		const { malformed } = this.#replay(branch);
 		if (malformed > 0)
 			this.#reportIgnoredState(ctx, [`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`]);
+		this.triage.replay(branch, true);
 		this.#parts.status.update();
 	}
 
@@ -221,6 +231,11 @@ export class JscpdController {
 	/** A status snapshot. */
 	status(): StatusView {
 		return this.#parts.status.view();
+	}
+
+	/** Every current finding, the user's dismissals and what the model was told (Browse, the footer). */
+	get triage(): Triage {
+		return this.#parts.triage;
 	}
 
 	/** Resolves when background work (baseline, checks) has finished; for tests and shutdown. */

@@ -4,7 +4,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
-import { SETTINGS_SPEC } from "./config.js";
+import { detectionOf, SETTINGS_SPEC } from "./config.js";
 import type { JscpdController } from "./controller.js";
 import { findNewGroups } from "./find-new.js";
 import { tokenize, validateScanPaths } from "./paths.js";
@@ -97,7 +97,11 @@ type Handler = (
 ) => DispatchResult | Promise<DispatchResult>;
 
 const HANDLERS: { readonly [K in CommandName]: Handler } = {
-	help: () => ({ status: "ok", message: helpText(), details: { command: "help" } }),
+	help: (_controller, _ctx, _args, scope) => ({
+		status: "ok",
+		message: helpText(scope === "global" ? "user" : "model"),
+		details: { command: "help" },
+	}),
 	status: (controller) => ({
 		status: "ok",
 		message: statusText(controller.status()),
@@ -105,7 +109,7 @@ const HANDLERS: { readonly [K in CommandName]: Handler } = {
 	}),
 	on: (controller, ctx, _args, scope) => switchTo(controller, ctx, true, scope),
 	off: (controller, ctx, _args, scope) => switchTo(controller, ctx, false, scope),
-	scan: (controller, _ctx, args) => scan(controller, args),
+	scan: (controller, _ctx, args, scope) => scan(controller, args, scope),
 	changed: (controller) => changed(controller),
 };
 
@@ -128,25 +132,36 @@ function switchTo(
 	return scope === "session" ? sessionToggle(controller, ctx, enabled) : toggle(controller, ctx, enabled);
 }
 
-async function scan(controller: JscpdController, args: string[]): Promise<DispatchResult> {
+async function scan(
+	controller: JscpdController,
+	args: string[],
+	scope: SwitchScope,
+): Promise<DispatchResult> {
 	const { root, runner, capability, settings } = controller.state;
 	if (!root) return error("scan", "jscpd has no project root yet (no session started)");
 	const paths = validateScanPaths(root, args);
 	if (!paths.ok) return error("scan", `jscpd scan rejected: ${paths.error}`, { rejected: true });
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), { root, paths: paths.paths, timeoutMs: settings.timeoutMs, signal }),
+		runScan(runner, await capability(), {
+			root,
+			paths: paths.paths,
+			timeoutMs: settings.timeoutMs,
+			signal,
+			detection: detectionOf(settings),
+		}),
 	);
 	if (outcome.status !== "ok")
 		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
-	const groups = [...outcome.report.groups].sort(compareGroups);
+	// The model's scan result counts as told; groups the user dismissed are never listed again.
+	const { listed: groups, note } = controller.triage.scanResult(
+		[...outcome.report.groups].sort(compareGroups),
+		scope === "session",
+	);
 	return {
 		status: "ok",
-		message: scanText(
-			groups,
-			Math.max(settings.maxFindings, 10),
-			outcome.report.sources,
-			outcome.report.omitted,
-		),
+		message:
+			scanText(groups, Math.max(settings.maxFindings, 10), outcome.report.sources, outcome.report.omitted) +
+			note,
 		details: {
 			command: "scan",
 			total: groups.length,
@@ -158,6 +173,7 @@ async function scan(controller: JscpdController, args: string[]): Promise<Dispat
 				tokens: g.tokens,
 				format: g.format,
 				locations: g.locations,
+				...(g.kind && g.kind !== "exact" ? { kind: g.kind, similarity: g.similarity } : {}),
 			})),
 		},
 	};
@@ -187,23 +203,29 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			root,
 			timeoutMs: settings.timeoutMs,
 			signal,
+			// Compared with the baseline, so detected with the baseline's kinds.
+			detection: baseline.detection,
 			baseline: index,
 			changed: () => mutations.changed,
-			acknowledged: () => false,
-			max: settings.maxFindings,
 		}),
 	);
 	if (outcome.status !== "ok")
 		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
 			outcome: outcome.status,
 		});
-	const { selection } = outcome;
+	// Every current finding goes to the triage list; the result lists those not dismissed, capped.
+	const { listed, note } = controller.triage.changedResult(outcome.current);
+	const selection = {
+		findings: listed.slice(0, settings.maxFindings),
+		omitted: Math.max(0, listed.length - settings.maxFindings),
+	};
 	return {
 		status: "ok",
 		message: changedText(selection, {
 			acknowledged: (identity) => mutations.isAcknowledged(identity),
 			partial: baseline.status === "partial" ? (baseline.reason ?? "incomplete") : undefined,
 			incomplete: controller.state.incomplete,
+			triage: note,
 		}),
 		details: {
 			command: "changed",
@@ -215,6 +237,9 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 				lines: f.group.lines,
 				tokens: f.group.tokens,
 				locations: f.group.locations,
+				...(f.group.kind && f.group.kind !== "exact"
+					? { kind: f.group.kind, similarity: f.group.similarity, original: f.original }
+					: {}),
 			})),
 		},
 	};

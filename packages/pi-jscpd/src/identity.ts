@@ -19,6 +19,7 @@
  * path and line hashes, never the partner or line numbers.
  */
 import { createHash } from "node:crypto";
+import { shapeHashes } from "./kinds.js";
 import { type CloneGroup, type CloneLocation, fragmentHashes } from "./report.js";
 
 /** Occurrences of line hashes inside clone locations, per project path and in total. */
@@ -88,8 +89,10 @@ export function isNewLocation(
 export function findingIdentity(group: CloneGroup, fresh: readonly CloneLocation[]): string {
 	const content = group.hashes.filter((hash) => hash >= 0).join(",");
 	const keys = fresh.map((loc) => `${loc.path}#${content}`).sort();
+	// Exact identities stay as they were before kinds existed (acknowledgements already recorded).
+	const kind = group.kind === undefined || group.kind === "exact" ? [] : [group.kind];
 	return createHash("sha256")
-		.update(JSON.stringify([group.format, keys]))
+		.update(JSON.stringify([group.format, keys, ...kind]))
 		.digest("hex")
 		.slice(0, 32);
 }
@@ -133,6 +136,7 @@ export function deserialiseIndex(raw: unknown): LineIndex | undefined {
  * rebuilt from its content before the change. A line of that content counts as duplicated when it
  * occurs inside a clone location of another file (jscpd did not see this content, so its exact
  * clone ranges are unknown; a line duplicated elsewhere was part of one in all but rare cases).
+ * Line shapes (renamed and similar clones, kinds.ts) are rebuilt the same way.
  */
 export function rebaseIndex(index: LineIndex, originals: ReadonlyMap<string, string>): LineIndex {
 	if (originals.size === 0) return index;
@@ -141,7 +145,8 @@ export function rebaseIndex(index: LineIndex, originals: ReadonlyMap<string, str
 	for (const [path, text] of originals) {
 		for (const [hash, count] of perPath.get(path) ?? []) bump(total, hash, -count);
 		const counts = new Map<number, number>();
-		for (const hash of fragmentHashes(text)) if (hash >= 0 && (total.get(hash) ?? 0) > 0) bump(counts, hash);
+		for (const hash of [...fragmentHashes(text), ...shapeHashes(text)])
+			if (hash >= 0 && (total.get(hash) ?? 0) > 0) bump(counts, hash);
 		for (const [hash, count] of counts) bump(total, hash, count);
 		perPath.set(path, counts);
 	}

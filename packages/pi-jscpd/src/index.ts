@@ -3,7 +3,13 @@
  * tool, a session baseline and a quiet advisory checkpoint after the agent settles.
  */
 import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-coding-agent";
-import { createDialogScope, guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
+import {
+	createDialogScope,
+	createWorkflowMutex,
+	guardHost,
+	IdleDispatcher,
+	trackLifecycle,
+} from "@pi-lifecycle/lifecycle-kit";
 import { registerCommand, registerLifecycle, registerRenderer, registerTool } from "./adapters.js";
 import { JscpdController, type JscpdOptions } from "./controller.js";
 
@@ -18,7 +24,14 @@ export function createJscpdExtension(options: JscpdOptions = {}): (pi: Extension
 		options.onController?.(controller);
 		registerLifecycle(pi, controller);
 		registerTool(pi, controller);
-		registerCommand(pi, controller, createDialogScope(pi, identity));
+		// pi-jscpd never holds workflow:mutex:v1; it only asks whether another workflow does.
+		const mutex = createWorkflowMutex(pi);
+		registerCommand(pi, controller, createDialogScope(pi, identity), {
+			pi,
+			dispatcher: new IdleDispatcher(),
+			guard: () => identity.guard(),
+			workflowBusy: () => !mutex.held && mutex.isBusy(),
+		});
 		registerRenderer(pi);
 	};
 }

@@ -7,12 +7,11 @@
  * a newer result means nothing happens (with a short notice).
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { DialogScope, OpenedDialogs } from "@pi-lifecycle/lifecycle-kit";
-import { type LatestFindings, OVERVIEW_NOTICES, type OverviewModel, recheck } from "./overview.js";
+import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import type { OverviewModel } from "./overview.js";
+import { browseFindings, stillApplies, type TriageUiDeps } from "./triage-ui.js";
 
-/** Shown by "Browse findings (0)". */
-export const NO_FINDINGS_NOTICE =
-	"jscpd: no findings to browse yet. Run the changed check or a project scan from /jscpd first.";
+export { NO_FINDINGS_NOTICE } from "./triage-ui.js";
 
 /** Whether bare `/jscpd` opens the overview here (interactive TUI with dialogs). */
 export function opensOverview(line: string, ctx: Pick<ExtensionCommandContext, "hasUI" | "mode">): boolean {
@@ -24,6 +23,7 @@ export async function openOverview(
 	model: OverviewModel,
 	ctx: ExtensionCommandContext,
 	scope: DialogScope,
+	triage: TriageUiDeps,
 ): Promise<void> {
 	try {
 		const dialogs = scope.open();
@@ -34,8 +34,8 @@ export async function openOverview(
 			{ signal: dialogs.signal },
 		);
 		const action = menu.items.find((item) => item.label === choice)?.action;
-		if (!action || !still(dialogs, ctx)) return;
-		if (action === "browse") return await browse(model, ctx, dialogs);
+		if (!action || !stillApplies(dialogs, ctx)) return;
+		if (action === "browse") return await browseFindings(triage, ctx, dialogs);
 		const result = await model.run(action, ctx);
 		ctx.ui.notify(result.message, result.status === "error" ? "error" : "info");
 	} catch (err) {
@@ -45,33 +45,4 @@ export async function openOverview(
 			// A stale ctx (the session was replaced): nothing to report to.
 		}
 	}
-}
-
-/** Re-checks after a dialog answer; says why (best effort) and returns false when it no longer applies. */
-function still(
-	dialogs: OpenedDialogs,
-	ctx: ExtensionCommandContext,
-	findings?: { shown: LatestFindings; latest: LatestFindings | undefined },
-): boolean {
-	const verdict = recheck({ sessionCurrent: dialogs.current(), findings });
-	if (verdict === "ok") return true;
-	try {
-		ctx.ui.notify(OVERVIEW_NOTICES[verdict], "warning");
-	} catch {
-		// The old ctx is stale after a replacement: the notice is best effort.
-	}
-	return false;
-}
-
-async function browse(model: OverviewModel, ctx: ExtensionCommandContext, dialogs: OpenedDialogs) {
-	const shown = model.latest();
-	if (!shown || shown.entries.length === 0) return ctx.ui.notify(NO_FINDINGS_NOTICE, "info");
-	const source = shown.source === "scan" ? "the last project scan" : "the last changed check";
-	const labels = shown.entries.map((entry, i) => `${i + 1}. ${entry.label}`);
-	const choice = await ctx.ui.select(`jscpd findings from ${source} (${labels.length})`, labels, {
-		signal: dialogs.signal,
-	});
-	const entry = shown.entries[choice === undefined ? -1 : labels.indexOf(choice)];
-	if (!entry || !still(dialogs, ctx, { shown, latest: model.latest() })) return;
-	ctx.ui.notify(entry.detail, "info");
 }

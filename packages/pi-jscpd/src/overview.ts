@@ -1,12 +1,14 @@
 /**
- * The bare `/jscpd` overview of the interactive TUI, as a pure model: the short status title, the
- * four entries, and the latest findings (from the last `scan` or `changed` result) to browse.
+ * The bare `/jscpd` overview of the interactive TUI, as a pure model: the short status title and
+ * the four entries; Browse opens the triage list of every current finding (triage-ui.ts).
  * Opening the overview never scans; only the "Run …" entries dispatch, through the same dispatcher
  * as `/jscpd changed` and `/jscpd scan`.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { DispatchResult } from "./dispatch.js";
 import type { StatusView } from "./status.js";
+import type { TriageCounts } from "./triage.js";
+import { browseCount } from "./triage-text.js";
 
 /** What an overview entry does. */
 export type OverviewAction = "changed" | "scan" | "browse" | "help";
@@ -27,27 +29,11 @@ export interface OverviewMenu {
 	readonly items: readonly OverviewItem[];
 }
 
-/** One browsable finding (a clone pair). */
-export interface BrowseEntry {
-	/** `path:start-end ≈ path:start-end`. */
-	readonly label: string;
-	/** Multi-line details shown when the entry is selected. */
-	readonly detail: string;
-}
-
-/** The latest findings and where they came from; every new result is a new object (its identity). */
-export interface LatestFindings {
-	/** `scan` or `changed`. */
-	readonly source: "scan" | "changed";
-	/** The entries (at most what the result's details list). */
-	readonly entries: readonly BrowseEntry[];
-}
-
 /** The overview's entry labels (public: the TUI test and the docs use them). */
 export const OVERVIEW_LABELS = {
 	changed: "Run the changed check",
 	scan: "Run a project scan",
-	browse: (n: number) => `Browse findings (${n})`,
+	browse: (count: string) => `Browse findings (${count})`,
 	help: "Help",
 } as const;
 
@@ -64,12 +50,12 @@ export type Recheck = "ok" | keyof typeof OVERVIEW_NOTICES;
 export interface RecheckInput {
 	/** Whether the session the overview opened in is still the live one. */
 	readonly sessionCurrent: boolean;
-	/** For the findings list: the list shown and the latest one now (compared by identity). */
+	/** For the findings list: the findings version the list showed and the version now. */
 	readonly findings?: {
-		/** The findings the list showed. */
-		readonly shown: LatestFindings | undefined;
-		/** The latest findings now. */
-		readonly latest: LatestFindings | undefined;
+		/** The version the list showed. */
+		readonly shown: number;
+		/** The version now. */
+		readonly latest: number;
 	};
 }
 
@@ -102,121 +88,41 @@ export function overviewTitle(view: StatusView): string {
 	return last ? `${first}\n${last}` : first;
 }
 
-/** The overview for a status snapshot and the latest findings (pure; never dispatches). */
-export function overviewMenu(view: StatusView, latest: LatestFindings | undefined): OverviewMenu {
+/** The overview for a status snapshot and the findings counts (pure; never dispatches). */
+export function overviewMenu(view: StatusView, counts: TriageCounts): OverviewMenu {
 	return {
 		title: overviewTitle(view),
 		items: [
 			{ action: "changed", label: OVERVIEW_LABELS.changed },
 			{ action: "scan", label: OVERVIEW_LABELS.scan },
-			{ action: "browse", label: OVERVIEW_LABELS.browse(latest?.entries.length ?? 0) },
+			{ action: "browse", label: OVERVIEW_LABELS.browse(browseCount(counts)) },
 			{ action: "help", label: OVERVIEW_LABELS.help },
 		],
 	};
 }
 
-interface Location {
-	readonly path: string;
-	readonly startLine: number;
-	readonly endLine: number;
-}
-
-function isLocation(value: unknown): value is Location {
-	const v = value as Location | null;
-	return (
-		typeof v === "object" &&
-		v !== null &&
-		typeof v.path === "string" &&
-		typeof v.startLine === "number" &&
-		typeof v.endLine === "number"
-	);
-}
-
-const where = (loc: Location) => `${loc.path}:${loc.startLine}-${loc.endLine}`;
-
-function entryOf(raw: unknown, source: "scan" | "changed"): BrowseEntry | undefined {
-	const item = raw as {
-		locations?: unknown;
-		lines?: unknown;
-		tokens?: unknown;
-		format?: unknown;
-		label?: unknown;
-	} | null;
-	if (typeof item !== "object" || item === null || !Array.isArray(item.locations)) return undefined;
-	const [a, b] = item.locations;
-	if (!isLocation(a) || !isLocation(b)) return undefined;
-	const label = `${where(a)} ≈ ${where(b)}`;
-	const size = [
-		typeof item.lines === "number" ? `${item.lines} lines` : undefined,
-		typeof item.tokens === "number" ? `${item.tokens} tokens` : undefined,
-		typeof item.format === "string" ? item.format : undefined,
-	].filter((part) => part !== undefined);
-	const kind =
-		item.label === "new"
-			? "new duplicate (both copies changed this session)"
-			: item.label === "matches-existing"
-				? "copies existing code"
-				: undefined;
-	const detail = [
-		`Duplicated block (from the last ${source === "scan" ? "project scan" : "changed check"})`,
-		`  ${where(a)}`,
-		`  ${where(b)}`,
-		...(size.length > 0 ? [`  ${size.join(", ")}`] : []),
-		...(kind ? [`  ${kind}`] : []),
-	].join("\n");
-	return { label, detail };
-}
-
-/**
- * The latest findings after a dispatched command: a successful `scan` or `changed` replaces them,
- * anything else keeps `previous` (pure).
- */
-export function rememberResult(
-	previous: LatestFindings | undefined,
-	command: string,
-	result: DispatchResult,
-): LatestFindings | undefined {
-	if (result.status !== "ok" || (command !== "scan" && command !== "changed")) return previous;
-	const list = command === "scan" ? result.details.groups : result.details.findings;
-	if (!Array.isArray(list)) return previous;
-	const entries = list.flatMap((raw) => entryOf(raw, command) ?? []);
-	return { source: command, entries };
-}
-
-/** What the overview model needs: a status snapshot and the shared dispatcher. */
+/** What the overview model needs: a status snapshot, the findings counts and the shared dispatcher. */
 export interface OverviewDeps {
 	/** The current `/jscpd status` snapshot. */
 	readonly status: () => StatusView;
+	/** The current findings counts (what Browse offers). */
+	readonly counts: () => TriageCounts;
 	/** Runs one subcommand through the same dispatcher as `/jscpd <command>`. */
 	readonly dispatch: (command: "changed" | "scan" | "help", ctx: ExtensionContext) => Promise<DispatchResult>;
 }
 
-/** The overview of one registration: what to show, and the latest findings to browse. */
+/** The overview of one registration. */
 export interface OverviewModel {
 	/** The dialog to show now. Reads status only: never dispatches, never scans. */
 	open(): OverviewMenu;
-	/** The latest findings, if any `scan`/`changed` ran in this runtime. */
-	latest(): LatestFindings | undefined;
-	/** Records a result of `/jscpd <command>` typed by the user, so Browse lists it. */
-	remember(command: string, result: DispatchResult): void;
-	/** Runs a "Run …" or Help entry through the dispatcher and remembers its findings. */
+	/** Runs a "Run …" or Help entry through the dispatcher (its findings reach the triage list there). */
 	run(action: "changed" | "scan" | "help", ctx: ExtensionContext): Promise<DispatchResult>;
 }
 
 /** Creates the overview model. */
 export function createOverviewModel(deps: OverviewDeps): OverviewModel {
-	let latest: LatestFindings | undefined;
-	const remember = (command: string, result: DispatchResult) => {
-		latest = rememberResult(latest, command, result);
-	};
 	return {
-		open: () => overviewMenu(deps.status(), latest),
-		latest: () => latest,
-		remember,
-		async run(action, ctx) {
-			const result = await deps.dispatch(action, ctx);
-			remember(action, result);
-			return result;
-		},
+		open: () => overviewMenu(deps.status(), deps.counts()),
+		run: (action, ctx) => deps.dispatch(action, ctx),
 	};
 }

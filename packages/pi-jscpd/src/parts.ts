@@ -1,13 +1,14 @@
 /**
  * The parts of one runtime and how they are wired to each other (the controller's composition):
  * settings, process runner, session changes (the only writer of the mutation state), outside-change
- * probe, automatic-check flow, scheduler, baseline keeper and status. Each part gets narrow
+ * probe, automatic-check flow, scheduler, baseline keeper, status and triage. Each part gets narrow
  * callbacks; the runtime's session facts (`RuntimeSession`) are owned by the controller.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
 import { AutomaticFlow } from "./automatic.js";
 import type { CheckpointDeps } from "./checkpoint.js";
+import { detectionOf } from "./config.js";
 import type { LineIndex } from "./identity.js";
 import { incompleteReason } from "./ignores.js";
 import { OutsideProbe } from "./outside.js";
@@ -19,6 +20,7 @@ import { SessionChanges } from "./session-changes.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { baselineView } from "./status.js";
 import { StatusKeeper } from "./status-keeper.js";
+import { Triage } from "./triage.js";
 import { blockReason } from "./triggers.js";
 import { safeIdle } from "./ui.js";
 
@@ -39,6 +41,8 @@ export interface RuntimeParts {
 	readonly scheduler: CheckScheduler;
 	readonly baseline: BaselineKeeper;
 	readonly status: StatusKeeper;
+	/** Every current finding, the user's dismissals and what the model was told (Browse, the footer). */
+	readonly triage: Triage;
 	/** The baseline index a report is compared with (pending rebases applied). */
 	readonly indexFor: (groups: readonly CloneGroup[]) => LineIndex;
 	/** Why a check may miss changed files (the outside probe's gaps, files the default ignores hide). */
@@ -62,6 +66,10 @@ export function buildParts(
 		noteRecorded: (path) => late.outside.noteRecorded(path),
 		noteMoves: (moves) => late.baseline.noteMoves(moves),
 	});
+	const triage = new Triage({
+		acknowledged: (identity) => changes.view.isAcknowledged(identity),
+		changed: () => status.update(),
+	});
 	const indexFor = (groups: readonly CloneGroup[]) => late.baseline.indexFor(groups, changes.view.changed);
 	const incomplete = () =>
 		incompleteReason(session.root, changes.view.changed, late.outside.incomplete, runner.trusted);
@@ -83,6 +91,7 @@ export function buildParts(
 			capability: late.baseline.capability?.status,
 			baseline: late.baseline.state.status,
 			checking: late.scheduler.snapshot().automaticActive,
+			findings: triage.counts(),
 		}),
 	});
 	const outside = new OutsideProbe({
@@ -110,6 +119,8 @@ export function buildParts(
 			stillCurrent: () => guard.isCurrent() && !session.shutdown,
 			inRun: () => identity.snapshot.running,
 			incomplete,
+			dismissed: (id) => triage.isDismissed(id),
+			current: (findings) => triage.recordNew("checkpoint", findings),
 			record: status.outcome,
 		};
 	};
@@ -150,6 +161,7 @@ export function buildParts(
 		snapshot: (signal) => outside.snapshot(signal),
 		captured: (signal) => outside.captureEnd(signal),
 		timeoutMs: () => settings.value.timeoutMs,
+		detection: () => detectionOf(settings.value),
 		closed: () => session.shutdown,
 		changed: () => {
 			automatic.retryBlocked();
@@ -158,5 +170,17 @@ export function buildParts(
 		},
 	});
 	late.baseline = baseline;
-	return { runner, settings, changes, outside, automatic, scheduler, baseline, status, indexFor, incomplete };
+	return {
+		runner,
+		settings,
+		changes,
+		outside,
+		automatic,
+		scheduler,
+		baseline,
+		status,
+		triage,
+		indexFor,
+		incomplete,
+	};
 }

@@ -23,10 +23,35 @@ export function bound(text: string): string {
 	return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 20)}\n… (truncated)`;
 }
 
-/** One finding as a line. */
+/** What a renamed or near-miss clone is called in messages. */
+function kindNoun(group: CloneGroup): string | undefined {
+	if (group.kind === "renamed") return "renamed copy";
+	if (group.kind === "similar") return "near-copy";
+	return undefined;
+}
+
+function kindFacts(group: CloneGroup): string {
+	const similar =
+		group.kind === "similar" && group.similarity !== undefined
+			? `${Math.floor(group.similarity * 100)}% similar, `
+			: "";
+	return `(${similar}${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
+}
+
+/** One finding as a line: a renamed or near-copy names the copy, then the original's location. */
 export function findingLine(finding: Finding, index: number): string {
 	const { group } = finding;
 	const [a, b] = group.locations;
+	const noun = kindNoun(group);
+	if (noun) {
+		const original = finding.original;
+		const isOriginal = (loc: CloneLocation) =>
+			loc.path === original?.path && loc.startLine === original.startLine;
+		const copy = original && (isOriginal(a) ? b : a);
+		return copy && original
+			? `${index + 1}. ${where(copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
+			: `${index + 1}. ${noun}, both new: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
+	}
 	const label = finding.label === "new" ? "new duplicate" : "copies existing code";
 	return `${index + 1}. ${label}: ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
 }
@@ -55,8 +80,11 @@ export function scanText(
 	const lines = [`jscpd: ${groups.length} duplicated block${groups.length === 1 ? "" : "s"}${files}.`];
 	shown.forEach((group, i) => {
 		const [a, b] = group.locations;
+		const noun = kindNoun(group);
 		lines.push(
-			`${i + 1}. ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`,
+			noun
+				? `${i + 1}. ${noun}: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`
+				: `${i + 1}. ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`,
 		);
 	});
 	if (groups.length > shown.length) lines.push(`(${groups.length - shown.length} more not shown)`);
@@ -77,6 +105,7 @@ export const FOOTER = {
 	ready: "jscpd ready",
 	clean: "jscpd clean",
 	findings: (n: number) => `jscpd ${n} new duplicate${n === 1 ? "" : "s"}`,
+	dismissed: (n: number) => `jscpd clean · ${n} dismissed`,
 	failed: "jscpd failed · /jscpd status",
 	incomplete: "jscpd incomplete · /jscpd status",
 	partial: "jscpd baseline partial",
@@ -89,6 +118,11 @@ export interface FooterInput {
 	readonly baseline: "none" | "pending" | "accepted" | "partial" | "unavailable" | "failed";
 	readonly checking: boolean;
 	readonly outcome: CheckOutcome | undefined;
+	/**
+	 * Current new duplicates from the triage list (not dismissed / dismissed): the footer counts
+	 * what Browse lists. Without it, a findings outcome shows its delivered count.
+	 */
+	readonly findings?: { readonly fresh: number; readonly dismissed: number };
 }
 
 /** The footer text for a state (pure). */
@@ -99,22 +133,26 @@ export function footerText(input: FooterInput): string {
 	if (input.baseline === "partial") return FOOTER.partial;
 	if (input.baseline !== "accepted") return FOOTER.failed;
 	if (input.checking) return FOOTER.checking;
-	if (!input.outcome) return FOOTER.ready;
-	if (input.outcome.kind === "clean") return FOOTER.clean;
-	if (input.outcome.kind === "findings") return FOOTER.findings(input.outcome.delivered ?? 0);
-	if (input.outcome.kind === "incomplete") return FOOTER.incomplete;
-	return FOOTER.failed;
+	const kind = input.outcome?.kind;
+	if (kind === "incomplete") return FOOTER.incomplete;
+	if (kind !== undefined && kind !== "clean" && kind !== "findings") return FOOTER.failed;
+	const fresh = input.findings?.fresh ?? (kind === "findings" ? (input.outcome?.delivered ?? 0) : 0);
+	if (fresh > 0) return FOOTER.findings(fresh);
+	if ((input.findings?.dismissed ?? 0) > 0) return FOOTER.dismissed(input.findings?.dismissed ?? 0);
+	return kind === undefined ? FOOTER.ready : FOOTER.clean;
 }
 
 /** The result text of `changed`: every new finding (acknowledged ones marked), then notes on what it could not see. */
 export function changedText(
-	selection: Selection,
+	selection: Pick<Selection, "findings" | "omitted">,
 	notes: {
 		readonly acknowledged: (identity: string) => boolean;
 		/** Why the baseline is partial (undefined when it is accepted). */
 		readonly partial: string | undefined;
 		/** Why the changed files may be incomplete. */
 		readonly incomplete: string | undefined;
+		/** The triage note (dismissed findings left out), or "". */
+		readonly triage?: string;
 	},
 ): string {
 	const lines =
@@ -130,7 +168,17 @@ export function changedText(
 				];
 	const partial = notes.partial === undefined ? "" : `\nNote: the baseline is partial (${notes.partial}).`;
 	const incomplete = notes.incomplete ? `\nNote: incomplete — ${notes.incomplete}.` : "";
-	return bound(lines.join("\n") + partial + incomplete);
+	return bound(lines.join("\n") + partial + incomplete + (notes.triage ?? ""));
+}
+
+/** The detection settings as a line of `/jscpd status`. */
+function kindsText(settings: StatusView["settings"]): string {
+	const near = settings.kinds.includes("similar")
+		? ` (near-copies from ${settings.similarity} similarity)`
+		: "";
+	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
+	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
+	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
 }
 
 /** The `/jscpd status` text. */
@@ -139,6 +187,7 @@ export function statusText(view: StatusView): string {
 	const lines = [
 		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
 		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
+		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
 		`project: ${view.root ?? "(none)"}`,
 		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,

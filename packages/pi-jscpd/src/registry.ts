@@ -46,8 +46,40 @@ export const COMMANDS = {
 	help: { hint: "", description: "Show this help", takesArgs: false },
 } as const satisfies Record<string, CommandSpec>;
 
-/** A subcommand name. */
+/**
+ * Subcommands of `/jscpd` only: triage is the user's decision, so `jscpd_run` does not offer them
+ * (its declaration, sent with every request, stays as it is).
+ */
+export const USER_COMMANDS = {
+	dismiss: {
+		hint: "<n>",
+		description: "Dismiss finding n as intended: never reported to the model again (no n: list the findings)",
+		takesArgs: true,
+	},
+	undismiss: {
+		hint: "<n>",
+		description: "Undo the dismissal of finding n",
+		takesArgs: true,
+	},
+} as const satisfies Record<string, CommandSpec>;
+
+/** A subcommand name of `jscpd_run` and `/jscpd`. */
 export type CommandName = keyof typeof COMMANDS;
+
+/** A subcommand name of `/jscpd` only. */
+export type UserCommandName = keyof typeof USER_COMMANDS;
+
+/** `/jscpd`-only subcommand names in registry order. */
+export const USER_COMMAND_NAMES = Object.keys(USER_COMMANDS) as readonly UserCommandName[];
+
+/** Narrows an unknown value to a `/jscpd`-only subcommand name. */
+export function isUserCommandName(value: unknown): value is UserCommandName {
+	return typeof value === "string" && Object.hasOwn(USER_COMMANDS, value);
+}
+
+const ALL_COMMANDS: Record<string, CommandSpec> = { ...COMMANDS, ...USER_COMMANDS };
+/** Every `/jscpd` subcommand, shared ones first. */
+const USER_ORDER: readonly string[] = [...Object.keys(COMMANDS), ...USER_COMMAND_NAMES];
 
 /** Subcommand names in registry order. */
 export const COMMAND_NAMES = Object.keys(COMMANDS) as readonly CommandName[];
@@ -71,23 +103,30 @@ export interface CompletionItem {
 export function commandCompletions(prefix: string): CompletionItem[] | null {
 	const trimmed = prefix.trimStart();
 	if (/\s/.test(trimmed)) return null;
-	const items = COMMAND_NAMES.filter((name) => name.startsWith(trimmed)).map((name) => ({
-		value: name,
-		label: COMMANDS[name].hint ? `${name} ${COMMANDS[name].hint}` : name,
-		description: COMMANDS[name].description,
-	}));
+	const items = USER_ORDER.filter((name) => name.startsWith(trimmed)).map((name) => {
+		const spec = ALL_COMMANDS[name] as CommandSpec;
+		return { value: name, label: spec.hint ? `${name} ${spec.hint}` : name, description: spec.description };
+	});
 	return items.length > 0 ? items : null;
 }
 
-/** The help text shared by `/jscpd help` and `jscpd_run help`. */
-export function helpText(): string {
-	const lines = COMMAND_NAMES.map((name) => {
-		const usage = COMMANDS[name].hint ? `${name} ${COMMANDS[name].hint}` : name;
-		return `  ${usage.padEnd(16)} ${COMMANDS[name].description}`;
+/**
+ * The help text: `/jscpd help` (the user's, with the `/jscpd`-only triage commands) and
+ * `jscpd_run help` (the model's: the commands it can call).
+ */
+export function helpText(audience: "user" | "model" = "model"): string {
+	const names = audience === "user" ? USER_ORDER : COMMAND_NAMES;
+	const lines = names.map((name) => {
+		const spec = ALL_COMMANDS[name] as CommandSpec;
+		const usage = spec.hint ? `${name} ${spec.hint}` : name;
+		return `  ${usage.padEnd(16)} ${spec.description}`;
 	});
 	return [
 		"Usage: /jscpd <command> (tool: jscpd_run {command, args})",
 		...lines,
+		...(audience === "user"
+			? ["dismiss and undismiss are for you only: jscpd_run does not offer them."]
+			: []),
 		"The automatic checkpoint runs after the agent settles and reports only new duplicates in files changed this session.",
 	].join("\n");
 }

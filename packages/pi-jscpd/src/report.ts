@@ -8,6 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { isAbsolute } from "node:path";
+import { type CloneKind, classify, shapeHashes } from "./kinds.js";
+import { fnv } from "./line-hash.js";
 import { isInside, toProjectPath } from "./paths.js";
 
 /**
@@ -38,8 +40,15 @@ export interface CloneGroup {
 	readonly tokens: number;
 	/** The two locations, in report order. */
 	readonly locations: readonly [CloneLocation, CloneLocation];
-	/** Line hashes of the fragment, one per line, -1 for lines without code (see identity.ts). */
+	/**
+	 * Line hashes of the fragment, one per line, -1 for lines without code (see identity.ts); of the
+	 * lines' shapes for renamed and similar clones (kinds.ts).
+	 */
 	readonly hashes: readonly number[];
+	/** Clone kind; `exact` when undefined. */
+	readonly kind?: CloneKind;
+	/** AST similarity (0–1) of a renamed or similar clone, as jscpd reported it. */
+	readonly similarity?: number;
 }
 
 /** A parsed report. */
@@ -56,16 +65,6 @@ export interface ParsedReport {
 export type ParseResult =
 	| { readonly ok: true; readonly report: ParsedReport }
 	| { readonly ok: false; readonly error: string };
-
-/** FNV-1a (32 bit) of a normalised line. */
-function fnv(text: string): number {
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) {
-		hash ^= text.charCodeAt(i);
-		hash = Math.imul(hash, 0x01000193);
-	}
-	return hash >>> 0;
-}
 
 /**
  * Line hashes of a fragment, one per line; -1 for a line that carries no code of its own (blank,
@@ -108,9 +107,14 @@ export function toGroup(root: string, raw: unknown): CloneGroup | undefined {
 	const tokens = Number.isSafeInteger(dup.tokens) ? (dup.tokens as number) : 0;
 	const fragment = typeof dup.fragment === "string" ? dup.fragment.replace(/\s+/g, " ").trim() : "";
 	const paths = [first.path, second.path].sort();
-	const identity = digest(JSON.stringify([format, fragment || `${lines}:${tokens}`, paths]));
-	const hashes = typeof dup.fragment === "string" ? fragmentHashes(dup.fragment) : [];
-	return { identity, format, lines, tokens, locations: [first, second], hashes };
+	const { kind, similarity } = classify(dup);
+	const identity = digest(
+		JSON.stringify([format, fragment || `${lines}:${tokens}`, paths, ...(kind === "exact" ? [] : [kind])]),
+	);
+	const text = typeof dup.fragment === "string" ? dup.fragment : undefined;
+	const hashes = text === undefined ? [] : kind === "exact" ? fragmentHashes(text) : shapeHashes(text);
+	const group: CloneGroup = { identity, format, lines, tokens, locations: [first, second], hashes };
+	return kind === "exact" ? group : { ...group, kind, ...(similarity === undefined ? {} : { similarity }) };
 }
 
 /** Parses report text. `root` must be canonical (jscpd runs with `--absolute`). */

@@ -11,6 +11,7 @@
 
 import { containReport } from "./contain.js";
 import { defaultIgnores } from "./ignores.js";
+import { type Detection, detectionArguments, EXACT_ONLY } from "./kinds.js";
 import type { Capability } from "./locate.js";
 import { type ParsedReport, parseReport } from "./report.js";
 import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
@@ -60,7 +61,8 @@ const NEUTRAL_CONFIG = `${JSON.stringify({ blame: false, followSymlinks: false }
 
 /**
  * The fixed argument list for a scan of `paths` (canonical, inside the project; the root when
- * empty). `projectConfig: false` points jscpd at our neutral config file; `ignore` adds globs.
+ * empty). `projectConfig: false` points jscpd at our neutral config file; `ignore` adds globs;
+ * `detection` adds the clone-kind arguments (kinds.ts).
  */
 export function scanArguments(
 	paths: readonly string[],
@@ -68,11 +70,13 @@ export function scanArguments(
 		readonly projectConfig?: boolean;
 		readonly root?: string;
 		readonly ignore?: readonly string[];
+		readonly detection?: Detection;
 	} = {},
 ): string[] {
 	const ignore = options.ignore ?? [];
 	return [
 		...(options.projectConfig === false ? ["--config", `{output}/${NEUTRAL_CONFIG_FILE}`] : []),
+		...detectionArguments(options.detection ?? EXACT_ONLY),
 		...(ignore.length > 0 ? ["--ignore", ignore.join(",")] : []),
 		"--reporters",
 		"json",
@@ -99,6 +103,8 @@ export async function runScan(
 		readonly paths: readonly string[];
 		readonly timeoutMs: number;
 		readonly signal?: AbortSignal;
+		/** Clone kinds to detect; exact only when omitted. */
+		readonly detection?: Detection;
 	},
 ): Promise<ScanOutcome> {
 	if (capability.status !== "available") return { status: "unavailable", reason: capability.reason };
@@ -110,6 +116,7 @@ export async function runScan(
 			projectConfig: trusted,
 			root: request.root,
 			ignore: defaultIgnores(request.root, trusted),
+			detection: request.detection,
 		}),
 		cwd: trusted ? request.root : undefined,
 		files: trusted ? undefined : { [NEUTRAL_CONFIG_FILE]: NEUTRAL_CONFIG },
@@ -121,7 +128,7 @@ export async function runScan(
 		case "ok": {
 			const parsed = parseReport(request.root, outcome.report ?? "");
 			return parsed.ok
-				? { status: "ok", report: containReport(request.root, parsed.report) }
+				? { status: "ok", report: onlyKinds(containReport(request.root, parsed.report), request.detection) }
 				: { status: "failed", reason: parsed.error };
 		}
 		case "timeout":
@@ -140,4 +147,11 @@ export async function runScan(
 			return { status: "failed", reason: detail ? `${outcome.error}: ${detail}` : outcome.error };
 		}
 	}
+}
+
+/** Drops groups of kinds the detection does not report (a trusted project's config may add some). */
+function onlyKinds(report: ParsedReport, detection: Detection = EXACT_ONLY): ParsedReport {
+	const kinds = detection.kinds;
+	const groups = report.groups.filter((group) => kinds.includes(group.kind ?? "exact"));
+	return groups.length === report.groups.length ? report : { ...report, groups };
 }

@@ -19,6 +19,7 @@ import {
 	writeBaseline,
 } from "./baseline.js";
 import { EMPTY_INDEX, type LineIndex, rebaseFromReport, rebaseIndex, serialiseIndex } from "./identity.js";
+import type { Detection } from "./kinds.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import type { ReplayEntry } from "./mutations.js";
 import { readRegularFile } from "./regular-file.js";
@@ -40,6 +41,8 @@ export interface BaselineDeps {
 	readonly captured?: (signal?: AbortSignal) => Promise<void>;
 	/** The current jscpd timeout. */
 	readonly timeoutMs: () => number;
+	/** The clone kinds a new baseline detects (exact only when omitted). */
+	readonly detection?: () => Detection;
 	/** Whether the runtime is shutting down. */
 	readonly closed: () => boolean;
 	/** Called when the capability or baseline changed (footer). */
@@ -165,6 +168,7 @@ export class BaselineKeeper {
 					sessionId,
 					file: baselinePath(start.agentDir, sessionId),
 					timeoutMs: this.#deps.timeoutMs(),
+					detection: this.#deps.detection?.(),
 					priorMutations: start.priorMutations,
 					reason: start.reason,
 					originals: () => this.#originals,
@@ -234,6 +238,8 @@ export class BaselineKeeper {
 				reason: state.reason,
 				groups: state.groups,
 				lines: serialiseIndex(index),
+				// A reload keeps comparing with the kinds this baseline was captured with.
+				detection: state.detection,
 			});
 		}
 		return index;

@@ -70,8 +70,12 @@ export class SessionChanges {
 		this.#state.acknowledge(acks);
 	}
 
-	/** A reset dropped deliveries the model never saw: withdraws them; returns how many. Throws on a stale ctx. */
-	withdrawLost(sessionManager: EntryLookup, entryId: string): number {
-		return this.#state.unacknowledge(lostAtReset(sessionManager, entryId, FINDINGS_MESSAGE));
+	/**
+	 * A reset dropped deliveries the model never saw: withdraws them, except those `stays` keeps (a
+	 * finding the user dismissed since is not delivered again); returns how many. Throws on a stale ctx.
+	 */
+	withdrawLost(sessionManager: EntryLookup, entryId: string, stays: (identity: string) => boolean): number {
+		const lost = lostAtReset(sessionManager, entryId, FINDINGS_MESSAGE).filter((ack) => !stays(ack.identity));
+		return this.#state.unacknowledge(lost);
 	}
 }

@@ -21,6 +21,10 @@ export interface StatusView {
 		readonly groups?: number;
 		readonly reason?: string;
 		readonly file?: string;
+		/** Clone kinds the baseline (and so every check against it) detects. */
+		readonly kinds?: readonly string[];
+		/** Why the baseline fell back to exact clones only. */
+		readonly fallback?: string;
 	};
 	/** Project files changed in this session. */
 	readonly changedFiles: number;
@@ -47,6 +51,8 @@ export function baselineView(b: BaselineState): StatusView["baseline"] {
 		groups: "groups" in b ? b.groups : undefined,
 		reason: "reason" in b ? b.reason : undefined,
 		file: "file" in b ? b.file : undefined,
+		kinds: "index" in b ? (b.detection?.kinds ?? ["exact"]) : undefined,
+		fallback: "fallback" in b ? b.fallback : undefined,
 	};
 }
 

@@ -6,15 +6,15 @@
  */
 import { type ExtensionAPI, VERSION } from "@earendil-works/pi-coding-agent";
 import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
-import { createResetBoundary } from "./boundary.js";
-import { registerResetCommand } from "./command.js";
-import { registerCompactionHooks } from "./compaction.js";
-import { registerContextHook } from "./context.js";
-import { createControl } from "./control.js";
-import { registerLifecycle } from "./lifecycle.js";
-import { registerResetRenderers } from "./renderers.js";
-import { createReserveReader } from "./settings.js";
-import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./tool.js";
+import { createResetBoundary } from "./adapters/boundary.js";
+import { registerResetCommand } from "./adapters/command.js";
+import { registerCompactionHooks } from "./adapters/compaction.js";
+import { registerContextHook } from "./adapters/context.js";
+import { createControl } from "./adapters/control.js";
+import { registerLifecycle } from "./adapters/lifecycle.js";
+import { registerResetRenderers } from "./adapters/renderers.js";
+import { createReserveReader } from "./adapters/settings.js";
+import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./adapters/tool.js";
 
 /** The pi-reset extension factory. */
 export default function piReset(pi: ExtensionAPI): void {

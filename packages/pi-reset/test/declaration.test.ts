@@ -8,7 +8,7 @@
  */
 import { reply, type ScriptedSession, toolCall, toolCalls } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_HANDOFF_CHARS } from "../src/texts.js";
+import { MAX_HANDOFF_CHARS } from "../src/core/texts.js";
 import { allText, startSession } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;

@@ -37,7 +37,7 @@ describe("digest truth", () => {
 
 describe("digest paths as models write them", () => {
 	it("one file written as ./src/a.ts and src/a.ts is listed once, as modified, not also as read", async () => {
-		const { windowDigest } = await import("../src/digest.js");
+		const { windowDigest } = await import("../src/core/digest.js");
 		const entries = [
 			{
 				type: "message",

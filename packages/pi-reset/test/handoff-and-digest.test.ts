@@ -6,9 +6,9 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { reply, type ScriptedSession, toolCall, toolCalls } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { DIGEST_BUDGET_CHARS, windowDigest } from "../src/digest.js";
-import { parseHandoff } from "../src/handoff.js";
-import { bootText, warningText } from "../src/texts.js";
+import { DIGEST_BUDGET_CHARS, windowDigest } from "../src/core/digest.js";
+import { parseHandoff } from "../src/core/handoff.js";
+import { bootText, warningText } from "../src/core/texts.js";
 import { allText, startSession } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;

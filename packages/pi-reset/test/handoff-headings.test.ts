@@ -4,7 +4,7 @@
  * land under the "do not redo it" heading.
  */
 import { describe, expect, it } from "vitest";
-import { bootText } from "../src/texts.js";
+import { bootText } from "../src/core/texts.js";
 
 const DONE = "Done (finished and verified as stated; do not redo it):";
 

@@ -7,7 +7,7 @@ import {
 	nearArming,
 	warningHookWanted,
 	warningMargin,
-} from "../src/meter.js";
+} from "../src/core/meter.js";
 
 const total = (usage: Usage) => usage.totalTokens;
 

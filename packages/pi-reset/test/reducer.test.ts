@@ -6,7 +6,7 @@ import {
 	type ResetState,
 	reduceReset,
 	type Step,
-} from "../src/reducer.js";
+} from "../src/core/reducer.js";
 
 function run(state: ResetState, ...events: ResetEvent[]): Step {
 	let step: Step = { state, effect: { type: "none" } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderLines } from "../src/renderers.js";
-import { bootText, footerText, warningText } from "../src/texts.js";
+import { renderLines } from "../src/adapters/renderers.js";
+import { bootText, footerText, warningText } from "../src/core/texts.js";
 
 const boot = bootText({
 	windowId: "w1-abc",

@@ -1,7 +1,7 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { bootText, bound } from "../src/texts.js";
-import { erasedPrefixLength, restoreFromBranch, turnInProgress } from "../src/window.js";
+import { bootText, bound } from "../src/core/texts.js";
+import { erasedPrefixLength, restoreFromBranch, turnInProgress } from "../src/core/window.js";
 
 let n = 0;
 const base = () => ({ id: `e${++n}`, parentId: null, timestamp: new Date(0).toISOString() });

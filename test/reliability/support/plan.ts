@@ -3,6 +3,7 @@
  * schedules, fuzz cases and fault cases each file runs, and a per-file tally that checks the run
  * really executed what the plan says ("nothing lost"). summary.test.ts prints the totals.
  */
+import { join, relative, sep } from "node:path";
 import fc from "fast-check";
 import { expect, vi } from "vitest";
 
@@ -16,21 +17,63 @@ export const FIXED_SEED = 20_260_812;
 /** Largest seed accepted: fast-check seeds are 32-bit, and offsets up to 1,000 are added. */
 export const MAX_SEED = 2 ** 31 - 1_001;
 
-/** Base seed of every property; a failure prints the seed and the shrunk schedule. */
+/**
+ * Base seed of every property; a failure prints the seed and the shrunk schedule. A value that is
+ * not a seed stops the suite: silently running the fixed seed instead would "reproduce" nothing.
+ */
 export const SEED: number = (() => {
 	const raw = process.env.PI_LIFECYCLE_SEED;
-	const parsed = raw === undefined ? Number.NaN : Number.parseInt(raw, 10);
-	return Number.isSafeInteger(parsed) && parsed >= 0 && parsed <= MAX_SEED ? parsed : FIXED_SEED;
+	if (raw === undefined || raw === "") return FIXED_SEED;
+	const parsed = /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+	if (!(parsed <= MAX_SEED))
+		throw new Error(`PI_LIFECYCLE_SEED must be an integer 0-${MAX_SEED}, not ${JSON.stringify(raw)}`);
+	return parsed;
 })();
 
-/** How to rerun this exact run: goes at the top of every failure message. */
-export const REPRODUCE = `[reliability] seed ${SEED}: reproduce with PI_LIFECYCLE_SEED=${SEED} (cd test && npx -y pnpm@12.4.2 exec vitest run reliability)`;
+/**
+ * The shell command, run from the repository root, that reruns `target` (a path under `test/`,
+ * by default the whole reliability directory) with `seed`. A plain command line: pasted into sh
+ * or bash it runs (an environment prefix on a `( … )` subshell would be a syntax error).
+ */
+export function reproduceCommand(target = "reliability", seed: number = SEED): string {
+	return `cd test && PI_LIFECYCLE_SEED=${seed} npx -y pnpm@12.4.2 exec vitest run ${target}`;
+}
 
-/** Puts {@link REPRODUCE} in front of fast-check's report (seed, path, shrunk counterexample). */
+const TEST_ROOT = join(import.meta.dirname, "..", "..");
+
+/** The current test file as a path under `test/` (the whole directory outside a test). */
+function currentTarget(): string {
+	const file = expect.getState().testPath;
+	const rel = file ? relative(TEST_ROOT, file).split(sep).join("/") : "";
+	return rel && !rel.startsWith("..") && /^[\w./-]+$/.test(rel) ? rel : "reliability";
+}
+
+/** First line of every failure message: the seed and the command that reruns this file with it. */
+export function reproduceLine(target: string = currentTarget()): string {
+	return `[reliability] seed ${SEED}; reproduce: ${reproduceCommand(target)}`;
+}
+
+/** The whole suite's reproduce line (what summary and the docs show). */
+export const REPRODUCE = reproduceLine("reliability");
+
+/**
+ * Puts {@link reproduceLine} in front of fast-check's report (seed, path, shrunk counterexample),
+ * and in front of an error thrown while generating a value: fast-check lets that escape `assert`
+ * without a report, and a generator that throws is the defect class of issue 25.
+ */
 const reproducible: fc.Plugin<unknown> = () => ({
+	decorateGenerate: (generate) => (mrng, runId) => {
+		try {
+			return generate(mrng, runId);
+		} catch (error) {
+			throw new Error(`${reproduceLine()}\na generator threw (fix the generator): ${String(error)}`, {
+				cause: error,
+			});
+		}
+	},
 	onAllRunsComplete(details) {
 		if (!details.failed) return;
-		throw new Error(`${REPRODUCE}\n${fc.defaultReportMessage(details) ?? "property failed"}`, {
+		throw new Error(`${reproduceLine()}\n${fc.defaultReportMessage(details) ?? "property failed"}`, {
 			cause: details.errorInstance,
 		});
 	},
@@ -74,6 +117,7 @@ export const FUZZ = {
 /** Hostile live payloads per bus listener (bus.property), each asserted separately. */
 export const BUS = {
 	resetAnnouncement: 1_000,
+	resetAnnouncementCopy: 1_000,
 	goalStart: 1_000,
 	workflowMutex: 500,
 	usageOffers: 300,
@@ -109,9 +153,17 @@ export class Tally {
 	verify(file: string, planned: Readonly<Record<string, number>>): void {
 		const lines: string[] = [];
 		for (const [name, n] of Object.entries(planned)) {
-			expect(this.count(name), `${file}: ${name} ran ${this.count(name)} of ${n}; ${REPRODUCE}`).toBe(n);
+			expect(this.count(name), `${file}: ${name} ran ${this.count(name)} of ${n}\n${reproduceLine()}`).toBe(
+				n,
+			);
 			lines.push(`${name} ${n}`);
 		}
 		console.log(`[reliability] ${file} (seed ${SEED}): ${lines.join(", ")}`);
+	}
+	/** Asserts every coverage counter moved (a property cannot pass vacuously) and prints them. */
+	covered(file: string, seen: Readonly<Record<string, number>>): void {
+		console.log(`[reliability] ${file} coverage: ${JSON.stringify(seen)}`);
+		for (const [name, n] of Object.entries(seen))
+			expect(n, `${file}: ${name} never happened\n${reproduceLine()}`).toBeGreaterThan(0);
 	}
 }

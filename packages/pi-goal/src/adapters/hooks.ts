@@ -1,0 +1,286 @@
+/**
+ * Event adapters: restore, accounting, budget checks, run ownership, the settled fallback,
+ * compaction and reset handling (which contract revision the new window holds). Every handler here
+ * is O(1) or O(new entries) except the one branch scan on restore and the walk over the kept
+ * window after a compaction or reset. The `context` fallback is armed only while needed (window.ts).
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+	createOnceReporter,
+	isExplicitlyTrusted,
+	loadSettings,
+	onResetAnnouncement,
+} from "@pi-lifecycle/lifecycle-kit";
+import { messageTokens, type UsageLike } from "../core/accounting.js";
+import { readContinuationDetails, readContractDetails } from "../core/contract.js";
+import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
+import type { RunOwnership } from "../core/run.js";
+import { limitReached } from "../core/safety.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
+import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
+import type { GoalController } from "./controller.js";
+import { say } from "./output.js";
+import type { Dormancy } from "./peer.js";
+import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { helpersAvailable, settleRun } from "./settle.js";
+import type { UsageRecovery } from "./usage-recovery.js";
+import { publishWhileIdle } from "./use-cases.js";
+import type { GoalWaker } from "./wake.js";
+import { contractRevisionSince, resetAhead } from "./window.js";
+
+/** Dependencies of the hooks. */
+export interface HookDeps {
+	readonly controller: GoalController;
+	readonly waker: GoalWaker;
+	readonly run: RunOwnership;
+	/** What makes the next turn_end worth a subscription. */
+	readonly needs: TurnEndNeeds;
+	/** Arms or disarms the boundary participants after `needs` changed. */
+	readonly syncBoundaries: () => void;
+	/** Pi's agent directory (settings location). */
+	readonly agentDir: () => string;
+	/** Disarms the boundary participant and the context fallback at shutdown. */
+	readonly disarm: () => void;
+	/** Usage-limit recovery queries. */
+	readonly usage: UsageRecovery;
+	/** Clock. */
+	readonly now: () => number;
+	/** Whether another goal extension owns the goal tools (then nothing here acts). */
+	readonly dormancy: Dormancy;
+}
+
+/**
+ * After a compaction inside a run, queues a missing revision of a working goal as a steering
+ * message: Pi delivers it before the next request (a threshold compaction between turns is
+ * followed by a steering poll; an overflow retry polls at its start), so it is persisted there and
+ * keeps its position in every later request. After Pi's post-run threshold check nothing is queued:
+ * a steering message would start an extra request; the goal's next boundary or run start carries
+ * the revision, and the armed context fallback covers anything else.
+ */
+function restoreBeforeNextRequest(
+	pi: Pick<ExtensionAPI, "sendMessage">,
+	controller: GoalController,
+	afterRun: boolean,
+	willRetry: boolean,
+): void {
+	const ctx = controller.ctx;
+	if (!ctx || !controller.working || (afterRun && !willRetry)) return;
+	try {
+		if (ctx.isIdle()) return; // publishWhileIdle appended it
+	} catch {
+		return;
+	}
+	const contract = controller.pendingContract();
+	if (contract) pi.sendMessage(contract, { deliverAs: "steer" });
+}
+
+/** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
+function isResetCall(event: { toolName: string; isError: boolean; result?: unknown }): boolean {
+	const details = (event.result as { details?: unknown } | undefined)?.details;
+	return resetAhead({
+		entries: [],
+		toolResults: [{ toolName: event.toolName, isError: event.isError, details }],
+	});
+}
+
+/** The warning shown (once per runtime) when malformed saved goal state was skipped. */
+function ignoredText(ignored: number): string {
+	const entries =
+		ignored === 1 ? "1 malformed saved goal state entry" : `${ignored} malformed saved goal state entries`;
+	return `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`;
+}
+
+function restore(
+	deps: HookDeps,
+	pi: Pick<ExtensionAPI, "getActiveTools">,
+	ctx: ExtensionContext,
+	onIgnored: (ignored: number) => void,
+): void {
+	deps.needs.clear();
+	const restored = restoreBranch(ctx.sessionManager as unknown as RestoreLookup);
+	if (restored.ignored > 0) onIgnored(restored.ignored);
+	deps.controller.bind(ctx, restored);
+	deps.controller.apply({ type: "budget_check" }, ctx);
+	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
+	if (deps.controller.goal?.status === "active" && !helpersAvailable(pi))
+		deps.controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
+	// Settings may have lowered a limit below the current count: stop instead of idling "active".
+	const goal = deps.controller.goal;
+	const limit = goal?.status === "active" ? limitReached(goal.safety, deps.controller.settings) : undefined;
+	if (limit) deps.controller.apply({ type: "pause", reason: limit }, ctx);
+	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the
+	// replayed clock now, so offline time (or another branch's) never counts after a later crash.
+	if (deps.controller.working) deps.controller.checkpoint();
+	if (deps.controller.working) {
+		deps.waker.request("wake");
+		deps.waker.flushSoon();
+	}
+}
+
+/** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
+export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
+	const { controller, waker, run, usage, needs } = deps;
+	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
+	let afterRun = false;
+	/** Malformed saved state is reported once per runtime, not on every restore. */
+	const reportIgnored = createOnceReporter("pi-goal");
+	const onIgnored = (ctx: ExtensionContext) => (ignored: number) =>
+		void reportIgnored(ctx, ignoredText(ignored));
+
+	pi.on("session_start", (_event, ctx) => {
+		if (deps.dormancy.dormant) return;
+		const peer = deps.dormancy.check(pi);
+		if (peer) return say(ctx, peer, "warning"); // once: later sessions return above
+		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
+			agentDir: deps.agentDir(),
+			cwd: ctx.cwd,
+			projectTrusted: isExplicitlyTrusted(ctx),
+		});
+		for (const warning of loaded.warnings) say(ctx, warning, "warning");
+		controller.setSettings(loaded.value);
+		restore(deps, pi, ctx, onIgnored(ctx));
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		if (deps.dormancy.dormant) return;
+		waker.dispose();
+		usage.cancel();
+		restore(deps, pi, ctx, onIgnored(ctx));
+	});
+	pi.on("session_shutdown", () => {
+		controller.checkpoint();
+		waker.dispose();
+		usage.cancel();
+		controller.unbind();
+		deps.disarm();
+	});
+
+	/**
+	 * A user's message (not an extension's) ends a wait when it enters the session (message_end),
+	 * not at `input`: input another extension consumes never arrives, and the wait and its timer stay.
+	 */
+	let userInput = false;
+	pi.on("input", (event) => {
+		userInput = event.source !== "extension";
+	});
+	pi.on("message_end", (event, ctx) => {
+		const message = event.message as {
+			role?: string;
+			usage?: UsageLike;
+			customType?: string;
+			details?: unknown;
+		};
+		if (message.role === "user" && userInput) {
+			userInput = false;
+			if (controller.goal?.status === "active" && controller.goal.wait)
+				controller.apply({ type: "wake" }, ctx);
+		}
+		if (message.role === "assistant") {
+			controller.addTokens(messageTokens(message.usage), ctx.sessionManager.getLeafId());
+			const assistant = event.message as AssistantLike;
+			const facts = errorFacts(assistant, ctx.model?.contextWindow);
+			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
+			if (countResponse({ controller, run, needs }, assistant as { content?: unknown }, ctx))
+				deps.syncBoundaries();
+		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
+			const details = readContractDetails(message.details);
+			if (details) controller.markWindow(details.revision);
+		}
+	});
+	pi.on("tool_execution_end", (event, ctx) => {
+		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
+		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+		// An accepted goal_wait invalidates an older length-recovery candidate.
+		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
+		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
+		if (controller.goal?.status === "active" && isResetCall(event)) {
+			needs.reset = true;
+			deps.syncBoundaries();
+		}
+	});
+	pi.on("agent_end", (_event, ctx) => {
+		afterRun = true;
+		flushHeldTurn({ controller, needs }, ctx);
+		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+	});
+
+	pi.on("before_agent_start", (event, ctx) => {
+		if (event.messageType === "custom" && event.message.customType === CONTINUATION_MESSAGE) {
+			const details = readContinuationDetails(event.message.details);
+			if (!details || !waker.accept(details)) {
+				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work. It is
+				// dropped without stopping the current goal: its aborted run does not pause anything.
+				run.startStale();
+				ctx.abort();
+				return undefined;
+			}
+			const recovery = details.kind === "recovery";
+			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery, true);
+		} else {
+			run.startRun(false);
+			// A newer user or extension run supersedes a queued or delivered-but-unstarted goal prompt.
+			waker.cancel();
+			// Any non-goal follow-up wakes quiet provider-error waiting (same goal id).
+			const kind = controller.goal?.status === "active" ? controller.goal.wait?.kind : undefined;
+			if (kind === "provider_error" || kind === "provider_retry") controller.apply({ type: "wake" }, ctx);
+		}
+		const contract = controller.pendingContract();
+		return contract ? { message: contract } : undefined;
+	});
+	pi.on("agent_start", () => {
+		afterRun = false;
+		needs.clear();
+		run.startAttempt();
+	});
+	pi.on("agent_settled", (event, ctx) => {
+		// The run of a dropped stale goal prompt was aborted by us, not by the user.
+		const aborted = event.aborted === true && !run.stale;
+		settleRun({ pi, controller, usage, now: deps.now }, run.settle(aborted), ctx);
+		if (event.aborted && !aborted) {
+			if (controller.working) waker.request("continuation");
+			waker.flushSoon();
+			return;
+		}
+		publishWhileIdle(pi, controller);
+		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
+		if (!event.aborted && controller.working) waker.request("continuation");
+		waker.flushSoon();
+	});
+
+	pi.on("session_before_compact", (event) => {
+		controller.checkpoint();
+		run.noteCompactStart(event.reason, event.willRetry);
+	});
+	pi.on("session_compact_failed", (event) => {
+		// A failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
+		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted })) waker.cancel();
+	});
+	pi.on("model_select", (event, ctx) => {
+		// An observed model change ends usage-limit recovery for the old model as usage_limited.
+		usage.stopOnModelMismatch(event.model, ctx);
+	});
+	pi.on("session_compact", (event, ctx) => {
+		const entry = event.compactionEntry;
+		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
+		controller.markWindow(contractRevisionSince(ctx.sessionManager, since));
+		publishWhileIdle(pi, controller);
+		restoreBeforeNextRequest(pi, controller, afterRun, event.willRetry);
+		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
+		if (event.reason === "manual" && !event.willRetry && controller.working) {
+			waker.request("continuation");
+			waker.flushSoon();
+		}
+	});
+	onResetAnnouncement(
+		pi.events,
+		"pi-goal",
+		() => controller.ctx?.sessionManager,
+		(announcement) => {
+			const ctx = controller.ctx;
+			if (!ctx) return;
+			// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
+			controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
+			controller.sync();
+		},
+	);
+}

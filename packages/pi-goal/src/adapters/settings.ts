@@ -1,0 +1,47 @@
+/** pi-goal settings spec: `<agentDir>/pi-lifecycle/pi-goal.json` (and the trusted project file). */
+import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
+import { DEFAULT_SETTINGS, type GoalSettings } from "../core/types.js";
+
+const KEYS = ["automaticTurns", "noProgressTurns", "retryUsageLimits", "managedRuns"] as const;
+
+function nullableInteger(key: string, value: unknown, max: number): string | undefined {
+	if (value === null) return undefined;
+	return check.integer(key, value, 1, max)
+		? `"${key}" must be an integer from 1 to ${max}, or null`
+		: undefined;
+}
+
+/** Validates a parsed settings file; unknown keys reject the whole file. */
+export function validateGoalSettings(raw: unknown): SettingsValidation<GoalSettings> {
+	if (!check.isObject(raw)) return { ok: false, issues: ["the file must contain a JSON object"] };
+	const issues = check.knownKeys(raw, KEYS);
+	const value: { -readonly [K in keyof GoalSettings]?: GoalSettings[K] } = {};
+	if ("automaticTurns" in raw) {
+		const issue = nullableInteger("automaticTurns", raw.automaticTurns, 10_000);
+		if (issue) issues.push(issue);
+		else value.automaticTurns = raw.automaticTurns as number | null;
+	}
+	if ("noProgressTurns" in raw) {
+		const issue = nullableInteger("noProgressTurns", raw.noProgressTurns, 1_000);
+		if (issue) issues.push(issue);
+		else value.noProgressTurns = raw.noProgressTurns as number | null;
+	}
+	if ("retryUsageLimits" in raw) {
+		const issue = check.boolean("retryUsageLimits", raw.retryUsageLimits);
+		if (issue) issues.push(issue);
+		else value.retryUsageLimits = raw.retryUsageLimits as boolean;
+	}
+	if ("managedRuns" in raw) {
+		const issue = check.boolean("managedRuns", raw.managedRuns);
+		if (issue) issues.push(issue);
+		else value.managedRuns = raw.managedRuns as boolean;
+	}
+	return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}
+
+/** The spec handed to the kit's loadSettings/saveSettings. */
+export const GOAL_SETTINGS_SPEC: SettingsSpec<GoalSettings> = {
+	name: "pi-goal",
+	defaults: DEFAULT_SETTINGS,
+	validate: validateGoalSettings,
+};

@@ -1,0 +1,194 @@
+/**
+ * The goal use cases: start, edit, pause, resume, clear and a settings change. The `/goal`
+ * command, the TUI menu, managed runs and (through the controller) the tools all go through these,
+ * so "what follows a pause" (cancel the wake, publish the inactive contract) is written once. Each
+ * returns an {@link Outcome}: the error, or the text that says what happened.
+ */
+import { randomUUID } from "node:crypto";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { isExplicitlyTrusted, OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
+import type { GoalSettings } from "../core/types.js";
+import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
+import { say } from "./output.js";
+import { GOAL_SETTINGS_SPEC } from "./settings.js";
+import { helpersAvailable } from "./settle.js";
+import type { GoalWaker } from "./wake.js";
+
+/** What the use cases need. */
+export interface UseCaseDeps {
+	readonly pi: Pick<ExtensionAPI, "sendMessage" | "getActiveTools">;
+	readonly controller: GoalController;
+	readonly waker: GoalWaker;
+	/** Pi's agent directory (settings location); settings cannot change without it. */
+	readonly agentDir?: () => string;
+}
+
+/** The result of a use case: `error` when it was refused, else `text` says what happened. */
+export interface Outcome {
+	readonly error?: string;
+	readonly text: string;
+}
+
+/** Tells the user an outcome (an error, or its success text). */
+export function sayOutcomeOf(ctx: ExtensionContext, outcome: Outcome): void {
+	say(ctx, outcome.error ?? outcome.text, outcome.error ? "error" : "info");
+}
+
+function refused(error: string): Outcome {
+	return { error, text: error };
+}
+
+/** A fresh goal id. */
+export function newGoalId(): string {
+	return `g-${randomUUID().slice(0, 8)}`;
+}
+
+/** Why a goal cannot start or resume while a tool allowlist hides its completion tools. */
+export const HELPERS_MISSING =
+	"goal_complete and goal_blocked are not active tools (a tool allowlist hides them), so a goal could never finish. Enable both tools, then start or resume the goal.";
+
+/**
+ * Why a goal cannot start or resume now, or undefined. Another workflow (workflow:mutex:v1) is
+ * consulted first: a workflow like plan mode narrows the tools too, and is the real reason then.
+ */
+export function startBlocker(deps: Pick<UseCaseDeps, "pi" | "controller">): string | undefined {
+	if (deps.controller.otherWorkflowActive()) return WORKFLOW_BUSY;
+	return helpersAvailable(deps.pi) ? undefined : HELPERS_MISSING;
+}
+
+/** Appends a missing contract revision right away when Pi is idle (no run is started). */
+export function publishWhileIdle(pi: Pick<ExtensionAPI, "sendMessage">, controller: GoalController): void {
+	const ctx = controller.ctx;
+	if (!ctx) return;
+	try {
+		if (!ctx.isIdle()) return;
+	} catch {
+		return;
+	}
+	const contract = controller.pendingContract();
+	if (contract) pi.sendMessage(contract, { triggerTurn: false });
+}
+
+/** Queues an idle start and sends it now if Pi is idle; a busy run continues at its boundary. */
+function wakeWorkingGoal(deps: UseCaseDeps, ctx: ExtensionContext, kind: "kickoff" | "resume"): void {
+	if (!deps.controller.working) return;
+	deps.waker.request(kind);
+	if (ctx.isIdle()) deps.waker.flush(ctx);
+}
+
+/** Starts a goal (after any confirmation). `onStarted` runs before the kickoff (a managed run's state event). */
+export function startGoal(
+	deps: UseCaseDeps,
+	ctx: ExtensionContext,
+	request: { objective: string; tokenBudget: number | null; runId?: string },
+	onStarted?: (goalId: string) => void,
+): Outcome {
+	const blocked = startBlocker(deps);
+	if (blocked) return refused(blocked);
+	const id = newGoalId();
+	const { objective, tokenBudget, runId } = request;
+	const applied = deps.controller.apply({ type: "start", id, objective, tokenBudget, runId }, ctx);
+	if (applied.error) return refused(applied.error);
+	onStarted?.(id);
+	wakeWorkingGoal(deps, ctx, "kickoff");
+	return { text: `Goal ${deps.controller.goal?.id} started.` };
+}
+
+/**
+ * Edits the objective and/or the budget: new goal id, budget re-check (a lowered budget already
+ * used up stops the goal now), idle kickoff, contract.
+ */
+export function editGoal(
+	deps: UseCaseDeps,
+	ctx: ExtensionContext,
+	edit: { readonly objective: string; readonly tokenBudget?: number | null },
+): Outcome {
+	const { controller } = deps;
+	const applied = controller.apply(
+		{ type: "edit", newId: newGoalId(), objective: edit.objective, tokenBudget: edit.tokenBudget },
+		ctx,
+	);
+	if (!applied.error) {
+		controller.apply({ type: "budget_check" }, ctx);
+		wakeWorkingGoal(deps, ctx, "kickoff");
+	}
+	publishWhileIdle(deps.pi, controller);
+	if (applied.error) return refused(applied.error);
+	return { text: `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).` };
+}
+
+/** Pauses the active goal (the user's pause also aborts a run under way). */
+export function pauseGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
+	const applied = deps.controller.apply({ type: "pause", reason: "user" }, ctx);
+	if (!applied.error) deps.waker.cancel();
+	publishWhileIdle(deps.pi, deps.controller);
+	if (applied.error) return refused(applied.error);
+	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
+}
+
+/** Resumes a stopped goal (new id) or ends its wait. */
+export function resumeGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
+	const blocked = startBlocker(deps);
+	if (blocked) return refused(blocked);
+	const applied = deps.controller.apply({ type: "resume", newId: newGoalId() }, ctx);
+	if (applied.error) return refused(applied.error);
+	wakeWorkingGoal(deps, ctx, "resume");
+	return { text: `Goal ${deps.controller.goal?.id} resumed.` };
+}
+
+/**
+ * Clears the goal. A managed run's cancel passes `cancelled` (its terminal status and reason); the
+ * user's clear also publishes the cleared contract while idle.
+ */
+export function clearGoal(
+	deps: UseCaseDeps,
+	ctx: ExtensionContext,
+	cancelled?: { readonly detail?: string },
+): Outcome {
+	const event = cancelled
+		? {
+				type: "clear" as const,
+				reason: "cancelled" as const,
+				...(cancelled.detail ? { detail: cancelled.detail } : {}),
+			}
+		: { type: "clear" as const };
+	const applied = deps.controller.apply(event, ctx);
+	if (!applied.error) deps.waker.cancel();
+	if (!cancelled) publishWhileIdle(deps.pi, deps.controller);
+	if (applied.error) return refused(applied.error);
+	return { text: "Goal cleared." };
+}
+
+/**
+ * Saves one setting (global file), reloads the effective settings (a trusted project file still
+ * wins) and applies them only after the save committed: a failed save keeps the previous values.
+ * Turning `retryUsageLimits` off stops a pending usage-limit wait as usage_limited; turning it on
+ * never restarts a stopped goal.
+ */
+export function changeSetting<K extends keyof GoalSettings>(
+	deps: UseCaseDeps,
+	ctx: ExtensionContext,
+	key: K,
+	value: GoalSettings[K],
+): Outcome {
+	const { controller } = deps;
+	if (!deps.agentDir) return refused("Settings cannot be changed here.");
+	const location = { agentDir: deps.agentDir(), cwd: ctx.cwd, projectTrusted: isExplicitlyTrusted(ctx) };
+	const saved = saveAndReload(GOAL_SETTINGS_SPEC, location, { [key]: value } as Partial<GoalSettings>);
+	if (!saved.ok) {
+		if (key !== "retryUsageLimits") return refused(`Could not save ${key}: ${saved.error}.`);
+		const previous = controller.settings.retryUsageLimits ? "on" : "off";
+		return refused(
+			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${previous}) stays in effect.`,
+		);
+	}
+	controller.setSettings(saved.loaded.value);
+	const effective = saved.loaded.value[key];
+	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
+	if (key === "retryUsageLimits" && !effective && wait?.kind === "usage_limit")
+		controller.apply({ type: "usage_limited", detail: "usage-limit recovery was turned off" }, ctx);
+	controller.refreshFooter();
+	const override = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
+	const shown = typeof effective === "boolean" ? (effective ? "on" : "off") : (effective ?? "off");
+	return { text: `${key} is now ${shown}${override}; saved to ${saved.path}.` };
+}

@@ -1,0 +1,223 @@
+/**
+ * Renamed and near-miss copies (issue 21) with the real jscpd 5.3.2 on Pi's real agent loop: the
+ * copies agents make (names changed; a statement added and one removed) are reported quietly, with
+ * the original's location; renamed copies that existed before the session are not.
+ */
+import { join } from "node:path";
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+	customMessages,
+	duplicatedFunction,
+	hasBaseline,
+	type JscpdSession,
+	jscpdSession,
+	otherFunction,
+	realJscpd,
+	remove,
+	tempDir,
+	waitFor,
+	writeFiles,
+	writeScript,
+} from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+let h: JscpdSession | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+	await h?.dispose();
+	h = undefined;
+	remove(...dirs.splice(0));
+});
+
+/** The issue's example: a 15-line invoice function. */
+const INVOICE = `export interface Item { price: number; qty: number; taxable: boolean }
+export function computeInvoiceTotals(items: Item[], taxRate: number) {
+	let subtotal = 0;
+	let tax = 0;
+	for (const item of items) {
+		const line = item.price * item.qty;
+		subtotal += line;
+		if (item.taxable) {
+			tax += line * taxRate;
+		}
+	}
+	const total = subtotal + tax;
+	const rounded = Math.round(total * 100) / 100;
+	return { subtotal, tax, total: rounded };
+}
+`;
+
+/** An agent's copy with every name changed (`computeInvoiceTotals` → `sumOrderAmounts`, `items` → `entries`, …). */
+const RENAMED = `import type { Item } from "./invoice";
+export function sumOrderAmounts(entries: Item[], rate: number) {
+	let base = 0;
+	let levy = 0;
+	for (const entry of entries) {
+		const amount = entry.price * entry.qty;
+		base += amount;
+		if (entry.taxable) {
+			levy += amount * rate;
+		}
+	}
+	const sum = base + levy;
+	const rounded = Math.round(sum * 100) / 100;
+	return { base, levy, total: rounded };
+}
+`;
+
+/** An agent's copy with a statement added (a log line) and one removed (the rounding). */
+const NEAR = `import type { Item } from "./invoice";
+export function orderTotals(items: Item[], taxRate: number) {
+	let subtotal = 0;
+	let tax = 0;
+	for (const item of items) {
+		const line = item.price * item.qty;
+		subtotal += line;
+		console.log("line", line);
+		if (item.taxable) {
+			tax += line * taxRate;
+		}
+	}
+	const total = subtotal + tax;
+	return { subtotal, tax, total };
+}
+`;
+
+async function session(files: Record<string, string>, settings?: object): Promise<JscpdSession> {
+	const root = tempDir("pi-jscpd-kinds-");
+	const agentDir = tempDir("pi-jscpd-agent-");
+	dirs.push(root, agentDir);
+	writeFiles(root, files);
+	if (settings) writeFiles(agentDir, { "pi-lifecycle/pi-jscpd.json": JSON.stringify(settings) });
+	const s = await jscpdSession({ project: root, agentDir });
+	h = s;
+	await waitFor(() => expect(hasBaseline(s)).toBe(true));
+	return s;
+}
+
+type KindFinding = { kind?: string; similarity?: number; original?: { path: string; startLine: number } };
+
+function findingsOf(s: JscpdSession): KindFinding[] {
+	return (customMessages(s, FINDINGS)[0]?.details?.findings ?? []) as KindFinding[];
+}
+
+describe("renamed and near-miss copies (issue 21)", () => {
+	it("a renamed copy is reported quietly as a renamed copy of the original, with the original's location", async () => {
+		const s = await session({ "src/invoice.ts": INVOICE });
+		s.script(toolCall("write", { path: "src/orders.ts", content: RENAMED }), reply("wrote orders.ts"));
+		await s.prompt("write an order total function");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const [message] = customMessages(s, FINDINGS);
+		expect(String(message?.content)).toContain("src/orders.ts:2-15: renamed copy of src/invoice.ts:2-15");
+		expect(findingsOf(s)[0]).toMatchObject({
+			kind: "renamed",
+			original: { path: "src/invoice.ts", startLine: 2 },
+		});
+		// Quiet: no extra provider request, not displayed in print mode.
+		expect(message).toMatchObject({ display: false });
+		expect(s.providerCalls).toBe(2);
+	});
+
+	it("a near-copy (a statement added, one removed) is reported quietly as a near-copy of the original", async () => {
+		const s = await session({ "src/invoice.ts": INVOICE });
+		s.script(toolCall("write", { path: "src/totals.ts", content: NEAR }), reply("wrote totals.ts"));
+		await s.prompt("write an order total function");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const [message] = customMessages(s, FINDINGS);
+		expect(String(message?.content)).toMatch(
+			/src\/totals\.ts:2-15: near-copy of src\/invoice\.ts:2-15 \(\d+% similar/,
+		);
+		expect(findingsOf(s)[0]).toMatchObject({ kind: "similar", original: { path: "src/invoice.ts" } });
+		expect(message).toMatchObject({ display: false });
+		expect(s.providerCalls).toBe(2);
+	});
+
+	it("renamed clones that were in the baseline are not reported when their files are edited", async () => {
+		const s = await session({ "src/invoice.ts": INVOICE, "src/orders.ts": RENAMED });
+		expect(s.controller.status().baseline.kinds).toEqual(["exact", "renamed", "similar"]);
+		s.script(
+			toolCall("write", { path: "src/orders.ts", content: `${RENAMED}\n${otherFunction("countWords")}` }),
+			reply("added countWords"),
+		);
+		await s.prompt("add a word counter to orders.ts");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(customMessages(s, FINDINGS)).toEqual([]);
+	});
+
+	it("kinds [exact] in the settings: a renamed copy is not reported", async () => {
+		const s = await session({ "src/invoice.ts": INVOICE }, { kinds: ["exact"] });
+		s.script(toolCall("write", { path: "src/orders.ts", content: RENAMED }), reply("wrote orders.ts"));
+		await s.prompt("write an order total function");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(customMessages(s, FINDINGS)).toEqual([]);
+	});
+
+	it("jscpd_run changed and scan name the kind; changed names the original", async () => {
+		const s = await session({ "src/invoice.ts": INVOICE });
+		s.script(
+			toolCall("write", { path: "src/orders.ts", content: RENAMED }),
+			toolCall("jscpd_run", { command: "changed" }),
+			toolCall("jscpd_run", { command: "scan" }),
+			reply("checked"),
+		);
+		await s.prompt("write orders.ts and check it");
+		const results = s.session.sessionManager
+			.getBranch()
+			.flatMap((e) =>
+				e.type === "message" && e.message.role === "toolResult" ? [JSON.stringify(e.message.content)] : [],
+			);
+		expect(results[1]).toContain("src/orders.ts:2-15: renamed copy of src/invoice.ts:2-15");
+		expect(results[2]).toContain("renamed copy: src/invoice.ts:2-15 ≈ src/orders.ts:2-15");
+	});
+
+	it("near-copy detection that fails falls back to exact clones for the session: the baseline is still accepted", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		// A jscpd that cannot afford the AST comparison (as on a tree of thousands of alike functions).
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`for arg in "$@"; do if [ "$arg" = "--similarity" ]; then echo "report too large" >&2; exit 3; fi; done
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: jscpd } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"] });
+		expect(s.controller.status().baseline.fallback).toContain(
+			"near-copy detection turned off for this session",
+		);
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("wrote b"),
+		);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+	});
+
+	it("clone-kind settings in the project file apply only in a trusted project", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, {
+			"src/invoice.ts": INVOICE,
+			".pi/pi-lifecycle/pi-jscpd.json": JSON.stringify({ kinds: ["exact"], similarity: 0.9, minTokens: 30 }),
+		});
+		const s = await jscpdSession({ project: root, agentDir });
+		h = s;
+		expect(s.controller.status().settings).toMatchObject({
+			kinds: ["exact"],
+			similarity: 0.9,
+			minTokens: 30,
+		});
+		s.session.settingsManager.setProjectTrusted(false);
+		await s.reload();
+		expect(s.controller.status().settings).toMatchObject({
+			kinds: ["exact", "renamed", "similar"],
+			similarity: 0.7,
+		});
+		expect(s.controller.status().settings.minTokens).toBeUndefined();
+	});
+});

@@ -1,0 +1,202 @@
+/** The pure parts of the findings triage: store order, dismissal replay, counts, texts, footer, completions. */
+import { describe, expect, it } from "vitest";
+import type { Finding } from "../src/compare.js";
+import { applyDismissal, DISMISSAL_ENTRY, isDismissalData, replayDismissals } from "../src/dismissals.js";
+import { FindingsStore, groupKey } from "../src/findings-store.js";
+import { FOOTER, footerText } from "../src/presentation.js";
+import { commandCompletions, helpText } from "../src/registry.js";
+import type { CloneGroup } from "../src/report.js";
+import { Triage } from "../src/triage.js";
+import { findingCompletions, triageCommand } from "../src/triage-command.js";
+import { fixRequest, itemLine, SNIPPET_LINES, snippetText } from "../src/triage-text.js";
+
+const group = (a: string, b: string, seed: number): CloneGroup => ({
+	identity: `${a}|${b}`,
+	format: "typescript",
+	lines: 10,
+	tokens: 80,
+	locations: [
+		{ path: a, startLine: 1, endLine: 10 },
+		{ path: b, startLine: 5, endLine: 14 },
+	],
+	hashes: [seed, seed + 1, seed + 2],
+});
+
+const finding = (g: CloneGroup, label: Finding["label"] = "new"): Finding => ({
+	identity: label === "new" ? groupKey(g) : `fresh-${g.identity}`,
+	group: g,
+	label,
+});
+
+function triage(acked: ReadonlySet<string> = new Set()) {
+	const appended: { type: string; data: unknown }[] = [];
+	let changes = 0;
+	const t = new Triage({ acknowledged: (id) => acked.has(id), changed: () => changes++ });
+	const pi = { appendEntry: (type: string, data: unknown) => appended.push({ type, data }) };
+	return { t, pi, appended, changes: () => changes };
+}
+
+describe("the findings store", () => {
+	it("lists newest first; a finding found again keeps its place; a new result replaces the set", () => {
+		const store = new FindingsStore();
+		const [g1, g2, g3] = [group("a.ts", "b.ts", 1), group("c.ts", "d.ts", 10), group("e.ts", "f.ts", 20)];
+		store.recordNew("checkpoint", [finding(g1)]);
+		store.recordNew("changed", [finding(g2), finding(g1)]);
+		expect(store.list().map((f) => f.locations[0].path)).toEqual(["c.ts", "a.ts"]);
+		store.recordScan([g3, g1], false);
+		// The scan's g1 is the new duplicate already listed: listed once.
+		expect(store.list().map((f) => [f.locations[0].path, f.kind])).toEqual([
+			["e.ts", "existing"],
+			["c.ts", "new"],
+			["a.ts", "new"],
+		]);
+		const version = store.version;
+		store.recordNew("checkpoint", [finding(g1)]);
+		expect(store.version).toBe(version + 1);
+		expect(store.list().map((f) => f.locations[0].path)).toEqual(["e.ts", "a.ts"]);
+	});
+});
+
+describe("dismissals", () => {
+	it("replay applies dismissals and undos in branch order and counts malformed entries", () => {
+		const entry = (data: unknown) => ({ type: "custom", customType: DISMISSAL_ENTRY, data });
+		const { dismissed, malformed } = replayDismissals([
+			entry({ action: "dismiss", keys: ["k1", "k2"], where: "a ≈ b" }),
+			entry({ action: "dismiss", keys: ["k3"], where: "c ≈ d" }),
+			{ type: "custom", customType: "other", data: { action: "dismiss", keys: ["k9"], where: "" } },
+			entry({ action: "undismiss", keys: ["k3"], where: "c ≈ d" }),
+			entry({ action: "dismiss", keys: [], where: "" }),
+			entry({ action: "delete", keys: ["k4"], where: "" }),
+			entry(null),
+		]);
+		expect([...dismissed]).toEqual(["k1", "k2"]);
+		expect(malformed).toBe(3);
+		expect(isDismissalData({ action: "dismiss", keys: ["x".repeat(129)], where: "" })).toBe(false);
+		expect([...applyDismissal(new Set(["a"]), { action: "undismiss", keys: ["a"], where: "" })]).toEqual([]);
+	});
+
+	it("a dismissal is recorded as one session entry before it takes effect; an unrecorded one changes nothing", () => {
+		const { t, pi, appended } = triage();
+		t.recordNew("checkpoint", [finding(group("a.ts", "b.ts", 1), "matches-existing")]);
+		const [item] = t.items();
+		if (!item) throw new Error("no item");
+		expect(t.set(pi, item, true)).toMatchObject({ ok: true, item: { dismissed: true } });
+		expect(appended).toEqual([
+			{
+				type: DISMISSAL_ENTRY,
+				data: { action: "dismiss", keys: item.finding.keys, where: "a.ts:1-10 ≈ b.ts:5-14" },
+			},
+		]);
+		expect(item.finding.keys).toHaveLength(2);
+		expect(t.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
+		expect(t.set(pi, { ...item, dismissed: true }, true)).toMatchObject({ ok: false, reason: "unchanged" });
+		const failing = {
+			appendEntry: () => {
+				throw new Error("stale");
+			},
+		};
+		expect(t.set(failing, { ...item, dismissed: true }, false)).toMatchObject({
+			ok: false,
+			reason: "failed",
+		});
+		expect(t.counts().dismissed).toBe(1);
+	});
+
+	it("dismissing a scan group also keeps the same clone out of the new duplicates", () => {
+		const { t, pi } = triage();
+		const g = group("a.ts", "b.ts", 1);
+		t.recordScan([g], false);
+		const [item] = t.items();
+		if (!item) throw new Error("no item");
+		t.set(pi, item, true);
+		expect(t.isGroupDismissed(g)).toBe(true);
+		expect(t.isDismissed(finding(g).identity)).toBe(true);
+	});
+});
+
+describe("triage texts and commands", () => {
+	it("a list line names both locations, kind, size and whether the model was told", () => {
+		const { t } = triage(new Set([groupKey(group("a.ts", "b.ts", 1))]));
+		t.recordNew("checkpoint", [finding(group("a.ts", "b.ts", 1))]);
+		const [item] = t.items();
+		if (!item) throw new Error("no item");
+		expect(itemLine(item)).toBe(
+			"1. a.ts:1-10 ≈ b.ts:5-14 · new duplicate · 10 lines · reported to the model",
+		);
+		expect(fixRequest(item)).toMatch(
+			/^jscpd found duplicated code: a\.ts lines 1-10 and b\.ts lines 5-14 \(10 lines\)\./,
+		);
+	});
+
+	it("snippets are bounded in lines and width and say when a file cannot be read", () => {
+		const text = Array.from({ length: 100 }, (_, i) => `line ${i + 1} ${"x".repeat(300)}`).join("\n");
+		const shown = snippetText("First block: a.ts:1-100", text, 1, 100).split("\n");
+		expect(shown).toHaveLength(SNIPPET_LINES + 2);
+		expect(shown.at(-1)).toBe(`      … ${100 - SNIPPET_LINES} more line(s)`);
+		expect(Math.max(...shown.map((line) => line.length))).toBeLessThanOrEqual(170);
+		expect(snippetText("h", undefined, 1, 2)).toBe("h\n  (the file cannot be read now)");
+		expect(snippetText("h", "one", 5, 9)).toBe("h\n  (the file no longer has these lines)");
+	});
+
+	it("/jscpd dismiss without n lists the findings; a bad n is a clear error; undismiss undoes", () => {
+		const { t, pi } = triage();
+		expect(triageCommand(t, pi, "dismiss", []).message).toMatch(/^jscpd: no findings to dismiss yet/);
+		t.recordNew("changed", [finding(group("a.ts", "b.ts", 1))]);
+		expect(triageCommand(t, pi, "dismiss", []).message).toMatch(
+			/^Usage: \/jscpd dismiss <n>\. Current findings[\s\S]*\n1\. a\.ts/,
+		);
+		for (const bad of [["0"], ["2"], ["x"], ["1", "2"], ["-1"]])
+			expect(triageCommand(t, pi, "dismiss", bad)).toMatchObject({
+				status: "error",
+				message: expect.stringMatching(/is not a finding number \(findings are numbered 1-1\)/),
+			});
+		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toMatch(/finding 1 dismissed as intended/);
+		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toBe("jscpd: finding 1 is already dismissed.");
+		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toMatch(/finding 1 is reported again/);
+		expect(t.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
+	});
+
+	it("dismiss <n> completes the findings not dismissed, undismiss <n> the dismissed ones", () => {
+		const { t, pi } = triage();
+		t.recordNew("changed", [finding(group("a.ts", "b.ts", 1)), finding(group("c.ts", "d.ts", 10))]);
+		triageCommand(t, pi, "dismiss", ["2"]);
+		expect(findingCompletions(t, "dismiss ")).toEqual([
+			{ value: "dismiss 1", label: "1", description: expect.stringMatching(/^1\. a\.ts:1-10 ≈ b\.ts:5-14/) },
+		]);
+		expect(findingCompletions(t, "undismiss ")?.map((c) => c.value)).toEqual(["undismiss 2"]);
+		expect(findingCompletions(t, "dismiss 3")).toBeNull();
+		expect(findingCompletions(t, "scan src")).toBeUndefined();
+	});
+
+	it("dismiss and undismiss complete and are in the user's help, not the model's", () => {
+		expect(commandCompletions("dis")?.map((c) => c.value)).toEqual(["dismiss"]);
+		expect(commandCompletions("un")?.map((c) => c.label)).toEqual(["undismiss <n>"]);
+		expect(helpText("user")).toMatch(/dismiss <n>\s+Dismiss finding n as intended/);
+		expect(helpText("model")).not.toMatch(/dismiss/);
+		expect(helpText()).toBe(helpText("model"));
+	});
+});
+
+describe("the footer counts what Browse lists", () => {
+	const ready = { enabled: true, capability: "available", baseline: "accepted", checking: false } as const;
+	it("current new duplicates not dismissed, whatever the last outcome; all dismissed says so", () => {
+		const clean = { kind: "clean", text: "" } as const;
+		const found = { kind: "findings", text: "", delivered: 5 } as const;
+		expect(footerText({ ...ready, outcome: found, findings: { fresh: 6, dismissed: 0 } })).toBe(
+			FOOTER.findings(6),
+		);
+		expect(footerText({ ...ready, outcome: clean, findings: { fresh: 1, dismissed: 0 } })).toBe(
+			FOOTER.findings(1),
+		);
+		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 2 } })).toBe(
+			"jscpd clean · 2 dismissed",
+		);
+		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 0 } })).toBe(FOOTER.clean);
+		expect(footerText({ ...ready, outcome: undefined, findings: { fresh: 0, dismissed: 0 } })).toBe(
+			FOOTER.ready,
+		);
+		expect(
+			footerText({ ...ready, outcome: { kind: "timeout", text: "" }, findings: { fresh: 3, dismissed: 0 } }),
+		).toBe(FOOTER.failed);
+	});
+});

@@ -1,0 +1,162 @@
+/**
+ * Reset boundaries: while a reset is pending, pi-reset takes part in Pi's actionable boundaries
+ * (turn_end, agent_before_settle) through the kit's boundary participant and proposes the new
+ * window there, atomically with the run. No summarisation request, no idle send.
+ *
+ * - explicit reset (`new_context`, `/reset` while streaming): a retain-none compaction, then the
+ *   hidden boot message; `new_context` also asks for exactly one continuation;
+ * - a run that started after `/reset` while idle: its first request already saw only the new window
+ *   (context.ts); the compaction committed here keeps from the run's first entry, so the session
+ *   projects the same window from then on.
+ */
+import type {
+	CompactionEntryDraft,
+	CustomMessageEntryDraft,
+	ExtensionAPI,
+	ExtensionContext,
+	SessionBoundaryDraft,
+} from "@earendil-works/pi-coding-agent";
+import {
+	type BoundaryEvent,
+	type BoundaryParticipant,
+	type BoundaryProposal,
+	createBoundaryParticipant,
+	entriesSince,
+	WINDOW_KEY,
+	walkBackFromLeaf,
+} from "@pi-lifecycle/lifecycle-kit";
+import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
+import { bootText, bound, resetSummary, warningText } from "../core/texts.js";
+import { BOOT_MESSAGE, lastUserRequest, resetDetails, WARNING_MESSAGE } from "../core/window.js";
+import type { ResetControl } from "./control.js";
+import { findCommitted } from "./session.js";
+
+/** Per-runtime knobs the boundary needs. */
+export interface BoundaryOptions {
+	/** Largest excerpt of the user's request carried over. */
+	readonly maxRequestChars: () => number;
+}
+
+/** The boot text of a run that started after `/reset` while idle (rendered identically twice). */
+export function nextRunBoot(nextRun: NextRun): string {
+	return bootText({
+		windowId: nextRun.windowId,
+		cause: nextRun.request.source === "tool" ? "new_context" : "/reset",
+		handoff: nextRun.handoff?.text,
+		userRequest: undefined,
+		kept: "prompt",
+	});
+}
+
+/**
+ * The checkpoint warning, marked as belonging to the window it warns about. It is shown in the TUI
+ * transcript (collapsed by pi-reset's renderer) and kept out of the transcript in other modes.
+ */
+export function warningMessage(
+	warning: PendingWarning,
+	display = false,
+): Omit<CustomMessageEntryDraft, "type"> {
+	return {
+		customType: WARNING_MESSAGE,
+		content: warningText(warning.windowId, warning.tokensLeft),
+		display,
+		details: { windowId: warning.windowId, [WINDOW_KEY]: "closing" },
+	};
+}
+
+function explicitDrafts(
+	request: ResetRequest,
+	proposal: Proposal,
+	ctx: ExtensionContext,
+	options: BoundaryOptions,
+): [CompactionEntryDraft, CustomMessageEntryDraft] {
+	const request_ = lastUserRequest(walkBackFromLeaf(ctx.sessionManager));
+	const cause = request.source === "tool" ? "new_context" : "/reset";
+	return [
+		{
+			type: "compaction",
+			summary: resetSummary(proposal.windowId),
+			firstKeptEntryId: null,
+			details: resetDetails(proposal.windowId, proposal.resets, cause),
+		},
+		{
+			type: "custom_message",
+			customType: BOOT_MESSAGE,
+			// The model sees it either way; the TUI shows it collapsed (renderers.ts).
+			display: ctx.hasUI,
+			content: bootText({
+				windowId: proposal.windowId,
+				cause,
+				handoff: proposal.handoff?.text,
+				userRequest: request_ ? bound(request_, options.maxRequestChars()) : undefined,
+				kept: "nothing",
+			}),
+			details: { windowId: proposal.windowId },
+		},
+	];
+}
+
+function propose(
+	control: ResetControl,
+	event: BoundaryEvent,
+	ctx: ExtensionContext,
+	options: BoundaryOptions,
+): BoundaryProposal | undefined {
+	const taken = control.dispatch({ type: "take-warning" }, ctx);
+	const closing: SessionBoundaryDraft[] =
+		taken.type === "persist-warning"
+			? [{ type: "custom_message", ...warningMessage(taken.warning, ctx.hasUI) }]
+			: [];
+	const aborted = event.outcome === "aborted" || ctx.signal?.aborted === true;
+	const effect = control.dispatch({ type: "boundary", aborted, newWindowId: control.mintWindowId() }, ctx);
+	if (effect.type === "propose-reset") {
+		return {
+			// A warning for the window being closed is not persisted: it was shown in its request, and
+			// the kit's merge would place an owner's own drafts after its reset (in the new window).
+			drafts: explicitDrafts(effect.request, effect.proposal, ctx, options),
+			// new_context promises one continuation; a user's /reset lets the run go on or end as it would.
+			continue: effect.request.source === "tool",
+		};
+	}
+	if (effect.type === "propose-next-run") {
+		const first = entriesSince(ctx.sessionManager, effect.nextRun.baseLeafId)[0];
+		const draft: CompactionEntryDraft = {
+			type: "compaction",
+			summary: nextRunBoot(effect.nextRun),
+			firstKeptEntryId: first?.id ?? null,
+			details: resetDetails(effect.proposal.windowId, effect.proposal.resets, "/reset"),
+		};
+		return { drafts: [...closing, draft] };
+	}
+	return closing.length > 0 ? { drafts: closing } : undefined;
+}
+
+/** Creates the participant (armed by the control only while a reset is pending). */
+export function createResetBoundary(
+	pi: Pick<ExtensionAPI, "on">,
+	control: ResetControl,
+	options: BoundaryOptions,
+): BoundaryParticipant {
+	return createBoundaryParticipant(pi, {
+		events: ["turn_end", "agent_before_settle"],
+		propose: (event, ctx) => propose(control, event, ctx, options),
+	});
+}
+
+/** Confirms a proposed boundary once Pi committed it (or reports that it did not). */
+export function confirmProposal(control: ResetControl, ctx: ExtensionContext): void {
+	const proposal = control.state.proposal;
+	if (!proposal || proposal.kind === "compaction") return;
+	control.dispatch({ type: "confirm", found: findCommitted(ctx.sessionManager, proposal.windowId) }, ctx);
+}
+
+/**
+ * Confirms a proposed boundary only if Pi already committed it (nothing is said otherwise: the
+ * drafts may still be on their way). Used before `/reset off` clears the proposal.
+ */
+export function confirmCommitted(control: ResetControl, ctx: ExtensionContext): void {
+	const proposal = control.state.proposal;
+	if (!proposal || proposal.kind === "compaction") return;
+	const found = findCommitted(ctx.sessionManager, proposal.windowId);
+	if (found) control.dispatch({ type: "confirm", found }, ctx);
+}

@@ -1,0 +1,147 @@
+/**
+ * Pi-started compactions (manual /compact, threshold, overflow) become instant reset boundaries in
+ * `session_before_compact`: never cancelled, never a model turn. The boot text goes in the
+ * compaction summary, which Pi projects as a user-role message, so an overflow retry still sees the
+ * user's request. When the window ends in tool results (a compaction between turns of a run), the
+ * turn in progress is kept from its assistant message so tool calls and results stay paired.
+ *
+ * Also here: `/tree` branch summaries never see history a reset erased.
+ */
+import {
+	type ExtensionAPI,
+	type ExtensionContext,
+	estimateTokens,
+	type SessionBeforeCompactEvent,
+	type SessionEntry,
+} from "@earendil-works/pi-coding-agent";
+import { windowDigest } from "../core/digest.js";
+import { bootText, bound, MAX_HANDOFF_CHARS } from "../core/texts.js";
+import {
+	erasedPrefixLength,
+	lastUserRequest,
+	newestFirst,
+	readResetDetails,
+	resetDetails,
+	turnInProgress,
+} from "../core/window.js";
+import { confirmProposal } from "./boundary.js";
+import type { ResetControl } from "./control.js";
+
+/** Per-runtime knobs. */
+export interface CompactionOptions {
+	/** Largest excerpt of the user's request carried over. */
+	readonly maxRequestChars: () => number;
+	/** Pi's effective `compaction.reserveTokens` for the current model. */
+	readonly reserveTokens: (ctx: ExtensionContext) => number;
+}
+
+/** Keeps the turn in progress only if it fits comfortably: at most half of the usable window. */
+function keptTurn(
+	branch: readonly SessionEntry[],
+	ctx: ExtensionContext,
+	options: CompactionOptions,
+): { firstKeptEntryId: string | undefined; dropped: boolean } {
+	const turn = turnInProgress(branch);
+	if (!turn) return { firstKeptEntryId: undefined, dropped: false };
+	const window = ctx.model?.contextWindow ?? 0;
+	if (window <= 0) return { firstKeptEntryId: turn.firstKeptEntryId, dropped: false };
+	const budget = Math.max(0, (window - options.reserveTokens(ctx)) / 2);
+	let tokens = 0;
+	for (let i = turn.index; i < branch.length; i++) {
+		const entry = branch[i] as SessionEntry;
+		if (entry.type === "message") tokens += estimateTokens(entry.message);
+	}
+	return tokens <= budget
+		? { firstKeptEntryId: turn.firstKeptEntryId, dropped: false }
+		: { firstKeptEntryId: undefined, dropped: true };
+}
+
+/** `/compact <instructions>` is the user's handoff; a pending handoff follows it. */
+function compactionHandoff(
+	instructions: string | undefined,
+	pending: string | undefined,
+): string | undefined {
+	const given = instructions?.trim();
+	if (!given) return pending;
+	const theirs = `The user's instructions for this reset (/compact): ${bound(given, MAX_HANDOFF_CHARS)}`;
+	return pending ? `${theirs}\n\n${pending}` : theirs;
+}
+
+function onBeforeCompact(
+	control: ResetControl,
+	event: SessionBeforeCompactEvent,
+	ctx: ExtensionContext,
+	options: CompactionOptions,
+) {
+	// A boundary committed just before this compaction is confirmed first, so it is announced.
+	confirmProposal(control, ctx);
+	const effect = control.dispatch(
+		{
+			type: "compaction",
+			reason: event.reason,
+			aborted: event.signal.aborted,
+			newWindowId: control.mintWindowId(),
+		},
+		ctx,
+	);
+	if (effect.type === "native-compaction") return undefined;
+	if (effect.type === "cancel-compaction") return { cancel: true };
+	if (effect.type !== "reset-compaction") return undefined;
+	const branch = event.branchEntries;
+	// A manual compaction aborted any run first: there is no turn in progress to keep.
+	const keep =
+		event.reason === "manual"
+			? { firstKeptEntryId: undefined, dropped: false }
+			: keptTurn(branch, ctx, options);
+	const request = lastUserRequest(newestFirst(branch));
+	const cause = effect.request ? (effect.request.source === "tool" ? "new_context" : "/reset") : event.reason;
+	const summary = bootText({
+		windowId: effect.proposal.windowId,
+		cause,
+		handoff: compactionHandoff(event.customInstructions, effect.proposal.handoff?.text),
+		userRequest: request ? bound(request, options.maxRequestChars()) : undefined,
+		kept: keep.firstKeptEntryId ? "turn" : "nothing",
+		droppedTurn: keep.dropped,
+		// Zero model calls: read from the entries and Pi's own file lists.
+		digest: windowDigest(branch, event.preparation.fileOps),
+	});
+	return {
+		compaction: {
+			summary,
+			// Pi's type says string; null is the documented retain-none value (pi-host-api.md §6.2).
+			firstKeptEntryId: (keep.firstKeptEntryId ?? null) as unknown as string,
+			tokensBefore: event.preparation.tokensBefore,
+			details: resetDetails(effect.proposal.windowId, effect.proposal.resets, cause),
+		},
+	};
+}
+
+/** Registers the compaction and tree hooks. */
+export function registerCompactionHooks(
+	pi: Pick<ExtensionAPI, "on">,
+	control: ResetControl,
+	options: CompactionOptions,
+): void {
+	pi.on("session_before_compact", (event, ctx) => onBeforeCompact(control, event, ctx, options));
+	pi.on("session_compact", (event, ctx) => {
+		if (control.state.proposal?.kind !== "compaction") return;
+		const ours = readResetDetails(event.compactionEntry.details);
+		control.dispatch(
+			{
+				type: "compacted",
+				found: ours ? { entryId: event.compactionEntry.id, windowId: ours.windowId } : undefined,
+			},
+			ctx,
+		);
+	});
+	pi.on("session_compact_failed", (_event, ctx) => {
+		control.dispatch({ type: "compaction-failed" }, ctx);
+	});
+	pi.on("session_before_tree", (event) => {
+		if (!control.state.enabled || !event.preparation.userWantsSummary) return undefined;
+		// The summariser reads this array after the hook (Pi documents the preparation as mutable).
+		const erased = erasedPrefixLength(event.preparation.entriesToSummarize);
+		if (erased > 0) event.preparation.entriesToSummarize.splice(0, erased);
+		return undefined;
+	});
+}

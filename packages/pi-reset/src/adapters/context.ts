@@ -1,0 +1,299 @@
+/**
+ * The `context` hook (before every provider request), subscribed only while needed (Pi copies and
+ * compares the message list per `context` handler on every request), so the hook is armed
+ * - while a run started after `/reset` while idle has not committed its window yet: its requests
+ *   see only the new window (the boot text, as the compaction summary Pi will project later, and
+ *   the run's own messages);
+ * - while the window is unmeasured (new session or window) or its token estimate (meter.ts, kept at
+ *   `message_end`/`turn_start`) nears the checkpoint warning (once per window, at `reserveTokens + margin`).
+ */
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import {
+	type ContextEvent,
+	type CustomMessageEntry,
+	calculateContextTokens,
+	type ExtensionAPI,
+	type ExtensionContext,
+	estimateTokens,
+} from "@earendil-works/pi-coding-agent";
+import {
+	type ArmedSubscription,
+	createArmedSubscription,
+	entriesSince,
+	walkBackFromLeaf,
+} from "@pi-lifecycle/lifecycle-kit";
+import {
+	armingPoint,
+	createWindowMeter,
+	nearArming,
+	type WindowMeter,
+	warningMargin,
+} from "../core/meter.js";
+import type { NextRun, ResetState } from "../core/reducer.js";
+import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
+import type { ResetControl } from "./control.js";
+
+/** A message as the context hook sees it. */
+type AgentMessage = ContextEvent["messages"][number];
+
+/** Per-runtime knobs. */
+export interface ContextOptions {
+	/** Pi's effective `compaction.reserveTokens` for the current model. */
+	readonly reserveTokens: (ctx: ExtensionContext) => number;
+	/** Margin above the reserve at which the warning fires. */
+	readonly marginTokens: () => number;
+	/** Whether the model has `new_context` now (another extension may have narrowed the tools). */
+	readonly toolActive: () => boolean;
+}
+
+function usable(message: AgentMessage): message is AssistantMessage {
+	if (message.role !== "assistant") return false;
+	const assistant = message as AssistantMessage;
+	if (assistant.stopReason === "aborted" || assistant.stopReason === "error") return false;
+	return calculateContextTokens(assistant.usage) > 0;
+}
+
+/**
+ * The newest assistant usage that measured the current window: walking back from the leaf, an
+ * assistant entry reached before any compaction (Pi's own rule: usage reported before a compaction
+ * measured the old window). O(entries since that response).
+ */
+export function windowUsage(
+	sessionManager: ExtensionContext["sessionManager"],
+): AssistantMessage | undefined {
+	for (const entry of walkBackFromLeaf(sessionManager)) {
+		if (entry.type === "compaction") return undefined;
+		if (entry.type === "message" && usable(entry.message)) return entry.message;
+	}
+	return undefined;
+}
+
+/**
+ * Tokens in a request: the window's newest usage plus an estimate of the messages after it, or an
+ * estimate of every message when the window has no usage yet. Scans back only to that response.
+ */
+export function contextTokens(
+	messages: readonly AgentMessage[],
+	usage: AssistantMessage | undefined,
+): number {
+	let trailing = 0;
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as AgentMessage;
+		if (usage && message.role === "assistant" && message.timestamp === usage.timestamp) {
+			return calculateContextTokens(usage.usage) + trailing;
+		}
+		trailing += estimateTokens(message);
+	}
+	return trailing;
+}
+
+/**
+ * The first request of a run started after an idle `/reset`: the boot text, then the request's
+ * messages from the run's first message on. The run's first message is found by what it is (role
+ * and timestamp), never by counting from the end: other extensions' `context` hooks may have
+ * appended or inserted messages, and those after it are kept.
+ */
+function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: ExtensionContext): AgentMessage[] {
+	const first = entriesSince(ctx.sessionManager, nextRun.baseLeafId).find(
+		(entry) => entry.type === "message",
+	);
+	const start = first?.type === "message" ? runStart(messages, first.message) : messages.length;
+	const boot: AgentMessage = {
+		role: "compactionSummary",
+		summary: nextRunBoot(nextRun),
+		tokensBefore: 0,
+		timestamp: Date.now(),
+	};
+	// Before the run's first message: the old window, and whatever other hooks put there (kept).
+	const old = oldWindowStamps(ctx, nextRun);
+	const foreign = messages.slice(0, start).filter((message) => !old.has(message.timestamp));
+	return [boot, ...foreign, ...messages.slice(start)];
+}
+
+const oldStamps = new WeakMap<NextRun, Set<number>>();
+
+/**
+ * Timestamps of the messages Pi builds from the branch before the run (the old window): a
+ * message before the run's first one without such a stamp was added by another extension's hook.
+ * Walked once per run (the projection lasts until its first boundary).
+ */
+function oldWindowStamps(ctx: ExtensionContext, nextRun: NextRun): Set<number> {
+	const cached = oldStamps.get(nextRun);
+	if (cached) return cached;
+	const stamps = new Set<number>();
+	if (nextRun.baseLeafId !== null) {
+		for (const entry of walkBackFromLeaf(ctx.sessionManager, { from: nextRun.baseLeafId })) {
+			stamps.add(entry.type === "message" ? entry.message.timestamp : new Date(entry.timestamp).getTime());
+		}
+	}
+	oldStamps.set(nextRun, stamps);
+	return stamps;
+}
+
+/** Index of the run's first message in the request (newest match), or where the run must start. */
+function runStart(messages: readonly AgentMessage[], first: AgentMessage): number {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i] as AgentMessage;
+		if (message.role === first.role && message.timestamp === first.timestamp) return i;
+	}
+	// Not found (another hook rewrote it): keep what is at least as new as the run's first message.
+	const index = messages.findIndex((message) => message.timestamp >= first.timestamp);
+	return index < 0 ? messages.length : index;
+}
+
+function warn(
+	event: ContextEvent,
+	ctx: ExtensionContext,
+	control: ResetControl,
+	reserve: number,
+	threshold: number | undefined,
+): { messages: AgentMessage[] } | undefined {
+	const state = control.state;
+	if (state.window.warned || state.request || state.proposal || threshold === undefined) return undefined;
+	const contextWindow = ctx.model?.contextWindow ?? 0;
+	if (contextWindow <= 0) return undefined;
+	const usage = windowUsage(ctx.sessionManager);
+	// Never before the window's first answer: the model has done nothing there to hand over, and a
+	// window that starts past the warning point (a huge prompt) would be reset into the same request.
+	if (!usage) return undefined;
+	const remaining = contextWindow - contextTokens(event.messages, usage);
+	const effect = control.dispatch({ type: "usage", remaining, threshold, reserve }, ctx);
+	if (effect.type !== "warn") return undefined;
+	// This request gets the warning now; the boundary at the end of this turn persists it as part
+	// of the closing window (before any reset), so later requests and a reload see it once.
+	const now: AgentMessage = { role: "custom", ...warningMessage(effect.warning), timestamp: Date.now() };
+	return { messages: [...event.messages, now] };
+}
+
+/** Most entries a `turn_start` sync walks back over (boundary drafts of one turn). */
+const DRAFT_SYNC_LIMIT = 64;
+
+/**
+ * Counts what Pi appended at a boundary without a `message_end` (other owners' custom-message
+ * drafts): the entries after the newest message, back to where the last sync stopped. A foreign
+ * compaction there leaves the window unmeasured. O(new entries); O(1) in the common case where the
+ * leaf is the message the last `message_end` appended (nothing was added at the boundary).
+ */
+function syncDrafts(meter: WindowMeter, ctx: ExtensionContext): void {
+	const sessionManager = ctx.sessionManager;
+	const leaf = sessionManager.getLeafId();
+	const previous = meter.syncedLeaf;
+	if (leaf === previous) return;
+	if (leaf !== null && sessionManager.getEntry(leaf)?.type !== "message") {
+		for (const entry of walkBackFromLeaf(sessionManager, { limit: DRAFT_SYNC_LIMIT })) {
+			if (entry.id === previous || entry.type === "message") break;
+			if (entry.type === "compaction") {
+				meter.reset(meter.key);
+				break;
+			}
+			if (entry.type === "custom_message") meter.added(estimateTokens(customMessage(entry)));
+		}
+	}
+	meter.syncedLeaf = leaf;
+}
+
+function customMessage(entry: CustomMessageEntry): AgentMessage {
+	return {
+		role: "custom",
+		customType: entry.customType,
+		content: entry.content,
+		display: entry.display,
+		details: entry.details,
+		timestamp: 0,
+	} as AgentMessage;
+}
+
+/** The context hook and the meter that arms it. */
+export interface ContextHook {
+	/** The armed subscription of the `context` handler (for tests and diagnostics). */
+	readonly subscription: ArmedSubscription;
+}
+
+/** Registers the meter's handlers and the context hook, armed only while needed. */
+export function registerContextHook(
+	pi: Pick<ExtensionAPI, "on">,
+	control: ResetControl,
+	options: ContextOptions,
+): ContextHook {
+	const meter = createWindowMeter(calculateContextTokens);
+	// Refreshed once per run (and at session start): the reserve + margin and where arming starts.
+	let threshold: number | undefined;
+	let armAt: number | undefined;
+	const refresh = (ctx: ExtensionContext) => {
+		const contextWindow = ctx.model?.contextWindow ?? 0;
+		const reserve = options.reserveTokens(ctx);
+		const margin = warningMargin(contextWindow, reserve, options.marginTokens());
+		threshold = margin === undefined ? undefined : reserve + margin;
+		armAt = threshold === undefined ? undefined : armingPoint(contextWindow, threshold);
+	};
+	const subscription = createArmedSubscription(() =>
+		pi.on("context", (event, ctx) => {
+			if (!control.state.enabled) return undefined;
+			if (control.state.proposal && control.state.proposal.kind !== "compaction")
+				confirmProposal(control, ctx);
+			const state = control.state;
+			if (state.nextRun && !state.proposal)
+				return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
+			// The warning sends the model to new_context: never when it cannot call it (Pi's own
+			// threshold reset still comes, with the digest). The window stays unwarned for later.
+			if (!options.toolActive()) return undefined;
+			return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
+		}),
+	);
+
+	// What the last evaluation saw: hot handlers re-evaluate only when one of them moved.
+	let seenState: ResetState | undefined;
+	let seenNear = false;
+	/** Keeps the meter on the current window and arms or disarms the hook. */
+	const evaluate = () => {
+		followWindow(meter, control);
+		const state = control.state;
+		const near = nearArming(meter.tokens(), armAt);
+		seenState = state;
+		seenNear = near;
+		const warnable = !state.window.warned && !state.request && !state.proposal && !state.nextRun;
+		if (state.enabled && (state.nextRun !== undefined || (warnable && near))) subscription.arm();
+		else subscription.disarm();
+	};
+	/** Re-evaluates only if the state moved or the estimate crossed the arming point. */
+	const maybeEvaluate = () => {
+		if (control.state !== seenState || nearArming(meter.tokens(), armAt) !== seenNear) evaluate();
+	};
+	const refreshAndEvaluate = (ctx: ExtensionContext) => {
+		refresh(ctx);
+		evaluate();
+	};
+
+	pi.on("message_end", (event) => {
+		followWindow(meter, control);
+		const message = event.message;
+		if (message.role === "assistant") {
+			if (message.stopReason !== "aborted" && message.stopReason !== "error")
+				meter.answered(message, () => estimateTokens(message));
+			else meter.added(estimateTokens(message));
+		} else if (message.role !== "system") {
+			meter.added(estimateTokens(message));
+		}
+		maybeEvaluate();
+	});
+	// pi-reset's only turn_start handler: confirm (and announce) a committed boundary first, before
+	// any extension's `context` hook builds the next request, then count the boundary's drafts.
+	pi.on("turn_start", (_event, ctx) => {
+		const proposal = control.state.proposal;
+		if (proposal && proposal.kind !== "compaction") confirmProposal(control, ctx);
+		followWindow(meter, control);
+		syncDrafts(meter, ctx);
+		maybeEvaluate();
+	});
+	pi.on("session_start", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("session_tree", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("session_compact", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("before_agent_start", (_event, ctx) => refreshAndEvaluate(ctx));
+	return { subscription };
+}
+
+/** Starts an unmeasured estimate when the window or the lifecycle generation moved. */
+function followWindow(meter: WindowMeter, control: ResetControl): void {
+	const epoch = control.windowEpoch;
+	if (meter.key !== epoch) meter.reset(epoch);
+}

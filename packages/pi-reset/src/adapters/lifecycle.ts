@@ -1,0 +1,120 @@
+/**
+ * Lifecycle adapter: restores the window and the on/off switch from the branch at session start
+ * and after tree navigation, invalidates outstanding work on shutdown, starts a fresh-window run
+ * after an idle `/reset`, and confirms boundaries at settle.
+ */
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
+import {
+	createOnceReporter,
+	isExplicitlyTrusted,
+	type LifecycleIdentity,
+	loadSettings,
+} from "@pi-lifecycle/lifecycle-kit";
+import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
+import { confirmProposal } from "./boundary.js";
+import { notify, type ResetControl } from "./control.js";
+import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
+
+/** Settings of the current session (read at session_start). */
+export interface SettingsHolder {
+	/** The effective settings. */
+	current(): ResetSettings;
+}
+
+function loadFor(ctx: ExtensionContext): ResetSettings {
+	try {
+		const loaded = loadSettings(SETTINGS_SPEC, {
+			agentDir: getAgentDir(),
+			cwd: ctx.cwd,
+			projectTrusted: isExplicitlyTrusted(ctx),
+		});
+		for (const warning of loaded.warnings) notify(ctx, warning, "warning");
+		return loaded.value;
+	} catch {
+		return DEFAULT_SETTINGS;
+	}
+}
+
+/** Reports malformed saved state (once per runtime: the caller keeps the flag). */
+export type MalformedReporter = (ctx: ExtensionContext, count: number) => void;
+
+/** The warning shown when saved pi-reset state was ignored. */
+export function malformedText(count: number): string {
+	return `pi-reset: ignored ${count} malformed pi-reset ${count === 1 ? "entry" : "entries"} in this session; using the defaults (the window and the on/off switch fall back to what the rest of the session says).`;
+}
+
+/** A reporter that warns at most once per extension runtime (the kit's `createOnceReporter`). */
+export function reportOnce(): MalformedReporter {
+	const once = createOnceReporter("pi-reset");
+	return (ctx, count) => {
+		if (count > 0) once(ctx, malformedText(count));
+	};
+}
+
+/**
+ * Re-reads the window from the current branch (session start, tree, toggle on). The on/off switch
+ * is the caller's: it holds for the session, never per branch ({@link sessionSwitch}).
+ */
+export function restore(
+	control: ResetControl,
+	identity: LifecycleIdentity,
+	ctx: ExtensionContext,
+	enabled: boolean,
+	report?: MalformedReporter,
+): void {
+	const restored = restoreFromBranch(ctx.sessionManager.getBranch());
+	report?.(ctx, restored.malformed);
+	control.dispatch(
+		{
+			type: "restore",
+			enabled,
+			window: restored.window,
+			handoff: restored.handoff,
+			generation: identity.snapshot.generation,
+		},
+		ctx,
+	);
+}
+
+/** Persists the per-session switch. */
+export function persistEnabled(pi: Pick<ExtensionAPI, "appendEntry">, enabled: boolean): void {
+	pi.appendEntry(STATE_ENTRY, { enabled });
+}
+
+/** Registers the lifecycle handlers. Call after `trackLifecycle` so identity moves first. */
+export function registerLifecycle(
+	pi: Pick<ExtensionAPI, "on">,
+	control: ResetControl,
+	identity: LifecycleIdentity,
+	reserve: ReserveReader,
+): SettingsHolder {
+	let settings: ResetSettings = DEFAULT_SETTINGS;
+	const report = reportOnce();
+	pi.on("session_start", (_event, ctx) => {
+		settings = loadFor(ctx);
+		reserve.refresh(ctx);
+		const saved = sessionSwitch(ctx.sessionManager.getEntries());
+		restore(control, identity, ctx, saved ?? settings.enabled, report);
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		// Tree navigation moves the window, never the session's switch.
+		restore(control, identity, ctx, control.state.enabled, report);
+	});
+	pi.on("session_shutdown", (_event, ctx) => {
+		control.dispatch({ type: "invalidate", generation: identity.snapshot.generation }, ctx);
+	});
+	pi.on("before_agent_start", (_event, ctx) => {
+		reserve.refresh(ctx);
+		if (control.state.request?.mode !== "next-run") return;
+		control.dispatch(
+			{ type: "run-start", baseLeafId: ctx.sessionManager.getLeafId(), newWindowId: control.mintWindowId() },
+			ctx,
+		);
+	});
+	// Boundaries are confirmed at `turn_start` by context.ts (pi-reset's one turn_start handler).
+	pi.on("agent_settled", (event, ctx) => {
+		confirmProposal(control, ctx);
+		control.dispatch({ type: "settled", aborted: event.aborted }, ctx);
+	});
+	return { current: () => settings };
+}

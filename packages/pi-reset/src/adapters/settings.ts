@@ -1,0 +1,102 @@
+/**
+ * pi-reset settings (`<agentDir>/pi-lifecycle/pi-reset.json`, project `.pi/pi-lifecycle/pi-reset.json`
+ * when trusted), and Pi's own compaction reserve.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
+import { DEFAULT_RESERVE_TOKENS, MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "../core/texts.js";
+
+/** What a user can set. */
+export interface ResetSettings {
+	/** Whether pi-reset is on in sessions that never ran `/reset on|off`. */
+	readonly enabled: boolean;
+	/** Tokens above Pi's compaction reserve at which the checkpoint warning fires. */
+	readonly warningMarginTokens: number;
+	/** Largest excerpt of the user's most recent request carried into a new window. */
+	readonly maxRequestChars: number;
+}
+
+/** Defaults. */
+export const DEFAULT_SETTINGS: Readonly<ResetSettings> = Object.freeze({
+	enabled: true,
+	warningMarginTokens: WARNING_MARGIN_TOKENS,
+	maxRequestChars: MAX_REQUEST_CHARS,
+});
+
+const KEYS = ["enabled", "warningMarginTokens", "maxRequestChars"] as const;
+
+/** Validates a settings file (whole-file rejection on any issue). */
+export function validateSettings(raw: unknown): SettingsValidation<ResetSettings> {
+	if (!check.isObject(raw)) return { ok: false, issues: ["must be a JSON object"] };
+	const issues = check.knownKeys(raw, KEYS);
+	const value: Partial<ResetSettings> = {};
+	if (raw.enabled !== undefined) {
+		const issue = check.boolean("enabled", raw.enabled);
+		if (issue) issues.push(issue);
+		else Object.assign(value, { enabled: raw.enabled });
+	}
+	if (raw.warningMarginTokens !== undefined) {
+		const issue = check.integer("warningMarginTokens", raw.warningMarginTokens, 0, 1_000_000);
+		if (issue) issues.push(issue);
+		else Object.assign(value, { warningMarginTokens: raw.warningMarginTokens });
+	}
+	if (raw.maxRequestChars !== undefined) {
+		const issue = check.integer("maxRequestChars", raw.maxRequestChars, 200, 100_000);
+		if (issue) issues.push(issue);
+		else Object.assign(value, { maxRequestChars: raw.maxRequestChars });
+	}
+	return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}
+
+/** The settings spec for the kit's loader. */
+export const SETTINGS_SPEC: SettingsSpec<ResetSettings> = {
+	name: "pi-reset",
+	defaults: DEFAULT_SETTINGS,
+	validate: validateSettings,
+};
+
+function nonNegativeInteger(value: unknown): number | undefined {
+	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * Pi's effective `compaction.reserveTokens` for the current model: the model override, the
+ * ordinary setting, then Pi's default (the order Pi itself uses).
+ */
+export function reserveTokens(
+	pi: Pick<ExtensionAPI, "getSettings">,
+	ctx: Pick<ExtensionContext, "model">,
+): number {
+	try {
+		const compaction = pi.getSettings().compaction;
+		const key = ctx.model ? `${ctx.model.provider}/${ctx.model.id}` : undefined;
+		const override = key ? compaction?.modelOverrides?.[key]?.reserveTokens : undefined;
+		return (
+			nonNegativeInteger(override) ?? nonNegativeInteger(compaction?.reserveTokens) ?? DEFAULT_RESERVE_TOKENS
+		);
+	} catch {
+		return DEFAULT_RESERVE_TOKENS;
+	}
+}
+
+/** Reads the reserve once per run (Pi copies all settings on every read). */
+export interface ReserveReader {
+	/** Re-reads the reserve (call when a run starts). */
+	refresh(ctx: Pick<ExtensionContext, "model">): void;
+	/** The reserve read last, reading it now if never read. */
+	get(ctx: Pick<ExtensionContext, "model">): number;
+}
+
+/** Creates a {@link ReserveReader}. */
+export function createReserveReader(pi: Pick<ExtensionAPI, "getSettings">): ReserveReader {
+	let cached: number | undefined;
+	return {
+		refresh(ctx) {
+			cached = reserveTokens(pi, ctx);
+		},
+		get(ctx) {
+			cached ??= reserveTokens(pi, ctx);
+			return cached;
+		},
+	};
+}
