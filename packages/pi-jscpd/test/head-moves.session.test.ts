@@ -3,6 +3,7 @@
  * or stash pop during the session brings in code that already existed, so its duplicates are
  * baseline, never "copies existing code". Real git, real jscpd, Pi's real loop.
  */
+import { readFileSync } from "node:fs";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
 import {
@@ -123,5 +124,17 @@ describe("a move of the work tree during the session is baseline, not new work",
 		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBeDefined());
 		await s.controller.settled();
 		expect(customMessages(s, FINDINGS)).toEqual([]);
+	});
+});
+
+describe("a rebase after a move keeps what the baseline detects", () => {
+	it("the rewritten baseline file keeps its clone kinds, so a reload compares with the same kinds", async () => {
+		const s = await start(repoWithFeatureBranch());
+		await expectCleanAfter(s, "git checkout -q feature");
+		const baseline = s.controller.state.baseline;
+		if (!("file" in baseline) || !baseline.file) throw new Error("no baseline file");
+		const saved = JSON.parse(readFileSync(baseline.file, "utf8")) as { detection?: { kinds?: string[] } };
+		expect(baseline.detection?.kinds).toContain("renamed");
+		expect(saved.detection?.kinds).toEqual(baseline.detection?.kinds);
 	});
 });
