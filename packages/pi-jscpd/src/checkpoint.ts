@@ -79,8 +79,8 @@ export interface CheckpointDeps {
 	readonly outside?: Promise<void>;
 	/** Why the changed files may be incomplete (read after `outside`); never "clean" then. */
 	readonly incomplete?: () => string | undefined;
-	/** Whether the user dismissed a finding identity as intended (never delivered then). */
-	readonly dismissed?: (identity: string) => boolean;
+	/** Whether the user dismissed a finding as intended, by any of its keys (never delivered then). */
+	readonly dismissed?: (finding: Finding) => boolean;
 	/** Receives every current new finding (told, dismissed or not) when the outcome is committed. */
 	readonly current?: (findings: readonly Finding[]) => void;
 }
@@ -126,7 +126,7 @@ export async function runCheckpoint(
 	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
 	const { current } = found;
 	const eligible = current.filter(
-		({ identity }) => !deps.isAcknowledged(identity) && !deps.dismissed?.(identity),
+		(finding) => !deps.isAcknowledged(finding.identity) && !deps.dismissed?.(finding),
 	);
 	const max = Math.max(0, deps.maxFindings());
 	const listed = (outcome: CheckOutcome): AutomaticResult => ({

@@ -195,7 +195,7 @@ export class JscpdController {
 		if (malformed > 0)
 			this.#reportIgnoredState(ctx, [`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`]);
 		this.triage.replay(branch, true);
-		this.#parts.status.update();
+		this.#parts.status.branchRestored(); // the findings list was cleared: no check ran on this branch yet
 	}
 
 	/** session_shutdown: kill the live process, close the scheduler, await cleanup. Never waits for a scan. */

@@ -101,7 +101,8 @@ export class FindingsStore {
 				keys: [key],
 				source: "scan",
 				kind: "existing",
-				toldInResult,
+				// The model saw it in an earlier scan result (the user's own scan does not unsay that).
+				toldInResult: toldInResult || (before?.toldInResult ?? false),
 				found: before?.found ?? stamp,
 				rank: before?.rank ?? rank,
 			});

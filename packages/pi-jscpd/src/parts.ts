@@ -119,7 +119,7 @@ export function buildParts(
 			stillCurrent: () => guard.isCurrent() && !session.shutdown,
 			inRun: () => identity.snapshot.running,
 			incomplete,
-			dismissed: (id) => triage.isDismissed(id),
+			dismissed: (finding) => triage.isFindingDismissed(finding),
 			current: (findings) => triage.recordNew("checkpoint", findings),
 			record: status.outcome,
 		};

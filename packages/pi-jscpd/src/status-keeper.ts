@@ -38,6 +38,12 @@ export class StatusKeeper {
 		this.#lastOutcome = outcome;
 	};
 
+	/** `/tree` restored another branch: no check ran on it yet, so the footer shows no outcome. */
+	branchRestored(): void {
+		this.#lastOutcome = undefined;
+		this.update();
+	}
+
 	/** The scheduler settled an automatic check. */
 	record(record: CheckRecord): void {
 		this.#records.push(record);

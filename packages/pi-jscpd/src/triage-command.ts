@@ -35,7 +35,8 @@ export function triageCommand(
 	const change = triage.set(pi, item, dismiss);
 	return {
 		status: change.ok || change.reason === "unchanged" ? "ok" : "error",
-		message: changeNotice(change, dismiss),
+		// Named: a newer finding renumbers the list (newest first) between listing and typing.
+		message: `${changeNotice(change, dismiss)}\n${itemLine(change.item)}`,
 		details: { command, n, changed: change.ok },
 	};
 }

@@ -80,14 +80,21 @@ export function fixRequest(item: TriageItem): string {
 	].join("\n");
 }
 
-/** One block of "Show both blocks": numbered lines, bounded in length and width. */
+/**
+ * C0/C1 control characters but tab: a repository's file may hold terminal escape sequences (or be
+ * binary), which must reach the TUI as text, never as commands to the terminal.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+
+/** One block of "Show both blocks": numbered lines, bounded in length and width, control characters shown as �. */
 export function snippetText(header: string, text: string | undefined, start: number, end: number): string {
 	if (text === undefined) return `${header}\n  (the file cannot be read now)`;
-	const lines = text.split("\n").slice(start - 1, end);
+	const lines = text.split(/\r?\n/).slice(start - 1, end);
 	if (lines.length === 0) return `${header}\n  (the file no longer has these lines)`;
 	const shown = lines.slice(0, SNIPPET_LINES).map((line, i) => {
 		const clipped = line.length > SNIPPET_WIDTH ? `${line.slice(0, SNIPPET_WIDTH - 1)}…` : line;
-		return `${String(start + i).padStart(5)} │ ${clipped.replace(/\t/g, "  ")}`;
+		return `${String(start + i).padStart(5)} │ ${clipped.replace(/\t/g, "  ").replace(CONTROL, "\ufffd")}`;
 	});
 	if (lines.length > shown.length) shown.push(`      … ${lines.length - shown.length} more line(s)`);
 	return [header, ...shown].join("\n");

@@ -91,6 +91,14 @@ export class Triage {
 		return this.#dismissed.has(identity);
 	}
 
+	/**
+	 * Whether a new duplicate is dismissed by any of the keys Browse matches it by: its identity, or
+	 * its whole clone group (dismissed from a scan's list before a check found it as new).
+	 */
+	isFindingDismissed(finding: Pick<Finding, "identity" | "group">): boolean {
+		return this.#dismissed.has(finding.identity) || this.#dismissed.has(groupKey(finding.group));
+	}
+
 	/** Whether a scan's clone group is dismissed. */
 	isGroupDismissed(group: CloneGroup): boolean {
 		return this.#dismissed.has(groupKey(group));
@@ -114,7 +122,7 @@ export class Triage {
 	 */
 	changedResult(findings: readonly Finding[]): { readonly listed: Finding[]; readonly note: string } {
 		this.recordNew("changed", findings);
-		const listed = findings.filter((finding) => !this.isDismissed(finding.identity));
+		const listed = findings.filter((finding) => !this.isFindingDismissed(finding));
 		return { listed, note: dismissedNote(findings.length - listed.length) };
 	}
 

@@ -151,7 +151,9 @@ describe("triage texts and commands", () => {
 				message: expect.stringMatching(/is not a finding number \(findings are numbered 1-1\)/),
 			});
 		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toMatch(/finding 1 dismissed as intended/);
-		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toBe("jscpd: finding 1 is already dismissed.");
+		expect(triageCommand(t, pi, "dismiss", ["1"]).message).toMatch(
+			/^jscpd: finding 1 is already dismissed\.\n1\. a\.ts/,
+		);
 		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toMatch(/finding 1 is reported again/);
 		expect(t.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
 	});
@@ -198,5 +200,50 @@ describe("the footer counts what Browse lists", () => {
 		expect(
 			footerText({ ...ready, outcome: { kind: "timeout", text: "" }, findings: { fresh: 3, dismissed: 0 } }),
 		).toBe(FOOTER.failed);
+	});
+});
+
+describe("triage audit (a22)", () => {
+	it("a scan group the model was told about stays told when the user scans again", () => {
+		const store = new FindingsStore();
+		const g = group("a.ts", "b.ts", 1);
+		store.recordScan([g], true);
+		store.recordScan([g], false);
+		expect(store.list().map((f) => f.toldInResult)).toEqual([true]);
+	});
+
+	it("show both blocks never passes a file's control characters to the terminal; CRLF lines stay clean", () => {
+		const text = "const a = 1;\r\nconst b = '\u001b]52;c;ZXZpbA==\u0007';\r\nbin\u0000ary\u009b2J\r\n";
+		const shown = snippetText("h", text, 1, 3);
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
+		expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+		expect(shown.split("\n")[1]).toBe("    1 │ const a = 1;");
+		expect(shown).toContain("const b = '�]52;c;ZXZpbA==�';");
+	});
+
+	it("a new duplicate that copies existing code is dismissed by its whole group's key (a scan's dismissal)", () => {
+		const { t, pi } = triage();
+		const g = group("a.ts", "b.ts", 1);
+		t.recordScan([g], false);
+		const [item] = t.items();
+		if (!item) throw new Error("no item");
+		t.set(pi, item, true);
+		const copy = finding(g, "matches-existing");
+		expect(t.isFindingDismissed(copy)).toBe(true);
+		expect(t.changedResult([copy]).listed).toEqual([]);
+		expect(t.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
+	});
+});
+
+describe("triage audit (a22): /jscpd dismiss names what it acted on", () => {
+	it("dismiss <n> after a newer finding renumbered the list says which finding it dismissed", () => {
+		const { t, pi } = triage();
+		t.recordNew("checkpoint", [finding(group("a.ts", "b.ts", 1))]);
+		// The user saw "1. a.ts ≈ b.ts"; a newer finding arrives before the command runs.
+		t.recordNew("changed", [finding(group("c.ts", "d.ts", 10)), finding(group("a.ts", "b.ts", 1))]);
+		const answer = triageCommand(t, pi, "dismiss", ["1"]).message;
+		expect(answer).toMatch(/finding 1 dismissed as intended/);
+		expect(answer).toContain("c.ts:1-10 ≈ d.ts:5-14");
+		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toContain("c.ts:1-10 ≈ d.ts:5-14");
 	});
 });
