@@ -8,11 +8,14 @@
  * - stdout and stderr are bounded, and truncation is part of the result;
  * - a timeout, an AbortSignal and {@link ProcessRegistry.closeAll} kill the whole process group
  *   (SIGTERM, then SIGKILL after a grace period; closeAll kills at once and never waits);
+ * - an optional memory bound ({@link watchMemory}): a group holding more resident memory than
+ *   `maxMemoryBytes` is killed and the outcome says `memory`;
  * - a parent-death safeguard ({@link watchGroup}): a watchdog process kills every listed group when
  *   Pi disappears, so nothing survives even a SIGKILL of Pi. Linux and macOS; no native dependency.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { BoundedOutput, type CapturedOutput } from "./bounded-output.js";
+import { watchMemory } from "./process-memory.js";
 import { minimalEnv, type ProjectTrust, resolveExecutable } from "./process-policy.js";
 import { startWatchdog, unwatchGroup, WATCHDOG_MARKER, watchGroup } from "./process-watchdog.js";
 
@@ -40,6 +43,8 @@ export interface ProcessRequest {
 	readonly killGraceMs?: number;
 	/** Where the live process is registered (default: the module's {@link defaultRegistry}). */
 	readonly registry?: ProcessRegistry;
+	/** Kill the process group once its resident memory exceeds this many bytes (sampled; none by default). */
+	readonly maxMemoryBytes?: number;
 }
 
 /** How a process ended. Output is present whenever the process started. */
@@ -59,6 +64,13 @@ export type ProcessOutcome =
 	| {
 			readonly status: "timeout";
 			readonly timeoutMs: number;
+			readonly stdout: CapturedOutput;
+			readonly stderr: CapturedOutput;
+	  }
+	/** Killed because the group's resident memory exceeded `maxMemoryBytes`. */
+	| {
+			readonly status: "memory";
+			readonly limitBytes: number;
 			readonly stdout: CapturedOutput;
 			readonly stderr: CapturedOutput;
 	  }
@@ -146,7 +158,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 	return new Promise<ProcessOutcome>((resolve) => {
 		const stdout = new BoundedOutput(limit);
 		const stderr = new BoundedOutput(limit);
-		let ending: "timeout" | "aborted" | undefined;
+		let ending: "timeout" | "aborted" | "memory" | undefined;
 		let spawnError: Error | undefined;
 		let killTimer: NodeJS.Timeout | undefined;
 		const child = spawn(resolved.path, [...request.args], {
@@ -159,7 +171,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 		});
 		const pgid = child.pid;
 		if (pgid !== undefined) watchGroup(pgid);
-		const terminate = (why: "timeout" | "aborted", signal: NodeJS.Signals = "SIGTERM") => {
+		const terminate = (why: "timeout" | "aborted" | "memory", signal: NodeJS.Signals = "SIGTERM") => {
 			if (ending) return;
 			ending = why;
 			killGroup(child, signal);
@@ -169,6 +181,11 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 			ending ??= "aborted";
 		});
 		const timer = setTimeout(() => terminate("timeout"), request.timeoutMs);
+		const limitBytes = request.maxMemoryBytes;
+		const stopMemory =
+			pgid !== undefined && limitBytes !== undefined
+				? watchMemory(pgid, limitBytes, () => terminate("memory", "SIGKILL"))
+				: undefined;
 		const onAbort = () => terminate("aborted");
 		request.signal?.addEventListener("abort", onAbort, { once: true });
 		child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -180,6 +197,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 		child.on("exit", () => killGroup(child, "SIGKILL"));
 		child.on("close", (code, signal) => {
 			clearTimeout(timer);
+			stopMemory?.();
 			if (killTimer) clearTimeout(killTimer);
 			request.signal?.removeEventListener("abort", onAbort);
 			// The child is gone; make sure nothing it started survives it.
@@ -191,6 +209,8 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 			if (ending === "timeout")
 				return resolve({ status: "timeout", timeoutMs: request.timeoutMs, stdout: out, stderr: err });
 			if (ending === "aborted") return resolve({ status: "aborted", started: true });
+			if (ending === "memory" && limitBytes !== undefined)
+				return resolve({ status: "memory", limitBytes, stdout: out, stderr: err });
 			if (spawnError) {
 				const code = (spawnError as NodeJS.ErrnoException).code;
 				return resolve(

@@ -164,6 +164,37 @@ describe("runProcess", () => {
 		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
 	});
 
+	it("memory bound: a group over maxMemoryBytes is killed, grandchildren included, and the outcome says memory", async () => {
+		const { root, base } = sandbox();
+		const pidFile = join(base, "grandchild.pid");
+		const tool = script(join(base, "tools", "hang"), `sleep 30 & echo $! > ${pidFile}; wait`);
+		const outcome = await runProcess({
+			command: tool,
+			args: [],
+			cwd: root,
+			trust: { root, trusted: false },
+			timeoutMs: 20_000,
+			maxMemoryBytes: 1024,
+		});
+		expect(outcome).toMatchObject({ status: "memory", limitBytes: 1024 });
+		const pid = Number(readFileSync(pidFile, "utf8"));
+		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
+	});
+
+	it("memory bound: a group under maxMemoryBytes runs to its end", async () => {
+		const { root, base } = sandbox();
+		const tool = script(join(base, "tools", "short"), "sleep 0.6; echo done");
+		const outcome = await runProcess({
+			command: tool,
+			args: [],
+			cwd: root,
+			trust: { root, trusted: false },
+			timeoutMs: 20_000,
+			maxMemoryBytes: 1024 * 1024 * 1024,
+		});
+		expect(outcome).toMatchObject({ status: "exited", exitCode: 0 });
+	});
+
 	it("abort kills the process group; an already aborted signal starts nothing", async () => {
 		const { root, base } = sandbox();
 		const pidFile = join(base, "child.pid");

@@ -5,7 +5,7 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { createArmedSubscription, type DialogScope, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
+import { createArmedSubscription, type DialogScope, onResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { Type } from "typebox";
 import type { JscpdController } from "./controller.js";
 import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
@@ -13,6 +13,7 @@ import { dispatch, parseCommandLine, splitStringArgs } from "./dispatch.js";
 import { createOverviewModel } from "./overview.js";
 import { openOverview, opensOverview } from "./overview-ui.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
+import { readOnlyTools } from "./read-only-tools.js";
 import {
 	COMMAND_NAMES,
 	commandCompletions,
@@ -24,19 +25,6 @@ import { findingCompletions, triageCommand } from "./triage-command.js";
 import type { TriageUiDeps } from "./triage-ui.js";
 import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
-
-/** Tools known not to change files: Pi's read-only built-ins, ours, pi-goal's and pi-reset's. */
-const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
-	"read",
-	"grep",
-	"find",
-	"ls",
-	TOOL_NAME,
-	"goal_complete",
-	"goal_blocked",
-	"goal_wait",
-	"new_context",
-]);
 
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */
 export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController): void {
@@ -76,12 +64,13 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 		}
 	});
 	// tool_execution_end carries no input (no path), so mutations are read from tool_result.
-	// Any other tool that may write files (bash, other extensions' tools) is opaque: outside git its
-	// changes cannot be seen, so a check never says clean after it.
+	// Any other tool that may write files (bash, other extensions' tools not annotated read-only) is
+	// opaque: outside git its changes cannot be seen, so a check never says clean after it.
+	const readOnly = readOnlyTools(pi, TOOL_NAME);
 	pi.on("tool_result", (event, ctx) => {
 		if (event.toolName === "write" || event.toolName === "edit") {
 			if (!event.isError) controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
-		} else if (!READ_ONLY_TOOLS.has(event.toolName)) controller.noteCommand();
+		} else if (!readOnly(event.toolName)) controller.noteCommand();
 	});
 	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.
 	let recovery = false;
@@ -96,9 +85,12 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("agent_settled", (_event, ctx) => {
 		controller.startBackgroundCheck(ctx);
 	});
-	pi.events.on(RESET_CHANNEL, (payload) => {
-		controller.onReset(payload);
-	});
+	onResetAnnouncement(
+		pi.events,
+		"pi-jscpd",
+		() => controller.currentSession(),
+		(announcement) => controller.onReset(announcement),
+	);
 }
 
 /** Registers `jscpd_run`. */

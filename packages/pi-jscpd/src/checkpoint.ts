@@ -11,13 +11,14 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { BaselineState } from "./baseline.js";
 import type { CheckOutcome } from "./check-outcome.js";
-import { type Finding, selectFindings } from "./compare.js";
-import { ackOf, type DeliveredDetails } from "./deliveries.js";
+import type { Finding } from "./compare.js";
+import { type AckRecord, ackOf, type DeliveredDetails } from "./deliveries.js";
+import { findNewGroups } from "./find-new.js";
+import type { LineIndex } from "./identity.js";
 import type { Capability } from "./locate.js";
-import type { MutationState } from "./mutations.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
+import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
-import { runScan } from "./scan.js";
 import type { AutomaticResult } from "./scheduler.js";
 
 export type { CheckOutcome } from "./check-outcome.js";
@@ -53,7 +54,14 @@ export interface CheckpointDeps {
 	readonly root: string;
 	readonly capability: () => Promise<Capability>;
 	readonly baseline: () => BaselineState;
-	readonly mutations: MutationState;
+	/** The baseline index a report is compared with (pending rebases applied). */
+	readonly index: (groups: readonly CloneGroup[]) => LineIndex;
+	/** Project paths changed in this session. */
+	readonly changed: () => ReadonlySet<string>;
+	/** Whether a finding was delivered and not invalidated since. */
+	readonly isAcknowledged: (identity: string) => boolean;
+	/** Acknowledges delivered findings (the owner of the session's mutation state records them). */
+	readonly acknowledge: (acks: readonly AckRecord[]) => void;
 	readonly timeoutMs: () => number;
 	readonly maxFindings: () => number;
 	/** The current context, or undefined when the runtime is gone. */
@@ -98,30 +106,27 @@ export async function runCheckpoint(
 		},
 	});
 	if (capability.status !== "available") return terminal({ kind: "unavailable", text: capability.reason });
-	const scan = await runScan(deps.runner, capability, {
+	const found = await findNewGroups({
+		runner: deps.runner,
+		capability,
 		root: deps.root,
-		paths: [],
 		timeoutMs: deps.timeoutMs(),
 		signal,
 		detection: baseline.detection,
+		beforeSelect: () => deps.outside ?? Promise.resolve(),
+		baseline: deps.index,
+		changed: deps.changed,
 	});
-	if (scan.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
-	if (scan.status === "unavailable") return terminal({ kind: "unavailable", text: scan.reason });
-	if (scan.status === "timeout") return terminal({ kind: "timeout", text: scan.reason });
-	if (scan.status === "failed") return terminal({ kind: "failed", text: scan.reason });
-	await deps.outside;
-	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
+	if (found.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
+	if (found.status === "unavailable") return terminal({ kind: "unavailable", text: found.reason });
+	if (found.status === "timeout") return terminal({ kind: "timeout", text: found.reason });
+	if (found.status === "incomplete") return terminal({ kind: "incomplete", text: found.reason });
+	if (found.status === "failed") return terminal({ kind: "failed", text: found.reason });
 	// Every current finding (for the triage list), then the ones to deliver: not told, not dismissed.
 	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
-	const current = selectFindings({
-		groups: scan.report.groups,
-		baseline: baseline.index,
-		changed: deps.mutations.changed,
-		acknowledged: () => false,
-		max: Number.MAX_SAFE_INTEGER,
-	}).findings;
+	const { current } = found;
 	const eligible = current.filter(
-		(finding) => !deps.mutations.isAcknowledged(finding.identity) && !deps.dismissed?.(finding),
+		(finding) => !deps.isAcknowledged(finding.identity) && !deps.dismissed?.(finding),
 	);
 	const max = Math.max(0, deps.maxFindings());
 	const listed = (outcome: CheckOutcome): AutomaticResult => ({
@@ -218,7 +223,7 @@ function deliver(
 }
 
 function acknowledge(deps: CheckpointDeps, details: FindingsDetails, count: number): true {
-	deps.mutations.acknowledge(details.delivered);
+	deps.acknowledge(details.delivered);
 	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count });
 	return true;
 }

@@ -3,15 +3,16 @@
  * `{ status, message, details }`, with a bounded, model-readable message.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { saveSettings } from "@pi-lifecycle/lifecycle-kit";
-import { selectFindings } from "./compare.js";
+import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import { detectionOf, SETTINGS_SPEC } from "./config.js";
-import type { JscpdController, StatusView } from "./controller.js";
+import type { JscpdController } from "./controller.js";
+import { findNewGroups } from "./find-new.js";
 import { tokenize, validateScanPaths } from "./paths.js";
-import { bound, findingLine, scanText } from "./presentation.js";
-import { type CommandName, helpText, isCommandName } from "./registry.js";
+import { bound, changedText, scanText, statusText } from "./presentation.js";
+import { COMMANDS, type CommandName, helpText, isCommandName } from "./registry.js";
 import { compareGroups } from "./report.js";
 import { runScan } from "./scan.js";
+import { safeTrusted } from "./ui.js";
 
 /** The outcome of one dispatched command. */
 export interface DispatchResult {
@@ -76,7 +77,8 @@ export async function dispatch(
 		}
 		const args = toArgs(rawArgs);
 		if (!args) return error(command, "args must be a string or a list of strings");
-		if (command !== "scan" && args.length > 0) return error(command, `"${command}" takes no arguments`);
+		if (!COMMANDS[command].takesArgs && args.length > 0)
+			return error(command, `"${command}" takes no arguments`);
 		return await run(controller, ctx, command, args, scope);
 	} catch (err) {
 		return error(
@@ -86,32 +88,48 @@ export async function dispatch(
 	}
 }
 
-async function run(
+/** One subcommand's handler (the registry names the commands; this table must cover every one). */
+type Handler = (
+	controller: JscpdController,
+	ctx: ExtensionContext,
+	args: string[],
+	scope: SwitchScope,
+) => DispatchResult | Promise<DispatchResult>;
+
+const HANDLERS: { readonly [K in CommandName]: Handler } = {
+	help: (_controller, _ctx, _args, scope) => ({
+		status: "ok",
+		message: helpText(scope === "global" ? "user" : "model"),
+		details: { command: "help" },
+	}),
+	status: (controller) => ({
+		status: "ok",
+		message: statusText(controller.status()),
+		details: { command: "status", status: controller.status() },
+	}),
+	on: (controller, ctx, _args, scope) => switchTo(controller, ctx, true, scope),
+	off: (controller, ctx, _args, scope) => switchTo(controller, ctx, false, scope),
+	scan: (controller, _ctx, args, scope) => scan(controller, args, scope),
+	changed: (controller) => changed(controller),
+};
+
+function run(
 	controller: JscpdController,
 	ctx: ExtensionContext,
 	command: CommandName,
 	args: string[],
 	scope: SwitchScope,
-): Promise<DispatchResult> {
-	switch (command) {
-		case "help":
-			return { status: "ok", message: helpText(scope === "global" ? "user" : "model"), details: { command } };
-		case "status":
-			return {
-				status: "ok",
-				message: statusText(controller.status()),
-				details: { command, status: controller.status() },
-			};
-		case "on":
-		case "off":
-			return scope === "session"
-				? sessionToggle(controller, ctx, command === "on")
-				: toggle(controller, ctx, command === "on");
-		case "scan":
-			return scan(controller, args, scope);
-		case "changed":
-			return changed(controller);
-	}
+): DispatchResult | Promise<DispatchResult> {
+	return HANDLERS[command](controller, ctx, args, scope);
+}
+
+function switchTo(
+	controller: JscpdController,
+	ctx: ExtensionContext,
+	enabled: boolean,
+	scope: SwitchScope,
+): DispatchResult {
+	return scope === "session" ? sessionToggle(controller, ctx, enabled) : toggle(controller, ctx, enabled);
 }
 
 async function scan(
@@ -162,7 +180,7 @@ async function scan(
 }
 
 async function changed(controller: JscpdController): Promise<DispatchResult> {
-	const { root, runner, capability, settings, baseline, mutations } = controller.state;
+	const { root, runner, capability, settings, baseline, mutations, index } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
 		const why = "reason" in baseline ? `: ${baseline.reason}` : "";
@@ -179,12 +197,16 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		};
 	}
 	const outcome = await controller.explicit(async (signal) =>
-		runScan(runner, await capability(), {
+		findNewGroups({
+			runner,
+			capability: await capability(),
 			root,
-			paths: [],
 			timeoutMs: settings.timeoutMs,
 			signal,
+			// Compared with the baseline, so detected with the baseline's kinds.
 			detection: baseline.detection,
+			baseline: index,
+			changed: () => mutations.changed,
 		}),
 	);
 	if (outcome.status !== "ok")
@@ -192,38 +214,19 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			outcome: outcome.status,
 		});
 	// Every current finding goes to the triage list; the result lists those not dismissed, capped.
-	const current = selectFindings({
-		groups: outcome.report.groups,
-		baseline: baseline.index,
-		changed: mutations.changed,
-		acknowledged: () => false,
-		max: Number.MAX_SAFE_INTEGER,
-	}).findings;
-	const { listed, note } = controller.triage.changedResult(current);
+	const { listed, note } = controller.triage.changedResult(outcome.current);
 	const selection = {
 		findings: listed.slice(0, settings.maxFindings),
 		omitted: Math.max(0, listed.length - settings.maxFindings),
 	};
-	const partial =
-		(baseline.status === "partial"
-			? `\nNote: the baseline is partial (${baseline.reason ?? "incomplete"}).`
-			: "") +
-		(controller.state.incomplete ? `\nNote: incomplete — ${controller.state.incomplete}.` : "") +
-		note;
-	const lines =
-		selection.findings.length === 0
-			? ["jscpd changed: no new duplicates in files changed this session."]
-			: [
-					`jscpd changed: ${selection.findings.length + selection.omitted} new duplicate(s) in files changed this session.`,
-					...selection.findings.map(
-						(finding, i) =>
-							`${findingLine(finding, i)}${mutations.isAcknowledged(finding.identity) ? " [already reported]" : ""}`,
-					),
-					...(selection.omitted > 0 ? [`(${selection.omitted} more not shown)`] : []),
-				];
 	return {
 		status: "ok",
-		message: bound(lines.join("\n") + partial),
+		message: changedText(selection, {
+			acknowledged: (identity) => mutations.isAcknowledged(identity),
+			partial: baseline.status === "partial" ? (baseline.reason ?? "incomplete") : undefined,
+			incomplete: controller.state.incomplete,
+			triage: note,
+		}),
 		details: {
 			command: "changed",
 			baseline: baseline.status,
@@ -243,15 +246,14 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 }
 
 function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boolean): DispatchResult {
-	const saved = saveSettings(SETTINGS_SPEC, { agentDir: controller.agentDir(), cwd: ctx.cwd }, "global", {
-		enabled,
-	});
+	const location = { agentDir: controller.agentDir(), cwd: ctx.cwd, projectTrusted: safeTrusted(ctx) };
+	const saved = saveAndReload(SETTINGS_SPEC, location, { enabled });
 	if (!saved.ok) return error(enabled ? "on" : "off", `Could not save the setting: ${saved.error}`);
 	// The user's saved switch also ends a session switch the model set.
 	controller.reloadSettings(ctx, null);
 	if (!enabled) controller.cancelAutomatic();
 	const effective = controller.status().settings.enabled;
-	const note = effective === enabled ? "" : " (a trusted project settings file overrides it)";
+	const note = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
 	return {
 		status: "ok",
 		message: `jscpd automatic checkpoint ${effective ? "enabled" : "disabled"}${note}. Saved to ${saved.path}.`,
@@ -268,40 +270,4 @@ function sessionToggle(controller: JscpdController, ctx: ExtensionContext, enabl
 		message: `jscpd automatic checkpoint ${enabled ? "on" : "off"} for this session only; the user's saved setting is unchanged.`,
 		details: { command: enabled ? "on" : "off", enabled, scope: "session" },
 	};
-}
-
-/** The detection settings as a line of `/jscpd status`. */
-function kindsText(settings: StatusView["settings"]): string {
-	const near = settings.kinds.includes("similar")
-		? ` (near-copies from ${settings.similarity} similarity)`
-		: "";
-	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
-	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
-	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
-}
-
-/** The `/jscpd status` text. */
-export function statusText(view: StatusView): string {
-	const cap = view.capability;
-	const lines = [
-		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
-		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
-		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
-		`project: ${view.root ?? "(none)"}`,
-		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
-		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
-		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
-	];
-	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
-		lines.push(
-			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
-		);
-	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
-	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
-		lines.push(
-			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,
-		);
-	}
-	lines.push(...view.settingsSources.map((s) => `settings ${s}`));
-	return bound(lines.join("\n"));
 }

@@ -152,3 +152,33 @@ export function rebaseIndex(index: LineIndex, originals: ReadonlyMap<string, str
 	}
 	return { perPath, total };
 }
+
+/**
+ * A checkout, pull, reset or stash pop brought `moved` in: code that already existed. Their
+ * entries, and those of every file they share a clone group with (the session's own files
+ * excepted), are taken from the current report `groups`, so neither side of such a clone counts as
+ * new, while a copy the session made still grows the project-wide count.
+ */
+export function rebaseFromReport(
+	index: LineIndex,
+	groups: readonly CloneGroup[],
+	moved: ReadonlySet<string>,
+	own: (path: string) => boolean,
+): LineIndex {
+	const paths = new Set([...moved].filter((path) => !own(path)));
+	for (const group of groups) {
+		if (!group.locations.some((loc) => moved.has(loc.path))) continue;
+		for (const loc of group.locations) if (!own(loc.path)) paths.add(loc.path);
+	}
+	if (paths.size === 0) return index;
+	const now = indexGroups(groups);
+	const perPath = new Map(index.perPath);
+	for (const path of paths) {
+		const counts = now.perPath.get(path);
+		if (counts) perPath.set(path, counts);
+		else perPath.delete(path);
+	}
+	const total = new Map<number, number>();
+	for (const counts of perPath.values()) for (const [hash, count] of counts) bump(total, hash, count);
+	return { perPath, total };
+}

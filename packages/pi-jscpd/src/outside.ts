@@ -6,7 +6,7 @@
  */
 import type { StaleGuard } from "@pi-lifecycle/lifecycle-kit";
 import { ABORT_REASON, nextMacrotask } from "./defer.js";
-import { OutsideChangeDetector } from "./worktree.js";
+import { type Detection, OutsideChangeDetector } from "./worktree.js";
 
 /** What a probe needs from its owner. */
 export interface OutsideProbeDeps {
@@ -71,11 +71,11 @@ export class OutsideProbe {
 
 	/**
 	 * Schedules a comparison (it starts on a later macrotask) and aborts the previous one. Resolves to
-	 * the project paths changed outside the built-in tools since the last comparison (empty before
-	 * the baseline is accepted), or undefined when the probe was aborted or the lifecycle moved on.
-	 * Never rejects.
+	 * the project paths changed outside the built-in tools since the last comparison and the paths a
+	 * move of the work tree brought in (both empty before the baseline is accepted), or undefined
+	 * when the probe was aborted or the lifecycle moved on. Never rejects.
 	 */
-	start(): Promise<readonly string[] | undefined> {
+	start(): Promise<Detection | undefined> {
 		this.abort();
 		const probe = new AbortController();
 		this.#probe = probe;
@@ -89,9 +89,9 @@ export class OutsideProbe {
 		})();
 	}
 
-	async #compare(signal: AbortSignal): Promise<readonly string[] | undefined> {
+	async #compare(signal: AbortSignal): Promise<Detection | undefined> {
 		if (signal.aborted) return undefined;
-		if (!this.#detector || !this.#deps.ready()) return [];
+		if (!this.#detector || !this.#deps.ready()) return { outside: [], rebase: new Map() };
 		const outside = await this.#detector.detect(this.#deps.known(), signal);
 		return signal.aborted ? undefined : outside;
 	}

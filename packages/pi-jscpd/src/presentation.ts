@@ -3,8 +3,9 @@
  * bounded: at most `max` findings, each one line plus locations.
  */
 import type { CheckOutcome } from "./check-outcome.js";
-import type { Finding } from "./compare.js";
+import type { Finding, Selection } from "./compare.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
+import type { StatusView } from "./status.js";
 
 /** Custom message type of the checkpoint findings message. */
 export const FINDINGS_MESSAGE = "pi-jscpd/findings";
@@ -139,4 +140,69 @@ export function footerText(input: FooterInput): string {
 	if (fresh > 0) return FOOTER.findings(fresh);
 	if ((input.findings?.dismissed ?? 0) > 0) return FOOTER.dismissed(input.findings?.dismissed ?? 0);
 	return kind === undefined ? FOOTER.ready : FOOTER.clean;
+}
+
+/** The result text of `changed`: every new finding (acknowledged ones marked), then notes on what it could not see. */
+export function changedText(
+	selection: Pick<Selection, "findings" | "omitted">,
+	notes: {
+		readonly acknowledged: (identity: string) => boolean;
+		/** Why the baseline is partial (undefined when it is accepted). */
+		readonly partial: string | undefined;
+		/** Why the changed files may be incomplete. */
+		readonly incomplete: string | undefined;
+		/** The triage note (dismissed findings left out), or "". */
+		readonly triage?: string;
+	},
+): string {
+	const lines =
+		selection.findings.length === 0
+			? ["jscpd changed: no new duplicates in files changed this session."]
+			: [
+					`jscpd changed: ${selection.findings.length + selection.omitted} new duplicate(s) in files changed this session.`,
+					...selection.findings.map(
+						(finding, i) =>
+							`${findingLine(finding, i)}${notes.acknowledged(finding.identity) ? " [already reported]" : ""}`,
+					),
+					...(selection.omitted > 0 ? [`(${selection.omitted} more not shown)`] : []),
+				];
+	const partial = notes.partial === undefined ? "" : `\nNote: the baseline is partial (${notes.partial}).`;
+	const incomplete = notes.incomplete ? `\nNote: incomplete — ${notes.incomplete}.` : "";
+	return bound(lines.join("\n") + partial + incomplete + (notes.triage ?? ""));
+}
+
+/** The detection settings as a line of `/jscpd status`. */
+function kindsText(settings: StatusView["settings"]): string {
+	const near = settings.kinds.includes("similar")
+		? ` (near-copies from ${settings.similarity} similarity)`
+		: "";
+	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
+	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
+	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
+}
+
+/** The `/jscpd status` text. */
+export function statusText(view: StatusView): string {
+	const cap = view.capability;
+	const lines = [
+		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
+		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
+		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
+		`project: ${view.root ?? "(none)"}`,
+		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
+		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
+		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
+	];
+	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
+		lines.push(
+			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
+		);
+	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
+	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
+		lines.push(
+			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,
+		);
+	}
+	lines.push(...view.settingsSources.map((s) => `settings ${s}`));
+	return bound(lines.join("\n"));
 }

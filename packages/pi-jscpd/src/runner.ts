@@ -5,7 +5,8 @@
  * - no shell; the executable is trust-checked by the kit; a minimal environment;
  * - a timeout, an abort or {@link ProcessRunner.close} kills the whole process group, and the
  *   kit's watchdog kills it if Pi itself dies;
- * - stdout/stderr capture and the report size are bounded;
+ * - stdout/stderr capture, the report size and the process group's resident memory are bounded (a
+ *   jscpd that needs more memory is killed: `memory`, never a result);
  * - every run gets a private temp dir (`mkdtemp`) that is always removed; abort and close are
  *   checked after every await, so nothing starts once either happened;
  * - runs are serialised: a second run waits until the first process is gone and cleaned up.
@@ -25,6 +26,8 @@ export interface RunnerLimits {
 	readonly killGraceMs: number;
 	/** Where private temp dirs are created. */
 	readonly tempRoot: string;
+	/** Resident memory of the jscpd process group (a node launcher and its engine together). */
+	readonly maxMemoryBytes: number;
 }
 
 /** Default limits. */
@@ -33,6 +36,7 @@ export const DEFAULT_LIMITS: RunnerLimits = Object.freeze({
 	maxReportBytes: 32 * 1024 * 1024,
 	killGraceMs: 1_000,
 	tempRoot: tmpdir(),
+	maxMemoryBytes: 4 * 1024 * 1024 * 1024,
 });
 
 /** One process to run. */
@@ -62,6 +66,7 @@ export type RunOutcome =
 	| { readonly status: "ok"; readonly exitCode: number; readonly stdout: string; readonly report?: string }
 	| { readonly status: "timeout"; readonly timeoutMs: number }
 	| { readonly status: "cancelled" }
+	| { readonly status: "memory"; readonly limitBytes: number }
 	| { readonly status: "missing"; readonly error: string }
 	| {
 			readonly status: "failed";
@@ -86,6 +91,16 @@ async function readBounded(path: string, limit: number): Promise<string | { tooL
 	} finally {
 		await handle?.close();
 	}
+}
+
+/**
+ * A jscpd that is not the pinned native binary may be a node launcher (a project's or PATH's
+ * `jscpd`): its heap is bounded below the group bound, so node fails with a heap error first.
+ */
+function heapBound(request: RunRequest, limits: RunnerLimits): Record<string, string> {
+	if (request.bundled || !request.reportFile) return {};
+	const mb = Math.max(16, Math.floor(limits.maxMemoryBytes / (1024 * 1024) / 2));
+	return { NODE_OPTIONS: `--max-old-space-size=${mb}` };
 }
 
 /** One serialised jscpd process owner. */
@@ -157,7 +172,9 @@ export class ProcessRunner {
 			args,
 			cwd: request.cwd ?? dir,
 			trust,
-			env: { NO_COLOR: "1", JSCPD_NO_TIPS: "1", ...request.env },
+			env: { NO_COLOR: "1", JSCPD_NO_TIPS: "1", ...heapBound(request, limits), ...request.env },
+			// Scans only: the `--version` probe is short and bounded by its timeout.
+			maxMemoryBytes: request.reportFile ? limits.maxMemoryBytes : undefined,
 			timeoutMs: request.timeoutMs,
 			signal: request.signal,
 			maxOutputBytes: limits.maxOutputBytes,
@@ -169,6 +186,8 @@ export class ProcessRunner {
 				return { status: "cancelled" };
 			case "timeout":
 				return { status: "timeout", timeoutMs: outcome.timeoutMs };
+			case "memory":
+				return { status: "memory", limitBytes: outcome.limitBytes };
 			case "unavailable":
 				return { status: "missing", error: outcome.reason };
 			case "failed":

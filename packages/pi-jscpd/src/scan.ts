@@ -51,6 +51,8 @@ export type ScanOutcome =
 	| { readonly status: "unavailable"; readonly reason: string }
 	| { readonly status: "timeout"; readonly reason: string }
 	| { readonly status: "cancelled"; readonly reason: string }
+	/** jscpd could not finish within the memory bound: nothing was checked. */
+	| { readonly status: "incomplete"; readonly reason: string }
 	| { readonly status: "failed"; readonly reason: string };
 
 /** The jscpd config an untrusted project's scans use instead of the project's own. */
@@ -85,6 +87,11 @@ export function scanArguments(
 		"--",
 		...(paths.length > 0 ? paths : [options.root ?? "."]),
 	];
+}
+
+function outOfMemory(limitBytes: number | undefined): string {
+	const limit = limitBytes === undefined ? "" : ` (limit ${Math.ceil(limitBytes / (1024 * 1024))} MB)`;
+	return `jscpd ran out of memory${limit}; nothing was checked`;
 }
 
 /** Runs one scan through the serialised runner. Never throws. */
@@ -128,9 +135,14 @@ export async function runScan(
 			return { status: "timeout", reason: `jscpd timed out after ${outcome.timeoutMs} ms` };
 		case "cancelled":
 			return { status: "cancelled", reason: "cancelled" };
+		case "memory":
+			return { status: "incomplete", reason: outOfMemory(outcome.limitBytes) };
 		case "missing":
 			return { status: "unavailable", reason: `jscpd could not be started: ${outcome.error}` };
 		case "failed": {
+			// A node launcher that hit its heap bound says so on stderr.
+			if (/heap out of memory|Allocation failed/i.test(outcome.stderr))
+				return { status: "incomplete", reason: outOfMemory(undefined) };
 			const detail = crashDetail(outcome.stderr);
 			return { status: "failed", reason: detail ? `${outcome.error}: ${detail}` : outcome.error };
 		}

@@ -16,11 +16,14 @@ import {
 	STATE_ENTRY,
 	type StateEntry,
 	stateFromFile,
+	writeBaseline,
 } from "./baseline.js";
+import { EMPTY_INDEX, type LineIndex, rebaseFromReport, rebaseIndex, serialiseIndex } from "./identity.js";
 import type { Detection } from "./kinds.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import type { ReplayEntry } from "./mutations.js";
 import { readRegularFile } from "./regular-file.js";
+import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
 
 /** Largest file whose content is kept for the baseline (jscpd's default `--max-size`). */
@@ -75,6 +78,9 @@ export class BaselineKeeper {
 	#root = "";
 	/** Project path → content before the session's first write/edit of it while the capture ran. */
 	readonly #originals = new Map<string, string>();
+	/** Paths a move of the work tree brought in, to rebase at the next scan (see {@link noteMoves}). */
+	readonly #moves = new Map<string, string | undefined>();
+	#sessionId = "";
 
 	constructor(deps: BaselineDeps) {
 		this.#deps = deps;
@@ -114,6 +120,8 @@ export class BaselineKeeper {
 			return capability;
 		});
 		this.#root = start.root;
+		this.#sessionId = start.sessionId;
+		this.#moves.clear();
 		const restored = this.#restore(start.entries, start.root, baselineDirectory(start.agentDir));
 		this.#pending = restored.ok ? this.#deps.snapshot() : this.#capture(start);
 		return restored.ignored;
@@ -193,6 +201,48 @@ export class BaselineKeeper {
 		// file, or one that is not a regular file (a repository's FIFO would block Pi), holds none.
 		const original = readRegularFile(absolute, MAX_ORIGINAL_BYTES);
 		this.#originals.set(path, original.status === "read" ? original.text : "");
+	}
+
+	/**
+	 * A checkout, pull, reset, rebase, merge or stash pop changed these paths (worktree.ts): they are
+	 * baseline, rebased at the next scan. A path with content is the session's own file: its baseline
+	 * becomes that content; the others are taken from the scan (identity.ts `rebaseFromReport`).
+	 */
+	noteMoves(moves: ReadonlyMap<string, string | undefined>): void {
+		for (const [path, content] of moves) this.#moves.set(path, content);
+	}
+
+	/**
+	 * The baseline index a report is compared with: pending moves applied (and persisted, so a
+	 * reload keeps them). `own` are the paths the session changed.
+	 */
+	indexFor(groups: readonly CloneGroup[], own: ReadonlySet<string>): LineIndex {
+		const state = this.#state;
+		if (state.status !== "accepted" && state.status !== "partial") return EMPTY_INDEX;
+		if (this.#moves.size === 0) return state.index;
+		const contents = new Map<string, string>();
+		for (const [path, content] of this.#moves) if (content !== undefined) contents.set(path, content);
+		// The session's own moved files are not taken from the report, but their partners are.
+		const mine = (path: string) => own.has(path) || contents.has(path);
+		const fromReport = rebaseFromReport(state.index, groups, new Set(this.#moves.keys()), mine);
+		const index = rebaseIndex(fromReport, contents);
+		this.#moves.clear();
+		this.#state = { ...state, index };
+		if (state.file) {
+			writeBaseline(state.file, {
+				version: 2,
+				sessionId: this.#sessionId,
+				root: this.#root,
+				capturedAt: state.capturedAt,
+				complete: state.status === "accepted",
+				reason: state.reason,
+				groups: state.groups,
+				lines: serialiseIndex(index),
+				// A reload keeps comparing with the kinds this baseline was captured with.
+				detection: state.detection,
+			});
+		}
+		return index;
 	}
 
 	/** Resolves when the restore or capture has finished. */

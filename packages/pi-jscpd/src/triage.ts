@@ -1,7 +1,7 @@
 /**
  * Triage of the current findings: the findings store, the user's dismissals and whether the model
  * was told, as one numbered list (what Browse and `/jscpd dismiss <n>` number). One holder per
- * runtime; the controller owns it and reads it for the checkpoint and the footer.
+ * runtime, built with the runtime's parts (parts.ts) that read it for the checkpoint and the footer.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "./compare.js";

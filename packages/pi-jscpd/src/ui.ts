@@ -21,27 +21,3 @@ export function safeIdle(ctx: ExtensionContext | undefined): boolean | undefined
 		return undefined;
 	}
 }
-
-/**
- * Reports ignored saved state (malformed `pi-jscpd/*` entries, an unusable baseline file) at most
- * once per runtime: a UI warning, otherwise one `console.error` line (stderr), like pi-reset and
- * pi-goal. Returns whether it reported.
- */
-export function reportIgnoredOnce(): (ctx: ExtensionContext, ignored: readonly string[]) => boolean {
-	let reported = false;
-	return (ctx, ignored) => {
-		if (reported || ignored.length === 0) return false;
-		reported = true;
-		const text = `pi-jscpd: ignored saved state in this session — ${ignored.join("; ")}.`;
-		try {
-			if (ctx.hasUI) {
-				ctx.ui.notify(text, "warning");
-				return true;
-			}
-		} catch {
-			// A stale ctx: fall back to stderr.
-		}
-		console.error(text);
-		return true;
-	};
-}

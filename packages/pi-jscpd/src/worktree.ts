@@ -17,6 +17,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { baseCommit, gitTopLevel, MAX_GIT_OUTPUT, parsePorcelain, run, runBounded } from "./git-probe.js";
+import { type GitRefs, readRefs, rebaseOfMoves } from "./head-moves.js";
 import { isInside, listPaths, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
@@ -30,6 +31,20 @@ export interface WorktreeSnapshot {
 	readonly entries: ReadonlyMap<string, string>;
 	/** Why the snapshot may miss changed paths (undefined when it lists them all). */
 	readonly incomplete?: string;
+	/** `HEAD` and `refs/stash` (git mode only). */
+	readonly refs?: GitRefs;
+}
+
+/** What one comparison found. */
+export interface Detection {
+	/** Paths changed outside the built-in tools: the session's work. */
+	readonly outside: string[];
+	/**
+	 * Paths a checkout, pull, reset, rebase, merge or stash pop changed (head-moves.ts): baseline,
+	 * not new work. The content the session's own files had after the move (their baseline), or
+	 * undefined: rebased from the next scan.
+	 */
+	readonly rebase: ReadonlyMap<string, string | undefined>;
 }
 
 /** The mtime/size signature of one file. */
@@ -65,6 +80,7 @@ export async function snapshotWorktree(
 	const entries = new Map<string, string>();
 	const reasons: string[] = [];
 	let mode: WorktreeSnapshot["mode"] = "stat";
+	let refs: GitRefs | undefined;
 	const add = (path: string, absolute: string) => {
 		if (entries.has(path)) return;
 		if (entries.size >= MAX_TRACKED_PATHS) {
@@ -74,7 +90,7 @@ export async function snapshotWorktree(
 		entries.set(path, signature(absolute));
 	};
 	if (git) {
-		const [status, diff] = await Promise.all([
+		const [status, diff, heads] = await Promise.all([
 			runBounded(
 				["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."],
 				{ root, trusted },
@@ -87,9 +103,11 @@ export async function snapshotWorktree(
 				signal,
 				limit,
 			),
+			readRefs(root, trusted, signal),
 		]);
 		if (status.stdout !== undefined && diff.stdout !== undefined) {
 			mode = "git";
+			refs = heads;
 			if (status.overflow || diff.overflow) reasons.push(`git listed more than ${limit} bytes of paths`);
 			const rels = [...parsePorcelain(status.stdout), ...diff.stdout.split("\0").filter(Boolean)];
 			for (const rel of rels) {
@@ -109,7 +127,7 @@ export async function snapshotWorktree(
 		);
 	}
 	for (const path of paths) add(path, join(root, path));
-	return { mode, entries, incomplete: reasons.join("; ") || undefined };
+	return { mode, entries, incomplete: reasons.join("; ") || undefined, refs };
 }
 
 const CAPPED = `more than ${MAX_TRACKED_PATHS} changed paths`;
@@ -170,6 +188,8 @@ export class OutsideChangeDetector {
 	#absorbed: string[] = [];
 
 	readonly #trusted: boolean;
+	/** When the first reference snapshot was taken (commits after it are the session's own). */
+	#startedAt = 0;
 
 	/**
 	 * @param root Canonical project root.
@@ -238,23 +258,42 @@ export class OutsideChangeDetector {
 			const commit = topLevel ? await baseCommit(this.#root, signal, this.#trusted) : undefined;
 			this.#git = topLevel && commit ? { topLevel, commit } : undefined;
 			this.#resolvedGit = true;
+			this.#startedAt = Date.now();
 		}
 		this.#snapshot = await this.#take(known, signal);
 		this.#recorded.clear();
 		this.#commandSinceSnapshot = false;
 	}
 
-	/** Compares with the previous snapshot; returns paths changed outside the built-in tools. */
-	async detect(known: Iterable<string>, signal: AbortSignal): Promise<string[]> {
+	/** Compares with the previous snapshot: paths changed outside the built-in tools, and moves to rebase. */
+	async detect(known: Iterable<string>, signal: AbortSignal): Promise<Detection> {
+		const none: Detection = { outside: [], rebase: new Map() };
 		const before = this.#snapshot;
-		if (!before) return [];
-		const after = await this.#take(known, signal);
-		if (signal.aborted) return [];
-		const outside = diffSnapshots(this.#root, before, after).filter((path) => !this.#recorded.has(path));
+		if (!before) return none;
+		const own = new Set(known);
+		const after = await this.#take(own, signal);
+		if (signal.aborted) return none;
+		const changed = diffSnapshots(this.#root, before, after);
+		const rebase =
+			this.#git && before.refs && after.refs && changed.length > 0
+				? await rebaseOfMoves({
+						root: this.#root,
+						topLevel: this.#git.topLevel,
+						trusted: this.#trusted,
+						before: before.refs,
+						after: after.refs,
+						sessionStart: this.#startedAt,
+						changed,
+						own: (path) => own.has(path) || this.#recorded.has(path),
+						signal,
+					})
+				: new Map<string, string | undefined>();
+		if (signal.aborted) return none;
+		const outside = changed.filter((path) => !this.#recorded.has(path) && !rebase.has(path));
 		this.#snapshot = after;
 		this.#recorded.clear();
 		this.#unseenCommand = this.#commandSinceSnapshot && after.mode === "stat";
 		this.#commandSinceSnapshot = false;
-		return outside;
+		return { outside, rebase };
 	}
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ExtensionFactory, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
-import { vi } from "vitest";
+import { afterEach, expect, vi } from "vitest";
 import type { JscpdController } from "../src/controller.js";
 import { createJscpdExtension, type JscpdOptions } from "../src/index.js";
 import { pinnedCandidate } from "../src/locate.js";
@@ -149,6 +149,29 @@ export function hasBaseline(h: ScriptedSession): boolean {
 		.some((e) => e.type === "custom" && e.customType === "pi-jscpd/state");
 }
 
+/** Commit dates of fixture history: well before any session starts (a session's own commits are newer). */
+const PAST = "2020-01-01T00:00:00Z";
+
+/**
+ * Runs git in `cwd` as a fixed test identity, dated in the past (fixture history, never the
+ * session's own work). Returns stdout.
+ */
+export function git(cwd: string, ...args: string[]): string {
+	return execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+		cwd,
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "ignore"],
+		env: { ...process.env, GIT_AUTHOR_DATE: PAST, GIT_COMMITTER_DATE: PAST },
+	});
+}
+
+/** A git repository in `root` with every file committed ("init"). */
+export function gitInit(root: string): void {
+	git(root, "init", "-q", "-b", "main");
+	git(root, "add", ".");
+	git(root, "commit", "-qm", "init");
+}
+
 /** Removes paths. */
 export function remove(...paths: string[]): void {
 	for (const path of paths) rmSync(path, { recursive: true, force: true });
@@ -157,4 +180,34 @@ export function remove(...paths: string[]): void {
 /** `vi.waitFor` with a timeout that tolerates a loaded machine (background work, real processes). */
 export function waitFor<T>(check: () => T | Promise<T>): Promise<T> {
 	return vi.waitFor(check, { timeout: 20_000, interval: 20 });
+}
+
+/**
+ * The setup every session test repeats: temp dirs removed and the session disposed after each test,
+ * a session started with its baseline ready. Call once at the top of a test file.
+ */
+export function sessionFixtures() {
+	let current: JscpdSession | undefined;
+	const dirs: string[] = [];
+	afterEach(async () => {
+		await current?.dispose();
+		current = undefined;
+		remove(...dirs.splice(0));
+	});
+	return {
+		/** A canonical temp dir removed after the test. */
+		dir(prefix: string): string {
+			const path = tempDir(prefix);
+			dirs.push(path);
+			return path;
+		},
+		/** A session (disposed after the test) whose baseline is captured and settled. */
+		async ready(options: Parameters<typeof jscpdSession>[0]): Promise<JscpdSession> {
+			const s = await jscpdSession(options);
+			current = s;
+			await waitFor(() => expect(hasBaseline(s)).toBe(true));
+			await s.controller.settled();
+			return s;
+		},
+	};
 }

@@ -1,49 +1,25 @@
 /** Refactors never produce a false "new duplicate" (issue 17, item 1; audit probes on Pi's real loop and jscpd). */
-import { execFileSync } from "node:child_process";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	customMessages,
 	duplicatedFunction,
-	hasBaseline,
+	gitInit,
 	type JscpdSession,
-	jscpdSession,
 	otherFunction,
-	remove,
-	tempDir,
+	sessionFixtures,
 	waitFor,
 	writeFiles,
 } from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
-let h: JscpdSession | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-	await h?.dispose();
-	h = undefined;
-	remove(...dirs.splice(0));
-});
+const fixtures = sessionFixtures();
 
 async function start(files: Record<string, string>, git: boolean): Promise<JscpdSession> {
-	const root = tempDir("pi-jscpd-refactor-");
-	const agentDir = tempDir("pi-jscpd-agent-");
-	dirs.push(root, agentDir);
+	const root = fixtures.dir("pi-jscpd-refactor-");
 	writeFiles(root, files);
-	if (git) {
-		const run = (...args: string[]) =>
-			execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], {
-				cwd: root,
-				stdio: "ignore",
-			});
-		run("init", "-q");
-		run("add", ".");
-		run("commit", "-qm", "init");
-	}
-	const s = await jscpdSession({ project: root, agentDir });
-	h = s;
-	await waitFor(() => expect(hasBaseline(s)).toBe(true));
-	await s.controller.settled();
-	return s;
+	if (git) gitInit(root);
+	return fixtures.ready({ project: root, agentDir: fixtures.dir("pi-jscpd-agent-") });
 }
 
 const legacy = {

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { probeCapability } from "../src/locate.js";
@@ -49,6 +49,29 @@ describe("process adapter with real and fake jscpd", () => {
 		expect(outcome.report.groups).toHaveLength(1);
 		expect(outcome.report.groups[0]?.locations.map((l) => l.path).sort()).toEqual(["src/a.ts", "src/b.ts"]);
 		expect(readdirSync(temp)).toEqual([]);
+	});
+
+	it("a jscpd over the memory bound (a tiny cap) is an incomplete scan that says it ran out of memory", async () => {
+		const { root, temp } = setup();
+		const bin = tempDir("pi-jscpd-bin-");
+		dirs.push(bin);
+		const runner = new ProcessRunner({ tempRoot: temp, maxMemoryBytes: 1024 });
+		const outcome = await scanWith(fake(bin, "sleep 30"), root, runner);
+		expect(outcome).toEqual({
+			status: "incomplete",
+			reason: "jscpd ran out of memory (limit 1 MB); nothing was checked",
+		});
+		expect(readdirSync(temp)).toEqual([]);
+	});
+
+	it("a jscpd that may be a node launcher gets a bounded heap (NODE_OPTIONS) for scans", async () => {
+		const { root, temp } = setup();
+		const log = join(temp, "..", `${temp.split("/").pop()}-env.log`);
+		dirs.push(log);
+		const runner = new ProcessRunner({ tempRoot: temp, maxMemoryBytes: 512 * 1024 * 1024 });
+		const command = fake(temp, `echo "$NODE_OPTIONS" > '${log}'; exit 3`);
+		await scanWith(command, root, runner);
+		expect(readFileSync(log, "utf8").trim()).toBe("--max-old-space-size=256");
 	});
 
 	it("a missing executable makes jscpd unavailable (dormant), not an error", async () => {

@@ -91,6 +91,8 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 	const asked = new Set<string>();
 	pi.registerTool({
 		name: "goal_complete",
+		// Changes no files: other extensions (pi-jscpd) need not treat it like bash.
+		annotations: { readOnlyHint: true },
 		label: "Goal complete",
 		description: "Complete the goal, with evidence.",
 		parameters: COMPLETE,
@@ -111,6 +113,8 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 	});
 	pi.registerTool({
 		name: "goal_blocked",
+		// Changes no files: other extensions (pi-jscpd) need not treat it like bash.
+		annotations: { readOnlyHint: true },
 		label: "Goal blocked",
 		description: "Report a real blocker of the goal.",
 		parameters: BLOCKED,
@@ -123,6 +127,8 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 	});
 	pi.registerTool({
 		name: "goal_wait",
+		// Changes no files: other extensions (pi-jscpd) need not treat it like bash.
+		annotations: { readOnlyHint: true },
 		label: "Goal wait",
 		description: "Wait for something external.",
 		parameters: WAIT,

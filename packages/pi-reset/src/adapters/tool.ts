@@ -64,6 +64,8 @@ export function registerNewContextTool(pi: Pick<ExtensionAPI, "registerTool">, c
 	pi.registerTool({
 		name: TOOL_NAME,
 		label: "New context",
+		// Changes no files: other extensions (pi-jscpd) need not treat it like bash.
+		annotations: { readOnlyHint: true },
 		description: DESCRIPTION,
 		parameters,
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {

@@ -1,0 +1,85 @@
+/**
+ * Which tools count as read-only (issue 19): no sibling package's tool names are hard-coded; a tool
+ * opts in with `annotations: { readOnlyHint: true }`, and every other tool is treated like bash
+ * (outside git, a check after it is never clean).
+ */
+import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { Type } from "typebox";
+import { describe, expect, it } from "vitest";
+import { readOnlyTools } from "../src/read-only-tools.js";
+import { duplicatedFunction, otherFunction, sessionFixtures, waitFor, writeFiles } from "./helpers.js";
+
+const fixtures = sessionFixtures();
+
+/** Another extension's tool that only reports something, annotated read-only or not. */
+function lookupTool(name: string, readOnly: boolean): ExtensionFactory {
+	return (pi) => {
+		pi.registerTool({
+			name,
+			label: name,
+			description: "looks something up",
+			parameters: Type.Object({}),
+			...(readOnly ? { annotations: { readOnlyHint: true } } : {}),
+			async execute() {
+				return { content: [{ type: "text", text: "looked up" }], details: {} };
+			},
+		});
+	};
+}
+
+async function afterTool(name: string, readOnly: boolean) {
+	const root = fixtures.dir("pi-jscpd-readonly-");
+	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+	const s = await fixtures.ready({
+		project: root,
+		agentDir: fixtures.dir("pi-jscpd-agent-"),
+		extra: [lookupTool(name, readOnly)],
+	});
+	s.script(
+		toolCall(name, {}),
+		toolCall("write", { path: "src/other.ts", content: otherFunction("countWords") }),
+		reply("done"),
+	);
+	await s.prompt("look up and write");
+	await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+	await s.controller.settled();
+	return s.controller.status().lastOutcome?.kind;
+}
+
+describe("read-only tools (outside git)", () => {
+	it("a tool registered with readOnlyHint keeps a clean check clean", async () => {
+		expect(await afterTool("lookup_docs", true)).toBe("clean");
+	});
+
+	it("a tool without the annotation is treated like bash: the check is incomplete, never clean", async () => {
+		expect(await afterTool("lookup_docs", false)).toBe("incomplete");
+	});
+
+	it("the lookup knows Pi's read-only built-ins and its own tool, and treats unknown tools conservatively", () => {
+		const tools = [
+			{ name: "goal_complete", annotations: { readOnlyHint: true } },
+			{ name: "apply_patch", annotations: { readOnlyHint: false } },
+		];
+		let calls = 0;
+		const readOnly = readOnlyTools(
+			{
+				getAllTools: () => {
+					calls++;
+					return tools as never;
+				},
+			},
+			"jscpd_run",
+		);
+		expect(["read", "grep", "find", "ls", "jscpd_run"].map(readOnly)).toEqual([true, true, true, true, true]);
+		expect(calls).toBe(0);
+		expect(readOnly("goal_complete")).toBe(true);
+		expect(readOnly("apply_patch")).toBe(false);
+		expect(readOnly("bash")).toBe(false);
+		expect(readOnly("not_registered")).toBe(false);
+		// Known names are answered without asking Pi again.
+		const before = calls;
+		expect(readOnly("goal_complete")).toBe(true);
+		expect(calls).toBe(before);
+	});
+});
