@@ -1,11 +1,24 @@
 /**
  * Child process of the `goal-active` figure (run with --expose-gc): one long tool-call run of
  * `turns` turns, every 25th a `new_context` call, started as `/goal …` with all three extensions
- * (`goal`), as a plain prompt with all three (`all`) or with pi-reset alone (`reset`). Prints one JSON line: the time of
- * every provider request, the session entries by type, and heapUsed after full GCs before and after
- * the run (session still open).
+ * (`goal`), as a plain prompt with all three (`all`) or with pi-reset alone (`reset`). Reports the
+ * wall and process CPU time at every provider request, the session entries by type, and heapUsed
+ * after full GCs before and after the run (session still open).
+ *
+ * Arguments: `<variant> <turns> [block]`. Standalone (no IPC channel) it prints one JSON line. Forked
+ * by goal-active.ts with a `block` (a divisor of `turns`), it runs in lockstep with the other
+ * variants: at every `block`-th request (request 0 and request `turns` included) it sends
+ * `{ type: "ready", request }` and pauses inside the scripted provider step until the parent sends
+ * `"go"`; the result is sent as `{ type: "result", result }`. A pause is excluded from the turn times:
+ * turn j lasts from the start of request j (after any pause) to the arrival of request j + 1, so the
+ * variants take turns on the machine block by block and see the same load.
+ *
+ * Profiling (not used by the figure): `GOAL_ACTIVE_CPUPROF=<dir>` writes a V8 CPU profile (inspector,
+ * 100 µs sampling) of the measured turns from `GOAL_ACTIVE_CPUPROF_FROM` (default 0) to the last
+ * (request `turns`; setup, the goal's completion and the final answer excluded), to `<dir>/<variant>.<pid>.cpuprofile`; read with `profile/analyze.ts --turns N`.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -24,6 +37,9 @@ const { default: piReset } = await import("@pi-lifecycle/pi-reset");
 
 const variant = process.argv[2] === "goal" || process.argv[2] === "all" ? process.argv[2] : "reset";
 const turns = Number(process.argv[3] ?? 1000);
+const block = Number(process.argv[4] ?? 0);
+const lockstep = block > 0 && typeof process.send === "function";
+if (lockstep && turns % block !== 0) throw new Error(`block ${block} does not divide ${turns} turns`);
 const RESET_EVERY = 25;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --expose-gc");
@@ -39,27 +55,66 @@ const extensions =
 const h = await session(extensions, { cwd: smallProject() });
 await controller?.settled();
 
-const times: number[] = [];
-/** Process CPU time (user + system, ms) at every request: steadier than wall time on a loaded machine. */
-const cpu: number[] = [];
-const mark = () => {
-	times.push(nowMs());
+const profileDir = process.env.GOAL_ACTIVE_CPUPROF;
+const profileFrom = Number(process.env.GOAL_ACTIVE_CPUPROF_FROM ?? 0);
+const inspector = profileDir ? new Session() : undefined;
+if (inspector) {
+	inspector.connect();
+	inspector.post("Profiler.enable");
+	inspector.post("Profiler.setSamplingInterval", { interval: 100 });
+}
+
+/** Stops the profiler at the request that ends the last measured turn and writes the profile. */
+function writeProfile(session: Session, dir: string): void {
+	session.post("Profiler.stop", (error, result) => {
+		if (error) throw error;
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, `${variant}.${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+	});
+	session.disconnect();
+}
+
+/** Wall ms at which turn j starts: request j, after any lockstep pause. */
+const starts: number[] = [];
+/** Wall ms at which request j arrives: the end of turn j - 1. */
+const ends: number[] = [];
+/** Process CPU time (user + system, ms) at the same two points: steadier than wall time under load. */
+const cpuStarts: number[] = [];
+const cpuEnds: number[] = [];
+const cpuMs = () => {
 	const used = process.cpuUsage();
-	cpu.push((used.user + used.system) / 1000);
+	return (used.user + used.system) / 1000;
+};
+/** Waits for the parent's go (lockstep only). */
+const pause = (request: number) =>
+	new Promise<void>((resolve) => {
+		process.once("message", () => resolve());
+		process.send?.({ type: "ready", request });
+	});
+/** Marks request j (the scripted provider step runs it first). */
+const atRequest = async () => {
+	const request = ends.length;
+	if (inspector && profileDir && request === turns) writeProfile(inspector, profileDir);
+	ends.push(nowMs());
+	cpuEnds.push(cpuMs());
+	if (lockstep && request <= turns && request % block === 0) await pause(request);
+	if (inspector && request === profileFrom) inspector.post("Profiler.start");
+	starts.push(nowMs());
+	cpuStarts.push(cpuMs());
 };
 type Context = { messages: { role: string; content: unknown }[] };
 const steps: ((context: Context) => unknown)[] = [];
 for (let i = 1; i <= turns; i++) {
-	steps.push(() => {
-		mark();
+	steps.push(async () => {
+		await atRequest();
 		return i % RESET_EVERY === 0
 			? toolCall("new_context", { handoff: `Turns 1-${i} done; keep reading note.txt.` })
 			: toolCall("read", { path: "note.txt" }, `Reading (turn ${i}).`);
 	});
 }
 if (variant === "goal") {
-	steps.push((context) => {
-		mark();
+	steps.push(async (context) => {
+		await atRequest();
 		let id = "";
 		for (const message of context.messages) {
 			const match = /Goal id: (g-[0-9a-f]+)/.exec(messageText(message as never));
@@ -68,8 +123,8 @@ if (variant === "goal") {
 		return toolCall("goal_complete", { goal_id: id, summary: "Read note.txt every turn as asked." });
 	});
 }
-steps.push(() => {
-	mark();
+steps.push(async () => {
+	await atRequest();
 	return reply("Done.");
 });
 h.faux.appendResponses(steps as never);
@@ -98,20 +153,23 @@ for (const entry of entries) {
 const goalState = entries.filter((e) => e.type === "custom" && e.customType === "pi-goal/state").at(-1) as
 	| { data?: { state?: { goal?: { status?: string } } } }
 	| undefined;
-process.stdout.write(
-	`${JSON.stringify({
-		variant,
-		turns,
-		requests: h.faux.state.callCount,
-		scripted: steps.length,
-		times,
-		cpu,
-		entries: entries.length,
-		byType,
-		finalGoalStatus: goalState?.data?.state?.goal?.status,
-		errors: h.errors.map((e) => `${e.event}: ${e.error}`).slice(0, 3),
-		heapStart: start,
-		heapEnd: end,
-	})}\n`,
-);
+const result = {
+	variant,
+	turns,
+	requests: h.faux.state.callCount,
+	scripted: steps.length,
+	starts,
+	ends,
+	cpuStarts,
+	cpuEnds,
+	entries: entries.length,
+	byType,
+	finalGoalStatus: goalState?.data?.state?.goal?.status,
+	errors: h.errors.map((e) => `${e.event}: ${e.error}`).slice(0, 3),
+	heapStart: start,
+	heapEnd: end,
+};
+if (lockstep) process.send?.({ type: "result", result });
+else process.stdout.write(`${JSON.stringify(result)}\n`);
 await h.dispose();
+if (lockstep) process.disconnect();

@@ -1,34 +1,47 @@
 /**
  * `goal-active`: what an active goal costs per turn in a long run. One tool-call run of 1,000
  * turns (a `new_context` every 25, so the context window stays small while the session grows),
- * each variant in its own child process (goal-active-child.ts, `node --expose-gc`), variants
- * alternating over repeats:
+ * each variant in its own child process (goal-active-child.ts, `node --expose-gc`):
  *
  * - `goal`: all three extensions, started with `/goal …`, ended by `goal_complete`;
  * - `reset`: pi-reset alone, the same run as a plain prompt (the reference of the issue);
  * - `all`: all three, plain prompt (context: what the active goal itself adds).
  *
- * Per-turn time is the time between consecutive provider requests (the faux provider answers at
+ * Per-turn time is the time from one provider request to the next (the faux provider answers at
  * once, so it is Pi's and the extensions' work per turn), mean over the first and the last 100
- * turns; wall time and process CPU time (user + system) are both recorded. Figures: wall ratio
- * goal/reset in the last 100 turns (median over repeats), pi-goal entries added per turn, and the
- * retained heap after the run, goal minus reset.
+ * turns; wall time and process CPU time (user + system, all threads) are both recorded.
+ *
+ * The three children of a repeat run in lockstep, blocks of BLOCK turns at a time, one child at a
+ * time, the order reversing every block and rotating every repeat: on a shared machine whose load
+ * changes over seconds, each variant's last 100 turns are measured interleaved with the others'
+ * instead of a minute apart. Pauses are not counted (see goal-active-child.ts). Figures: wall ratio
+ * goal/reset in the last 100 turns (median over repeats of the ratio of the sums), pi-goal entries
+ * added per turn, and the retained heap after the run, goal minus reset. The CPU-time ratio and the
+ * median over all block pairs (each a goal block and the reset block next to it) are in the context.
  */
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { type Metric, metric } from "../lib/report.ts";
 import { median, round } from "../lib/stats.ts";
 
 const CHILD = join(import.meta.dirname, "goal-active-child.ts");
 const MB = 1024 * 1024;
+/** Turns per lockstep block: a divisor of 25 and of the turn counts, small next to the 100-turn window. */
+const BLOCK = 5;
+/** Longest wait for one child's block, tail or setup (a stuck child fails the group, it never hangs). */
+const STEP_TIMEOUT_MS = 180_000;
 type Variant = "goal" | "reset" | "all";
+const VARIANTS: readonly Variant[] = ["reset", "goal", "all"];
 
 interface ChildResult {
 	variant: Variant;
 	turns: number;
 	requests: number;
-	times: number[];
-	cpu: number[];
+	starts: number[];
+	ends: number[];
+	cpuStarts: number[];
+	cpuEnds: number[];
 	entries: number;
 	byType: Record<string, number>;
 	finalGoalStatus?: string;
@@ -37,19 +50,119 @@ interface ChildResult {
 	heapEnd: number;
 }
 
-function child(variant: Variant, turns: number): ChildResult {
-	const out = execFileSync(process.execPath, ["--expose-gc", CHILD, variant, String(turns)], {
-		cwd: import.meta.dirname,
-		encoding: "utf8",
-		timeout: 600_000,
-		maxBuffer: 16 * MB,
-	});
-	return JSON.parse(out.trim().split("\n").at(-1) as string) as ChildResult;
+type ChildMessage = { type: "ready"; request: number } | { type: "result"; result: ChildResult };
+
+/** One forked child and its messages, read in order. */
+class LockstepChild {
+	readonly variant: Variant;
+	readonly #child: ChildProcess;
+	readonly #queue: ChildMessage[] = [];
+	#waiter: ((message: ChildMessage) => void) | undefined;
+	#failure: Error | undefined;
+	#stderr = "";
+
+	constructor(variant: Variant, turns: number) {
+		this.variant = variant;
+		this.#child = fork(CHILD, [variant, String(turns), String(BLOCK)], {
+			cwd: import.meta.dirname,
+			execArgv: ["--expose-gc"],
+			stdio: ["ignore", "ignore", "pipe", "ipc"],
+		});
+		this.#child.stderr?.on("data", (chunk: Buffer) => {
+			this.#stderr = (this.#stderr + chunk.toString()).slice(-4000);
+		});
+		this.#child.on("message", (message) => this.#push(message as ChildMessage));
+		this.#child.on("exit", (code, signal) => {
+			this.#failure ??= new Error(`goal-active child ${variant} exited (${code ?? signal}): ${this.#stderr}`);
+			this.#wake();
+		});
+	}
+
+	#push(message: ChildMessage): void {
+		this.#queue.push(message);
+		this.#wake();
+	}
+
+	#wake(): void {
+		const waiter = this.#waiter;
+		if (!waiter) return;
+		const message = this.#queue.shift();
+		if (message) waiter(message);
+		else if (this.#failure) waiter({ type: "ready", request: Number.NaN });
+	}
+
+	/** The child's next message (rejects when it exits first or takes longer than STEP_TIMEOUT_MS). */
+	async next(): Promise<ChildMessage> {
+		const queued = this.#queue.shift();
+		if (queued) return queued;
+		if (this.#failure) throw this.#failure;
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const message = await new Promise<ChildMessage>((resolve, reject) => {
+			this.#waiter = resolve;
+			timer = setTimeout(
+				() => reject(new Error(`goal-active child ${this.variant} timed out`)),
+				STEP_TIMEOUT_MS,
+			);
+		}).finally(() => {
+			clearTimeout(timer);
+			this.#waiter = undefined;
+		});
+		if (Number.isNaN((message as { request?: number }).request)) throw this.#failure;
+		return message;
+	}
+
+	/** Waits for `ready` at `request`. */
+	async ready(request: number): Promise<void> {
+		const message = await this.next();
+		if (message.type !== "ready" || message.request !== request)
+			throw new Error(
+				`goal-active child ${this.variant}: expected ready at ${request}, got ${JSON.stringify(message)}`,
+			);
+	}
+
+	/** Lets the paused child run on. */
+	go(): void {
+		this.#child.send("go");
+	}
+
+	kill(): void {
+		if (this.#child.exitCode === null) this.#child.kill("SIGKILL");
+	}
 }
 
-/** Mean ms per turn over turns [from, to) (turn i = request i to request i + 1). */
-function perTurn(marks: readonly number[], from: number, to: number): number {
-	return ((marks[to] as number) - (marks[from] as number)) / (to - from);
+/** One repeat: the three variants in lockstep, `first` going first in the first block. */
+async function lockstepRepeat(turns: number, rotation: number): Promise<Record<Variant, ChildResult>> {
+	const order = VARIANTS.map((_, i) => VARIANTS[(i + rotation) % VARIANTS.length] as Variant);
+	const children = order.map((variant) => new LockstepChild(variant, turns));
+	try {
+		for (const child of children) await child.ready(0);
+		for (let b = 0; b < turns / BLOCK; b++) {
+			for (const child of b % 2 === 0 ? children : [...children].reverse()) {
+				child.go();
+				await child.ready((b + 1) * BLOCK);
+			}
+		}
+		const results: Partial<Record<Variant, ChildResult>> = {};
+		for (const child of children) {
+			child.go();
+			let message = await child.next();
+			while (message.type === "ready") {
+				child.go(); // a pause after the last measured request cannot happen; be safe
+				message = await child.next();
+			}
+			results[child.variant] = message.result;
+		}
+		return results as Record<Variant, ChildResult>;
+	} finally {
+		for (const child of children) child.kill();
+	}
+}
+
+/** Mean ms per turn over turns [from, to): turn j lasts from the start of request j to the arrival of j + 1. */
+function perTurn(starts: readonly number[], ends: readonly number[], from: number, to: number): number {
+	let sum = 0;
+	for (let j = from; j < to; j++) sum += (ends[j + 1] as number) - (starts[j] as number);
+	return sum / (to - from);
 }
 
 interface Segments {
@@ -62,11 +175,25 @@ interface Segments {
 function segments(run: ChildResult, window: number): Segments {
 	const n = run.turns;
 	return {
-		wallFirst: perTurn(run.times, 0, window),
-		wallLast: perTurn(run.times, n - window, n),
-		cpuFirst: perTurn(run.cpu, 0, window),
-		cpuLast: perTurn(run.cpu, n - window, n),
+		wallFirst: perTurn(run.starts, run.ends, 0, window),
+		wallLast: perTurn(run.starts, run.ends, n - window, n),
+		cpuFirst: perTurn(run.cpuStarts, run.cpuEnds, 0, window),
+		cpuLast: perTurn(run.cpuStarts, run.cpuEnds, n - window, n),
 	};
+}
+
+/** goal/reset ratio of every block pair of the last `window` turns (wall or CPU). */
+function blockRatios(goal: ChildResult, reset: ChildResult, window: number, cpu: boolean): number[] {
+	const n = goal.turns;
+	const ratios: number[] = [];
+	for (let from = n - window; from < n; from += BLOCK) {
+		const time = (run: ChildResult) =>
+			cpu
+				? perTurn(run.cpuStarts, run.cpuEnds, from, from + BLOCK)
+				: perTurn(run.starts, run.ends, from, from + BLOCK);
+		ratios.push(time(goal) / time(reset));
+	}
+	return ratios;
 }
 
 function goalEntries(run: ChildResult): number {
@@ -79,11 +206,14 @@ function goalEntries(run: ChildResult): number {
 export async function goalActive(smoke: boolean): Promise<Metric[]> {
 	const turns = smoke ? 200 : 1_000;
 	const window = smoke ? 50 : 100;
-	const repeats = smoke ? 1 : 3;
+	const repeats = smoke ? 1 : 5;
 	const runs: Record<Variant, ChildResult[]> = { goal: [], reset: [], all: [] };
+	const load: { start: number[]; end: number[] }[] = [];
 	for (let i = 0; i < repeats; i++) {
-		const order: Variant[] = i % 2 === 0 ? ["reset", "goal", "all"] : ["goal", "all", "reset"];
-		for (const variant of order) runs[variant].push(child(variant, turns));
+		const start = loadavg();
+		const results = await lockstepRepeat(turns, i);
+		load.push({ start: start.map((v) => round(v, 1)), end: loadavg().map((v) => round(v, 1)) });
+		for (const variant of VARIANTS) runs[variant].push(results[variant]);
 	}
 	const seg = (variant: Variant) => runs[variant].map((run) => segments(run, window));
 	const ratio = (key: keyof Segments, a: Variant, b: Variant) =>
@@ -96,10 +226,14 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 	const heapDiffs = runs.goal.map((run, i) => (run.heapEnd - (runs.reset[i] as ChildResult).heapEnd) / MB);
 	const growth = (variant: Variant) =>
 		round(median(runs[variant].map((run) => (run.heapEnd - run.heapStart) / MB)), 2);
+	const pairs = (cpu: boolean) =>
+		runs.goal.flatMap((run, i) => blockRatios(run, runs.reset[i] as ChildResult, window, cpu));
 	const context = {
 		turns,
 		window,
 		repeats,
+		lockstepBlockTurns: BLOCK,
+		loadAverage: load,
 		msPerTurn: Object.fromEntries(
 			(["reset", "all", "goal"] as Variant[]).map((v) => [
 				v,
@@ -114,6 +248,10 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 		wallRatioLastPerRepeat: last.map((r) => round(r, 3)),
 		wallRatioFirst: round(median(ratio("wallFirst", "goal", "reset")), 3),
 		cpuRatioLast: round(median(ratio("cpuLast", "goal", "reset")), 3),
+		cpuRatioLastPerRepeat: ratio("cpuLast", "goal", "reset").map((r) => round(r, 3)),
+		blockPairs: pairs(false).length,
+		wallRatioLastBlockPairMedian: round(median(pairs(false)), 3),
+		cpuRatioLastBlockPairMedian: round(median(pairs(true)), 3),
 		cpuRatioFirst: round(median(ratio("cpuFirst", "goal", "reset")), 3),
 		activeGoalVsAllIdleWallLast: round(median(ratio("wallLast", "goal", "all")), 3),
 		activeGoalVsAllIdleCpuLast: round(median(ratio("cpuLast", "goal", "all")), 3),

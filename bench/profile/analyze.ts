@@ -3,7 +3,7 @@
  * per variant, normalised per turn (each profile covers 200 turns). With two variants, the
  * difference B − A per group and per function is listed, largest first.
  *
- *   node profile/analyze.ts <dir> [--top 30] [--a none] [--b all] [--detail "index.js:1035"]
+ *   node profile/analyze.ts <dir> [--top 30] [--a none] [--b all] [--detail "index.js:1035"] [--turns 200]
  *
  * It also lists the inclusive time of our code per outermost frame of ours (the handler Pi called),
  * and with --detail the leaf functions under the frames whose key contains the given text.
@@ -24,7 +24,9 @@ interface Profile {
 	endTime: number;
 }
 
-const TURNS = 200;
+/** Turns each profile covers: 200 for drive.ts cpuprof; `--turns N` for others (e.g. goal-active-child.ts). */
+const turnsArg = process.argv.indexOf("--turns");
+const TURNS = turnsArg >= 0 ? Number(process.argv[turnsArg + 1]) : 200;
 
 /** The package (or runtime part) a script URL belongs to. */
 export function groupOf(url: string, fn: string): string {
