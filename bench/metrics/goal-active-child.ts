@@ -13,9 +13,10 @@
  * turn j lasts from the start of request j (after any pause) to the arrival of request j + 1, so the
  * variants take turns on the machine block by block and see the same load.
  *
- * Profiling (not used by the figure): `GOAL_ACTIVE_CPUPROF=<dir>` writes a V8 CPU profile (inspector,
- * 100 µs sampling) of the measured turns from `GOAL_ACTIVE_CPUPROF_FROM` (default 0) to the last
- * (request `turns`; setup, the goal's completion and the final answer excluded), to `<dir>/<variant>.<pid>.cpuprofile`; read with `profile/analyze.ts --turns N`.
+ * Profiling (not used by the figure): `GOAL_ACTIVE_CPUPROF=<dir>` writes V8 CPU profiles (inspector,
+ * 100 µs sampling) of the turn ranges in `GOAL_ACTIVE_CPUPROF_TURNS` (`from-to`, comma-separated,
+ * default every measured turn; setup, the goal's completion and the final answer never included),
+ * one `<dir>/<variant>-t<from>.<pid>.cpuprofile` per range; read with `profile/analyze.ts --turns N`.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -56,7 +57,10 @@ const h = await session(extensions, { cwd: smallProject() });
 await controller?.settled();
 
 const profileDir = process.env.GOAL_ACTIVE_CPUPROF;
-const profileFrom = Number(process.env.GOAL_ACTIVE_CPUPROF_FROM ?? 0);
+/** Profiled turn ranges `from-to` (to exclusive), comma-separated; default: every measured turn. */
+const profileRanges = (process.env.GOAL_ACTIVE_CPUPROF_TURNS ?? `0-${turns}`)
+	.split(",")
+	.map((range) => range.split("-").map(Number) as [number, number]);
 const inspector = profileDir ? new Session() : undefined;
 if (inspector) {
 	inspector.connect();
@@ -64,14 +68,13 @@ if (inspector) {
 	inspector.post("Profiler.setSamplingInterval", { interval: 100 });
 }
 
-/** Stops the profiler at the request that ends the last measured turn and writes the profile. */
-function writeProfile(session: Session, dir: string): void {
+/** Stops the profiler at the request that ends a profiled range and writes the profile. */
+function writeProfile(session: Session, dir: string, from: number): void {
 	session.post("Profiler.stop", (error, result) => {
 		if (error) throw error;
 		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, `${variant}.${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+		writeFileSync(join(dir, `${variant}-t${from}.${process.pid}.cpuprofile`), JSON.stringify(result.profile));
 	});
-	session.disconnect();
 }
 
 /** Wall ms at which turn j starts: request j, after any lockstep pause. */
@@ -94,11 +97,12 @@ const pause = (request: number) =>
 /** Marks request j (the scripted provider step runs it first). */
 const atRequest = async () => {
 	const request = ends.length;
-	if (inspector && profileDir && request === turns) writeProfile(inspector, profileDir);
+	const ending = profileRanges.find(([, to]) => to === request);
+	if (inspector && profileDir && ending) writeProfile(inspector, profileDir, ending[0]);
 	ends.push(nowMs());
 	cpuEnds.push(cpuMs());
 	if (lockstep && request <= turns && request % block === 0) await pause(request);
-	if (inspector && request === profileFrom) inspector.post("Profiler.start");
+	if (inspector && profileRanges.some(([from]) => from === request)) inspector.post("Profiler.start");
 	starts.push(nowMs());
 	cpuStarts.push(cpuMs());
 };
