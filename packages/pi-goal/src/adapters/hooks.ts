@@ -178,7 +178,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (message.role === "assistant") {
 			controller.addTokens(messageTokens(message.usage), ctx.sessionManager.getLeafId());
 			const assistant = event.message as AssistantLike;
-			const facts = errorFacts(assistant, ctx.model?.contextWindow);
+			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
+			const facts =
+				assistant.stopReason === "error" ? errorFacts(assistant, ctx.model?.contextWindow) : undefined;
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
 			if (countResponse({ controller, run, needs }, assistant as { content?: unknown }, ctx))
 				deps.syncBoundaries();
