@@ -14,6 +14,7 @@ import {
 	replayDismissals,
 } from "./dismissals.js";
 import { FindingsStore, groupKey, type StoredFinding } from "./findings-store.js";
+import { locationText } from "./paths.js";
 import type { CloneGroup } from "./report.js";
 
 /** One numbered finding of the triage list. */
@@ -46,7 +47,7 @@ export type TriageChange =
 /** `path:start-end ≈ path:start-end`. */
 export function whereText(finding: Pick<StoredFinding, "locations">): string {
 	const [a, b] = finding.locations;
-	return `${a.path}:${a.startLine}-${a.endLine} ≈ ${b.path}:${b.startLine}-${b.endLine}`;
+	return `${locationText(a)} ≈ ${locationText(b)}`;
 }
 
 /** A result's line saying that findings the user dismissed are not listed ("" when none were). */
