@@ -102,7 +102,19 @@ export function snippetText(header: string, text: string | undefined, start: num
 }
 
 /** The numbered list `/jscpd dismiss` without a number prints. */
-export function listText(items: readonly TriageItem[], command: "dismiss" | "undismiss"): string {
+export function listText(
+	items: readonly TriageItem[],
+	command: "dismiss" | "undismiss",
+	saved: readonly string[] = [],
+): string {
+	if (items.length === 0 && command === "undismiss" && saved.length > 0)
+		return bound(
+			[
+				`jscpd: ${saved.length} dismissal(s) saved in this session. Findings are not saved: a dismissed finding is listed`,
+				"here to undo once a check finds it again (the automatic check, /jscpd changed or /jscpd scan).",
+				...saved.map((where) => `  dismissed: ${printablePath(where)}`),
+			].join("\n"),
+		);
 	if (items.length === 0)
 		return `jscpd: no findings to ${command} yet. They appear after the automatic check, /jscpd changed or /jscpd scan.`;
 	return bound(

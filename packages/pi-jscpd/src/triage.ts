@@ -68,6 +68,7 @@ export class Triage {
 	readonly #store = new FindingsStore();
 	readonly #deps: TriageDeps;
 	#dismissed: ReadonlySet<string> = new Set();
+	#saved: readonly string[] = [];
 
 	constructor(deps: TriageDeps) {
 		this.#deps = deps;
@@ -80,11 +81,17 @@ export class Triage {
 
 	/** Rebuilds dismissals from the session branch (start, tree navigation); returns malformed entries. */
 	replay(entries: readonly DismissalEntry[], clearFindings: boolean): number {
-		const { dismissed, malformed } = replayDismissals(entries);
+		const { dismissed, malformed, saved } = replayDismissals(entries);
 		this.#dismissed = dismissed;
+		this.#saved = saved;
 		if (clearFindings) this.#store.clear();
 		this.#deps.changed();
 		return malformed;
+	}
+
+	/** Where the dismissals replayed from the session were (their findings return with the next check). */
+	get savedDismissals(): readonly string[] {
+		return this.#saved;
 	}
 
 	/** Whether a new-duplicate identity is dismissed (never reported to the model then). */
