@@ -202,7 +202,19 @@ describe("command parsing", () => {
 		expect(completeGoalArgs("zzz")).toBeNull();
 	});
 	it("a bare command-like word is refused with the command meant, never started as a goal", () => {
-		for (const text of ["stop", "Cancel", "abort", "quit", "exit", "end", "done", "continue", "show", "budget 200k", "tokens 1.5m"]) {
+		for (const text of [
+			"stop",
+			"Cancel",
+			"abort",
+			"quit",
+			"exit",
+			"end",
+			"done",
+			"continue",
+			"show",
+			"budget 200k",
+			"tokens 1.5m",
+		]) {
 			const parsed = parseGoalCommand(text);
 			expect(parsed, text).toMatchObject({ ok: false });
 			if (!parsed.ok) expect(parsed.error).toContain(`/goal -- ${text}`);
@@ -214,7 +226,10 @@ describe("command parsing", () => {
 			ok: true,
 			command: { kind: "start", objective: "stop the flaky test from timing out" },
 		});
-		expect(parseGoalCommand("budget the release work")).toMatchObject({ ok: true, command: { kind: "start" } });
+		expect(parseGoalCommand("budget the release work")).toMatchObject({
+			ok: true,
+			command: { kind: "start" },
+		});
 		expect(parseGoalCommand("-- stop")).toEqual({
 			ok: true,
 			command: { kind: "start", objective: "stop", tokenBudget: null },
@@ -225,7 +240,9 @@ describe("command parsing", () => {
 			"retry-usage-limits on",
 			"retry-usage-limits off",
 		]);
-		expect(completeGoalArgs("retry-usage-limits of")?.map((item) => item.value)).toEqual(["retry-usage-limits off"]);
+		expect(completeGoalArgs("retry-usage-limits of")?.map((item) => item.value)).toEqual([
+			"retry-usage-limits off",
+		]);
 		expect(completeGoalArgs("retry-usage-limits x")).toBeNull();
 	});
 });

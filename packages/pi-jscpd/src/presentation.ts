@@ -3,8 +3,8 @@
  * bounded: at most `max` findings, each one line plus locations.
  */
 import type { CheckOutcome } from "./check-outcome.js";
-import { locationText } from "./paths.js";
 import type { Finding, Selection } from "./compare.js";
+import { locationText } from "./paths.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 import type { StatusView } from "./status.js";
 

@@ -63,7 +63,8 @@ function nearCommandError(text: string): string | undefined {
 	const meant = Object.hasOwn(NEAR_COMMANDS, word) ? NEAR_COMMANDS[word] : undefined;
 	if (!meant) return undefined;
 	const tokenWord = word === "budget" || word === "tokens";
-	const bare = rest.length === 0 || (tokenWord && rest.length === 1 && parseTokenCount(rest[0] ?? "") !== undefined);
+	const bare =
+		rest.length === 0 || (tokenWord && rest.length === 1 && parseTokenCount(rest[0] ?? "") !== undefined);
 	if (!bare) return undefined;
 	return `"/goal ${text}" is not a /goal command; did you mean ${meant}? To start a goal with this text: /goal -- ${text}`;
 }
