@@ -3,6 +3,7 @@
  * copies agents make (names changed; a statement added and one removed) are reported quietly, with
  * the original's location; renamed copies that existed before the session are not.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -270,8 +271,23 @@ exec '${realJscpd()}' "$@"`,
 	});
 
 	it("a project of many alike functions turns near-copy detection off for the session, and says so: clean names the kinds checked", async () => {
-		const s = await session({ "src/levels.ts": ALIKE, "src/invoice.ts": INVOICE });
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, { "src/levels.ts": ALIKE, "src/invoice.ts": INVOICE });
+		// The real jscpd, each run's detection arguments logged.
+		const log = join(agentDir, "runs.log");
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`case " $* " in *" --similarity "*) echo near >> '${log}';; *" --version "*) ;; *) echo exact >> '${log}';; esac
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: jscpd } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
 		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"] });
+		// The baseline is an exact scan of its own (not the near scan's exact clones, cut at 30 tokens).
+		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact"]);
 		expect(s.controller.status().baseline.fallback).toMatch(
 			/near-copy detection turned off for this session \(the project has 1225 renamed or near-copy pairs in \d+ lines/,
 		);
@@ -282,6 +298,8 @@ exec '${realJscpd()}' "$@"`,
 			"no new duplicates in files changed this session (checked: exact)",
 		);
 		expect(customMessages(s, FINDINGS)).toEqual([]);
+		// Every check after the baseline is an exact scan.
+		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact", "exact"]);
 	});
 
 	it("the exact fallback keeps the other detection settings (minTokens)", async () => {
