@@ -1,7 +1,8 @@
 /**
  * Whether a trusted project's own jscpd config sets a token minimum (pure I/O probe, bounded). jscpd
- * 5.3.2 reads `.jscpd.json` or the `jscpd` key of `package.json` in its working directory (the
- * project root in a trusted project) and accepts `minTokens` or `min-tokens` there.
+ * 5.3.2 reads `.jscpd.json`, `.config/jscpd.json`, `.config/.jscpd.json` or the `jscpd` key of
+ * `package.json` in its working directory (the project root in a trusted project; docs/security.md)
+ * and accepts `minTokens` or `min-tokens` there. Only called for a trusted project.
  */
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,8 +35,10 @@ const setsMinimum = (config: Record<string, unknown>) => "minTokens" in config |
  * may, and the project's config is left in charge).
  */
 export function projectSetsMinTokens(root: string): boolean {
-	const own = readJson(join(root, ".jscpd.json"));
-	if (own === "unreadable" || (own && setsMinimum(own))) return true;
+	for (const name of [".jscpd.json", ".config/jscpd.json", ".config/.jscpd.json"]) {
+		const own = readJson(join(root, name));
+		if (own === "unreadable" || (own && setsMinimum(own))) return true;
+	}
 	const pkg = readJson(join(root, "package.json"));
 	if (pkg === undefined || pkg === "unreadable") return false;
 	const jscpd = pkg.jscpd;

@@ -1,8 +1,8 @@
 /** Clone kinds (issue 21): settings validation, report classification, line shapes, identity per kind. */
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, detectionOf, validateSettings } from "../src/config.js";
 import { findingIdentity } from "../src/identity.js";
@@ -200,16 +200,21 @@ describe("a project's own jscpd token minimum", () => {
 	const project = (files: Record<string, string>) => {
 		const dir = mkdtempSync(join(tmpdir(), "pi-jscpd-config-"));
 		dirs.push(dir);
-		for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+		for (const [name, text] of Object.entries(files)) {
+			mkdirSync(dirname(join(dir, name)), { recursive: true });
+			writeFileSync(join(dir, name), text);
+		}
 		return dir;
 	};
 
-	it("is set by .jscpd.json minTokens or min-tokens, or package.json jscpd; an unreadable .jscpd.json counts as set", () => {
+	it("is set by minTokens or min-tokens in .jscpd.json, .config/jscpd.json, .config/.jscpd.json or package.json jscpd; an unreadable config counts as set", () => {
 		expect(projectSetsMinTokens(project({}))).toBe(false);
 		expect(projectSetsMinTokens(project({ ".jscpd.json": '{"ignore":["dist"]}' }))).toBe(false);
 		expect(projectSetsMinTokens(project({ ".jscpd.json": '{"minTokens":70}' }))).toBe(true);
 		expect(projectSetsMinTokens(project({ ".jscpd.json": '{"min-tokens":70}' }))).toBe(true);
 		expect(projectSetsMinTokens(project({ ".jscpd.json": "{oops" }))).toBe(true);
+		expect(projectSetsMinTokens(project({ ".config/jscpd.json": '{"minTokens":70}' }))).toBe(true);
+		expect(projectSetsMinTokens(project({ ".config/.jscpd.json": '{"min-tokens":70}' }))).toBe(true);
 		expect(projectSetsMinTokens(project({ "package.json": '{"jscpd":{"minTokens":70}}' }))).toBe(true);
 		expect(projectSetsMinTokens(project({ "package.json": '{"name":"x"}' }))).toBe(false);
 	});
