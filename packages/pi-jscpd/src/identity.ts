@@ -37,19 +37,32 @@ function bump(map: Map<number, number>, hash: number, by = 1): void {
 	map.set(hash, (map.get(hash) ?? 0) + by);
 }
 
-/** Indexes the clone locations of a report (each covered line of a file counted once). */
+/**
+ * Indexes the clone locations of a report: each covered line of a file counted once per hash
+ * family, its exact hash and its shape (kinds.ts). An exact clone records both, since an exact copy
+ * is also a renamed one (jscpd reports it once, as exact); renamed and similar clones record
+ * shapes. Otherwise a line whose exact clone became a near-copy (an edit inside an old block) or
+ * went away (its other copy removed) would show its shape for the first time and look new.
+ */
 export function indexGroups(groups: readonly CloneGroup[]): LineIndex {
 	const lines = new Map<string, Map<number, number>>();
+	// Shape-hashed lines are keyed by their negated line number, apart from exact ones.
+	const cover = (covered: Map<number, number>, hashes: readonly number[], line: number, sign: 1 | -1) => {
+		hashes.forEach((hash, i) => {
+			const key = sign * (line + i);
+			if (hash >= 0 && !covered.has(key)) covered.set(key, hash);
+		});
+	};
 	for (const group of groups) {
+		const exact = group.kind === undefined || group.kind === "exact";
 		for (const loc of group.locations) {
 			let covered = lines.get(loc.path);
 			if (!covered) {
 				covered = new Map();
 				lines.set(loc.path, covered);
 			}
-			group.hashes.forEach((hash, i) => {
-				if (hash >= 0 && !covered.has(loc.startLine + i)) covered.set(loc.startLine + i, hash);
-			});
+			cover(covered, group.hashes, loc.startLine, exact ? 1 : -1);
+			if (exact && group.shapes) cover(covered, group.shapes, loc.startLine, -1);
 		}
 	}
 	const perPath = new Map<string, Map<number, number>>();

@@ -1,0 +1,80 @@
+/** Audit probes of clone kinds (issue 21) on Pi's real loop with the real jscpd 5.3.2. */
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { describe, expect, it } from "vitest";
+import { customMessages, type JscpdSession, otherFunction, sessionFixtures, waitFor, writeFiles } from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+const fixtures = sessionFixtures();
+
+const INVOICE = `export interface Item { price: number; qty: number; taxable: boolean }
+export function computeInvoiceTotals(items: Item[], taxRate: number) {
+	let subtotal = 0;
+	let tax = 0;
+	for (const item of items) {
+		const line = item.price * item.qty;
+		subtotal += line;
+		if (item.taxable) {
+			tax += line * taxRate;
+		}
+	}
+	const total = subtotal + tax;
+	const rounded = Math.round(total * 100) / 100;
+	return { subtotal, tax, total: rounded };
+}
+`;
+
+const RENAMED = `import type { Item } from "./invoice";
+export function sumOrderAmounts(entries: Item[], rate: number) {
+	let base = 0;
+	let levy = 0;
+	for (const entry of entries) {
+		const amount = entry.price * entry.qty;
+		base += amount;
+		if (entry.taxable) {
+			levy += amount * rate;
+		}
+	}
+	const sum = base + levy;
+	const rounded = Math.round(sum * 100) / 100;
+	return { base, levy, total: rounded };
+}
+`;
+
+async function start(files: Record<string, string>, settings?: object): Promise<JscpdSession> {
+	const root = fixtures.dir("pi-jscpd-audit-kinds-");
+	const agentDir = fixtures.dir("pi-jscpd-agent-");
+	writeFiles(root, files);
+	if (settings) writeFiles(agentDir, { "pi-lifecycle/pi-jscpd.json": JSON.stringify(settings) });
+	return fixtures.ready({ project: root, agentDir });
+}
+
+async function settledWithoutFindings(s: JscpdSession): Promise<void> {
+	await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+	await s.controller.settled();
+	expect(customMessages(s, FINDINGS).map((m) => String(m.content))).toEqual([]);
+}
+
+describe("audit: clone kinds", () => {
+	it("removing an old exact copy and touching the original does not report the old renamed copy as new", async () => {
+		const s = await start({ "src/invoice.ts": INVOICE, "src/zcopy.ts": INVOICE, "src/orders.ts": RENAMED });
+		s.script(
+			toolCall("write", { path: "src/zcopy.ts", content: otherFunction("countWords") }),
+			toolCall("write", { path: "src/invoice.ts", content: `${INVOICE}export const VERSION = 2;\n` }),
+			reply("done"),
+		);
+		await s.prompt("replace zcopy and bump the version");
+		await settledWithoutFindings(s);
+	});
+
+	it("an exact copy of a function that also has an old renamed copy is reported once, as the exact copy", async () => {
+		const s = await start({ "src/invoice.ts": INVOICE, "src/orders.ts": RENAMED });
+		s.script(toolCall("write", { path: "src/zcopy.ts", content: INVOICE }), reply("copied"));
+		await s.prompt("copy invoice.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		await s.controller.settled();
+		const text = String(customMessages(s, FINDINGS)[0]?.content);
+		expect(text).toContain("1 new duplicated block");
+		expect(text).toContain("src/zcopy.ts");
+		expect(text).not.toContain("renamed copy");
+	});
+});
