@@ -1,7 +1,20 @@
 /** Audit probes of clone kinds (issue 21) on Pi's real loop with the real jscpd 5.3.2. */
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { customMessages, type JscpdSession, otherFunction, sessionFixtures, waitFor, writeFiles } from "./helpers.js";
+import { join } from "node:path";
+import {
+	customMessages,
+	duplicatedFunction,
+	hasBaseline,
+	type JscpdSession,
+	jscpdSession,
+	otherFunction,
+	realJscpd,
+	sessionFixtures,
+	waitFor,
+	writeFiles,
+	writeScript,
+} from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
 const fixtures = sessionFixtures();
@@ -76,5 +89,24 @@ describe("audit: clone kinds", () => {
 		expect(text).toContain("1 new duplicated block");
 		expect(text).toContain("src/zcopy.ts");
 		expect(text).not.toContain("renamed copy");
+	});
+
+	it("near-copy detection that runs out of memory falls back to exact clones: the baseline is still accepted", async () => {
+		const root = fixtures.dir("pi-jscpd-audit-kinds-");
+		const agentDir = fixtures.dir("pi-jscpd-agent-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		// A jscpd whose AST comparison exhausts its heap (all-pairs comparison of thousands of alike functions).
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`for arg in "$@"; do if [ "$arg" = "--similarity" ]; then echo "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory" >&2; exit 134; fi; done
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: jscpd } });
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"] });
+		expect(s.controller.status().baseline.fallback).toContain("ran out of memory");
+		s.script(toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }), reply("wrote b"));
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
 });
