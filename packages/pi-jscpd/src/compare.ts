@@ -16,7 +16,8 @@ export interface Finding {
 	/** The clone group. */
 	readonly group: CloneGroup;
 	/**
-	 * `new`: both locations are in files changed this session (new code duplicated within itself);
+	 * `new`: both locations are in files changed this session (new code duplicated within itself,
+	 * or copied from a file the session also edited: which side was copied is not known);
 	 * `matches-existing`: one location is in a file not changed this session (new code copies an
 	 * existing block).
 	 */

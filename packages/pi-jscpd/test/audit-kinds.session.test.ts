@@ -109,4 +109,38 @@ exec '${realJscpd()}' "$@"`,
 		await s.prompt("write b.ts");
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
+
+	it("a renamed copy made while the original's file was edited too is not called 'both new'", async () => {
+		const s = await start({ "src/invoice.ts": INVOICE });
+		s.script(
+			toolCall("write", { path: "src/invoice.ts", content: `${INVOICE}export const VERSION = 2;\n` }),
+			toolCall("write", { path: "src/orders.ts", content: RENAMED }),
+			reply("done"),
+		);
+		await s.prompt("bump the version and add an order total function");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const text = String(customMessages(s, FINDINGS)[0]?.content);
+		expect(text).not.toContain("both new");
+		expect(text).toContain("new renamed copy: src/invoice.ts:2-15 ≈ src/orders.ts:2-15");
+	});
+
+	it("a third renamed copy made while an old copy's file was edited is reported once, not as 'both new'", async () => {
+		const s = await start({ "src/invoice.ts": INVOICE, "src/orders.ts": RENAMED });
+		const cart = RENAMED.replace("sumOrderAmounts", "sumCartAmounts")
+			.replaceAll("entries", "rows")
+			.replaceAll("entry", "row")
+			.replaceAll("levy", "duty")
+			.replaceAll("base", "net");
+		s.script(
+			toolCall("write", { path: "src/invoice.ts", content: `${INVOICE}export const VERSION = 2;\n` }),
+			toolCall("write", { path: "src/zz.ts", content: cart }),
+			reply("done"),
+		);
+		await s.prompt("bump the version and add a cart total function");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const text = String(customMessages(s, FINDINGS)[0]?.content);
+		expect(text).toContain("1 new duplicated block");
+		expect(text).toMatch(/src\/zz\.ts:2-15/);
+		expect(text).not.toContain("both new");
+	});
 });
