@@ -100,7 +100,9 @@ function overlapsMostly(a: CloneLocation, b: CloneLocation): boolean {
  * near-copies). A candidate whose new locations all lie mostly inside a stronger candidate's new
  * locations is left out, as jscpd itself leaves out the AST pair of an exact clone.
  */
-function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] }>(candidates: readonly T[]): T[] {
+function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
+	candidates: readonly T[],
+): T[] {
 	const byPath = new Map<string, { loc: CloneLocation; strength: number }[]>();
 	for (const { group, fresh } of candidates) {
 		for (const loc of fresh) {

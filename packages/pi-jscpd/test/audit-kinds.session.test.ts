@@ -5,6 +5,8 @@ import { join } from "node:path";
 import {
 	customMessages,
 	duplicatedFunction,
+	git,
+	gitInit,
 	hasBaseline,
 	type JscpdSession,
 	jscpdSession,
@@ -105,7 +107,10 @@ exec '${realJscpd()}' "$@"`,
 		await waitFor(() => expect(hasBaseline(s)).toBe(true));
 		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"] });
 		expect(s.controller.status().baseline.fallback).toContain("ran out of memory");
-		s.script(toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }), reply("wrote b"));
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("wrote b"),
+		);
 		await s.prompt("write b.ts");
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
@@ -142,5 +147,57 @@ exec '${realJscpd()}' "$@"`,
 		expect(text).toContain("1 new duplicated block");
 		expect(text).toMatch(/src\/zz\.ts:2-15/);
 		expect(text).not.toContain("both new");
+	});
+
+	// Known defect (audit, left): a checkout that brings a copy of a file the session then edits too.
+	// The move's own files are rebuilt from their content, counting lines duplicated in *other*
+	// files' baseline clones (identity.ts rebaseIndex); the original had no clone before the move and
+	// is the session's own file, so neither side is baseline and the old pair reads as new. A fix
+	// needs the original's content at the moved HEAD (git show) for the session's own partners.
+	it.fails("after a checkout that brings a renamed copy, editing that copy and its original reports nothing", async () => {
+		const root = fixtures.dir("pi-jscpd-audit-kinds-");
+		writeFiles(root, { "src/invoice.ts": INVOICE });
+		gitInit(root);
+		git(root, "checkout", "-qb", "feature");
+		writeFiles(root, { "src/orders.ts": RENAMED });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "orders");
+		git(root, "checkout", "-q", "main");
+		const s = await fixtures.ready({ project: root, agentDir: fixtures.dir("pi-jscpd-agent-") });
+		s.script(
+			toolCall("bash", { command: "git checkout -q feature" }),
+			toolCall("write", { path: "src/orders.ts", content: `${RENAMED}export const ORDERS = 1;\n` }),
+			toolCall("write", { path: "src/invoice.ts", content: `${INVOICE}export const INVOICES = 1;\n` }),
+			reply("edited"),
+		);
+		await s.prompt("switch and edit");
+		await settledWithoutFindings(s);
+		expect(s.controller.status().lastOutcome?.kind).toBe("clean");
+	});
+
+	it.fails("after a checkout that brings an exact copy, editing that copy and its original reports nothing", async () => {
+		const root = fixtures.dir("pi-jscpd-audit-kinds-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		gitInit(root);
+		git(root, "checkout", "-qb", "feature");
+		writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "legacy");
+		git(root, "checkout", "-q", "main");
+		const s = await fixtures.ready({ project: root, agentDir: fixtures.dir("pi-jscpd-agent-") });
+		s.script(
+			toolCall("bash", { command: "git checkout -q feature" }),
+			toolCall("write", {
+				path: "src/legacy.ts",
+				content: `${duplicatedFunction("legacyTotals")}export const L = 1;\n`,
+			}),
+			toolCall("write", {
+				path: "src/a.ts",
+				content: `${duplicatedFunction("computeTotals")}export const A = 1;\n`,
+			}),
+			reply("edited"),
+		);
+		await s.prompt("switch and edit");
+		await settledWithoutFindings(s);
 	});
 });
