@@ -195,3 +195,33 @@ export function rebaseFromReport(
 	for (const counts of perPath.values()) for (const [hash, count] of counts) bump(total, hash, count);
 	return { perPath, total };
 }
+
+/**
+ * After a move, the session's own files get the content the move left them (`contents`): each
+ * one's entry becomes the lines the current report finds duplicated in it that the content already
+ * held (line hashes and shapes, counted with multiplicity). A pair that the move brought in (the
+ * copy and its original, both edited later by the session) is then baseline on both sides, while a
+ * line the session added afterwards is not in the content and still counts as new.
+ */
+export function rebaseFromContents(
+	index: LineIndex,
+	groups: readonly CloneGroup[],
+	contents: ReadonlyMap<string, string>,
+): LineIndex {
+	if (contents.size === 0) return index;
+	const now = indexGroups(groups);
+	const perPath = new Map(index.perPath);
+	for (const [path, text] of contents) {
+		const held = new Map<number, number>();
+		for (const hash of [...fragmentHashes(text), ...shapeHashes(text)]) if (hash >= 0) bump(held, hash);
+		const counts = new Map<number, number>();
+		for (const [hash, count] of now.perPath.get(path) ?? []) {
+			const kept = Math.min(count, held.get(hash) ?? 0);
+			if (kept > 0) counts.set(hash, kept);
+		}
+		perPath.set(path, counts);
+	}
+	const total = new Map<number, number>();
+	for (const counts of perPath.values()) for (const [hash, count] of counts) bump(total, hash, count);
+	return { perPath, total };
+}

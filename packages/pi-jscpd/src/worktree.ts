@@ -285,6 +285,7 @@ export class OutsideChangeDetector {
 						sessionStart: this.#startedAt,
 						changed,
 						own: (path) => own.has(path) || this.#recorded.has(path),
+						ownPaths: new Set([...own, ...this.#recorded]),
 						signal,
 					})
 				: new Map<string, string | undefined>();

@@ -149,12 +149,7 @@ exec '${realJscpd()}' "$@"`,
 		expect(text).not.toContain("both new");
 	});
 
-	// Known defect (audit, left): a checkout that brings a copy of a file the session then edits too.
-	// The move's own files are rebuilt from their content, counting lines duplicated in *other*
-	// files' baseline clones (identity.ts rebaseIndex); the original had no clone before the move and
-	// is the session's own file, so neither side is baseline and the old pair reads as new. A fix
-	// needs the original's content at the moved HEAD (git show) for the session's own partners.
-	it.fails("after a checkout that brings a renamed copy, editing that copy and its original reports nothing", async () => {
+	it("after a checkout that brings a renamed copy, editing that copy and its original reports nothing", async () => {
 		const root = fixtures.dir("pi-jscpd-audit-kinds-");
 		writeFiles(root, { "src/invoice.ts": INVOICE });
 		gitInit(root);
@@ -175,7 +170,7 @@ exec '${realJscpd()}' "$@"`,
 		expect(s.controller.status().lastOutcome?.kind).toBe("clean");
 	});
 
-	it.fails("after a checkout that brings an exact copy, editing that copy and its original reports nothing", async () => {
+	it("after a checkout that brings an exact copy, editing that copy and its original reports nothing", async () => {
 		const root = fixtures.dir("pi-jscpd-audit-kinds-");
 		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
 		gitInit(root);
@@ -199,5 +194,33 @@ exec '${realJscpd()}' "$@"`,
 		);
 		await s.prompt("switch and edit");
 		await settledWithoutFindings(s);
+	});
+
+	it("after a checkout that brings an old copy, the session's own copy into a tracked file is still reported", async () => {
+		const root = fixtures.dir("pi-jscpd-audit-kinds-");
+		writeFiles(root, { "src/a.ts": otherFunction("countWords") });
+		gitInit(root);
+		git(root, "checkout", "-qb", "feature");
+		writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "legacy");
+		git(root, "checkout", "-q", "main");
+		const s = await fixtures.ready({ project: root, agentDir: fixtures.dir("pi-jscpd-agent-") });
+		s.script(
+			toolCall("bash", { command: "git checkout -q feature" }),
+			toolCall("write", {
+				path: "src/a.ts",
+				content: `${otherFunction("countWords")}\n${duplicatedFunction("computeTotals")}`,
+			}),
+			toolCall("write", {
+				path: "src/legacy.ts",
+				content: `${duplicatedFunction("legacyTotals")}export const L = 1;\n`,
+			}),
+			reply("copied"),
+		);
+		await s.prompt("switch and copy");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const findings = customMessages(s, FINDINGS)[0]?.details?.findings ?? [];
+		expect(findings[0]?.locations.map((loc) => loc.path)).toContain("src/a.ts");
 	});
 });
