@@ -38,6 +38,24 @@ export function computeInvoiceTotals(items: Item[], taxRate: number) {
 }
 `;
 
+/** An old near-copy of the invoice function (a log line added, the rounding removed). */
+const NEAR = `import type { Item } from "./invoice";
+export function orderTotals(items: Item[], taxRate: number) {
+	let subtotal = 0;
+	let tax = 0;
+	for (const item of items) {
+		const line = item.price * item.qty;
+		subtotal += line;
+		console.log("line", line);
+		if (item.taxable) {
+			tax += line * taxRate;
+		}
+	}
+	const total = subtotal + tax;
+	return { subtotal, tax, total };
+}
+`;
+
 const RENAMED = `import type { Item } from "./invoice";
 export function sumOrderAmounts(entries: Item[], rate: number) {
 	let base = 0;
@@ -222,5 +240,21 @@ exec '${realJscpd()}' "$@"`,
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 		const findings = customMessages(s, FINDINGS)[0]?.details?.findings ?? [];
 		expect(findings[0]?.locations.map((loc) => loc.path)).toContain("src/a.ts");
+	});
+
+	it("a new renamed copy of a function that has old renamed and near-copies is one finding", async () => {
+		const s = await start({ "src/invoice.ts": INVOICE, "src/orders.ts": RENAMED, "src/totals.ts": NEAR });
+		const cart = RENAMED.replace("sumOrderAmounts", "sumCartAmounts")
+			.replaceAll("entries", "rows")
+			.replaceAll("entry", "row")
+			.replaceAll("levy", "duty")
+			.replaceAll("base", "net");
+		s.script(toolCall("write", { path: "src/zz.ts", content: cart }), reply("wrote zz"));
+		await s.prompt("add a cart total function");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		await s.controller.settled();
+		const text = String(customMessages(s, FINDINGS)[0]?.content);
+		expect(text).toContain("1 new duplicated block");
+		expect(text).toMatch(/src\/zz\.ts:2-15: renamed copy of/);
 	});
 });
