@@ -242,8 +242,10 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 	// Near-copy detection can be far costlier on code made of many alike functions (generated code):
 	// rather than no baseline at all, the session falls back to exact clones (also when it runs out
 	// of memory: the all-pairs comparison is what grows).
-	const costly = scan.status === "failed" || scan.status === "timeout" || scan.status === "incomplete";
-	if (costly && !isExactOnly(detection)) {
+	if (
+		(scan.status === "failed" || scan.status === "timeout" || scan.status === "incomplete") &&
+		!isExactOnly(detection)
+	) {
 		fallback = `renamed and near-copy detection turned off for this session (${scan.reason})`;
 		detection = EXACT_ONLY;
 		scan = await scanWith(detection);

@@ -161,7 +161,7 @@ export const MAX_OWN_READ_BACK = 200;
  * content right after the move for the session's own files (`own`), undefined for the rest (rebased
  * from the next scan). A file whose content cannot be read back stays as it is.
  *
- * After a move, the session's other own files (`ownPaths`, at most {@link MAX_OWN_READ_BACK}) are
+ * After a move, the session's other own files (at most {@link MAX_OWN_READ_BACK}) are
  * read back at `HEAD` too: one may hold the original of a copy the move brought in, and with its
  * committed content both sides of that old pair are baseline (identity.ts `rebaseFromContents`).
  * A file not in `HEAD` (the session created it) stays as it is.
@@ -169,8 +169,8 @@ export const MAX_OWN_READ_BACK = 200;
 export async function rebaseOfMoves(
 	options: Parameters<typeof movedPaths>[0] & {
 		readonly changed: readonly string[];
-		readonly own: (path: string) => boolean;
-		readonly ownPaths?: Iterable<string>;
+		/** The session's own files (written, edited or changed by its commands). */
+		readonly own: ReadonlySet<string>;
 	},
 ): Promise<Map<string, string | undefined>> {
 	const rebase = new Map<string, string | undefined>();
@@ -180,7 +180,7 @@ export async function rebaseOfMoves(
 	for (const path of options.changed) {
 		const source = moved.get(path);
 		if (source === undefined) continue;
-		if (!options.own(path)) rebase.set(path, undefined);
+		if (!options.own.has(path)) rebase.set(path, undefined);
 		else {
 			const content = await read(source, path);
 			if (content !== undefined) rebase.set(path, content);
@@ -189,8 +189,8 @@ export async function rebaseOfMoves(
 	const head = options.after.head;
 	if (moved.size === 0 || head === undefined) return rebase;
 	let budget = MAX_OWN_READ_BACK;
-	for (const path of options.ownPaths ?? []) {
-		if (rebase.has(path) || moved.has(path) || !options.own(path)) continue;
+	for (const path of options.own) {
+		if (rebase.has(path) || moved.has(path)) continue;
 		if (budget-- <= 0 || options.signal?.aborted) break;
 		const content = await read(head, path);
 		if (content !== undefined) rebase.set(path, content);

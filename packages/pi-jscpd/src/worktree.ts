@@ -284,8 +284,7 @@ export class OutsideChangeDetector {
 						after: after.refs,
 						sessionStart: this.#startedAt,
 						changed,
-						own: (path) => own.has(path) || this.#recorded.has(path),
-						ownPaths: new Set([...own, ...this.#recorded]),
+						own: new Set([...own, ...this.#recorded]),
 						signal,
 					})
 				: new Map<string, string | undefined>();

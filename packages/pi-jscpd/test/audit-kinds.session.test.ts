@@ -1,7 +1,8 @@
 /** Audit probes of clone kinds (issue 21) on Pi's real loop with the real jscpd 5.3.2. */
+
+import { join } from "node:path";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { join } from "node:path";
 import {
 	customMessages,
 	duplicatedFunction,
@@ -9,7 +10,6 @@ import {
 	gitInit,
 	hasBaseline,
 	type JscpdSession,
-	jscpdSession,
 	otherFunction,
 	realJscpd,
 	sessionFixtures,
