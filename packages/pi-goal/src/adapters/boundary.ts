@@ -17,10 +17,15 @@
  */
 import type {
 	CustomMessageEntryDraft,
+	ExtensionAPI,
 	ExtensionContext,
 	TurnEndEvent,
 } from "@earendil-works/pi-coding-agent";
-import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-kit";
+import {
+	type BoundaryEvent,
+	type BoundaryProposal,
+	createBoundaryParticipant,
+} from "@pi-lifecycle/lifecycle-kit";
 import { continuationMessage, type GoalMessage } from "../core/contract.js";
 import { mayContinue } from "../core/outcome.js";
 import { assistantTurn, type HeldResponse } from "../core/replay.js";
@@ -214,4 +219,45 @@ export function proposeAtBoundary(
 	ctx: ExtensionContext,
 ): BoundaryProposal | undefined {
 	return event.type === "turn_end" ? onTurnEnd(deps, event, ctx) : onBeforeSettle(deps, event, ctx);
+}
+
+/** The two boundary participants and their arming rule. */
+export interface GoalBoundaries {
+	/**
+	 * Arms agent_before_settle while a goal is active or a revision is pending, and turn_end only for
+	 * a turn that needs it. Pi checks for handlers per dispatch, so unsubscribed costs nothing.
+	 */
+	sync(): void;
+	/** Unsubscribes both (session_shutdown). */
+	disarm(): void;
+}
+
+/** Creates the goal's boundary participants for one runtime. Call in the factory. */
+export function createGoalBoundaries(pi: ExtensionAPI, deps: BoundaryDeps): GoalBoundaries {
+	const { controller, needs } = deps;
+	const settle = createBoundaryParticipant(pi, {
+		events: ["agent_before_settle"],
+		propose: (event, ctx) => proposeAtBoundary(deps, event, ctx),
+	});
+	const turn = createBoundaryParticipant(pi, {
+		events: ["turn_end"],
+		propose: (event, ctx) => {
+			const proposal = proposeAtBoundary(deps, event, ctx);
+			sync(); // usually unsubscribes again: turn_end is needed for one turn at a time
+			return proposal;
+		},
+	});
+	const sync = () => {
+		if (controller.goal?.status === "active" || controller.pendingContract()) settle.arm();
+		else settle.disarm();
+		if (controller.ctx && needs.wanted(controller)) turn.arm();
+		else turn.disarm();
+	};
+	return {
+		sync,
+		disarm() {
+			settle.disarm();
+			turn.disarm();
+		},
+	};
 }

@@ -1,17 +1,25 @@
 /**
- * The goal controller: holds the current state, runs transitions through the pure reducer with
- * mutex admission, persists changes, applies effects and keeps derived things (mutex ownership,
- * boundary arming, footer, contract window) in line. Adapters call it; nothing else mutates state.
+ * The goal controller: holds the current state, runs events through the pure reducer with mutex
+ * admission and hands the named effects to the one effect runner; keeps derived things (mutex
+ * ownership, footer, and through `attach` boundary arming, timers and the contract window) in line.
+ * Adapters dispatch events; nothing else mutates state.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createFooterStatus, type StaleGuard, type WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
 import { foldClock } from "../core/accounting.js";
 import { type ContractDetails, contractMessage, type GoalMessage } from "../core/contract.js";
 import { footerText } from "../core/footer.js";
-import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "../core/goal-machine.js";
-import { persistedTotal, persistWorthy, stateEntryData } from "../core/persistence.js";
+import {
+	activates,
+	EMPTY_STATE,
+	type GoalEvent,
+	type GoalFacts,
+	offlineTimeDropped,
+	reduceGoal,
+	type Transition,
+} from "../core/goal-machine.js";
+import { persistedTotal, stateEntryData } from "../core/persistence.js";
 import type { StateAnchor } from "../core/replay.js";
-import { emitTerminal } from "../core/run-protocol.js";
 import {
 	DEFAULT_SETTINGS,
 	type GoalRecord,
@@ -20,8 +28,8 @@ import {
 	STATE_ENTRY,
 	STATUS_KEY,
 } from "../core/types.js";
-
-export { RUN_EVENT_PREFIX } from "../core/run-protocol.js";
+import { type EffectPorts, EffectRunner } from "./effect-runner.js";
+import { currentModel, helpersAvailable } from "./host-facts.js";
 
 /** Why a goal cannot start while another workflow holds the mutex. */
 export const WORKFLOW_BUSY =
@@ -30,17 +38,13 @@ export const WORKFLOW_BUSY =
 /** What the controller needs from the composition root. */
 export interface ControllerDeps {
 	/** Pi's API (appendEntry, sendMessage, events). */
-	readonly pi: Pick<ExtensionAPI, "appendEntry" | "sendMessage" | "events">;
+	readonly pi: Pick<ExtensionAPI, "appendEntry" | "sendMessage" | "events" | "getActiveTools">;
 	/** The workflow mutex participant. */
 	readonly mutex: WorkflowMutex;
 	/** Captures a generation guard (owner identity of the goal). */
 	readonly guard: () => StaleGuard;
 	/** Clock. */
 	readonly now: () => number;
-	/** Called after every change so dependants (boundary arming, wake timers) follow the state. */
-	readonly onChange?: () => void;
-	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
-	readonly onWindowChange?: () => void;
 	/** The run under way: automatic goal work, goal-owned (written with each state entry for the replay). */
 	readonly runOrigin?: () => Omit<StateAnchor, "tokens">;
 }
@@ -51,6 +55,14 @@ export interface ApplyResult {
 	readonly changed: boolean;
 	/** Why the event was rejected (state unchanged). */
 	readonly error?: string;
+}
+
+/** What follows the state, attached once after the dependants exist (no forward stubs). */
+export interface ControllerAttachments extends EffectPorts {
+	/** Called after every persisted change so dependants (boundary arming, wake timers) follow the state. */
+	readonly onChange: () => void;
+	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
+	readonly onWindowChange: () => void;
 }
 
 /** Holds one runtime's goal state. Create in the factory. */
@@ -70,9 +82,24 @@ export class GoalController {
 	#lastCounted: { leafBefore: string | null; tokens: number } | undefined;
 	/** The footer entry (setStatus only when the text or the context changes; a stale ctx is ignored). */
 	readonly #footer = createFooterStatus(STATUS_KEY);
+	readonly #runner: EffectRunner;
+	#attached: ControllerAttachments | undefined;
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
+		this.#runner = new EffectRunner({
+			pi: deps.pi,
+			persist: () => this.#persist(),
+			follow: (full) => (full ? this.sync() : this.refreshFooter()),
+			working: () => this.working,
+			pendingContract: () => this.pendingContract(),
+		});
+	}
+
+	/** Attaches the waker, the usage recovery and what follows a change (once, in the composition root). */
+	attach(attachments: ControllerAttachments): void {
+		this.#attached = attachments;
+		this.#runner.attach(attachments);
 	}
 
 	/** Current state (immutable). */
@@ -106,9 +133,15 @@ export class GoalController {
 		return goal?.status === "active" && !goal.wait;
 	}
 
-	/** Facts for the reducer. */
-	facts() {
-		return { now: this.#deps.now(), branchTotal: this.#branchTotal, settings: this.#settings };
+	/** Facts for the reducer (the helper tools and the model of `ctx` are read lazily). */
+	facts(ctx: ExtensionContext | undefined = this.#ctx): GoalFacts {
+		return {
+			now: this.#deps.now(),
+			branchTotal: this.#branchTotal,
+			settings: this.#settings,
+			helpersAvailable: () => helpersAvailable(this.#deps.pi),
+			model: () => currentModel(ctx),
+		};
 	}
 
 	/** Binds to a session after restore (session_start / session_tree). */
@@ -122,17 +155,8 @@ export class GoalController {
 		this.#windowRevision = restored.windowRevision;
 		this.#cleared = undefined;
 		this.#lastCounted = undefined;
-		const goal = restored.state.goal;
-		// Offline time never counts: a restored active goal's clock restarts now.
-		const now = this.#deps.now();
-		const clock =
-			goal && goal.status === "active" && !goal.wait
-				? { activeMs: goal.clock.activeMs, since: now }
-				: goal
-					? { activeMs: goal.clock.activeMs, since: null }
-					: undefined;
-		this.#state = goal && clock ? { ...restored.state, goal: { ...goal, clock } } : restored.state;
-		if (goal?.status === "active" && !this.#acquireMutex())
+		this.#state = offlineTimeDropped(restored.state, this.#deps.now());
+		if (this.#state.goal?.status === "active" && !this.#acquireMutex())
 			this.apply({ type: "pause", reason: "workflow-busy" });
 		this.sync();
 	}
@@ -168,33 +192,19 @@ export class GoalController {
 
 	/**
 	 * Runs one event. If it moves the goal into `active`, the mutex is acquired first and a busy
-	 * group rejects the event before anything changes.
+	 * group rejects the event before anything changes. The effects run in the reducer's order.
 	 */
 	apply(event: GoalEvent, ctx: ExtensionContext | undefined = this.#ctx): ApplyResult {
 		const before = this.#state;
-		const transition: Transition = reduceGoal(before, event, this.facts());
+		const transition: Transition = reduceGoal(before, event, this.facts(ctx));
 		if (transition.error) return { changed: false, error: transition.error };
-		if (transition.state === before) return { changed: false };
-		if (activates(before, transition.state) && !this.#acquireMutex())
-			return {
-				changed: false,
-				error: WORKFLOW_BUSY,
-			};
+		const changed = transition.state !== before;
+		if (changed && activates(before, transition.state) && !this.#acquireMutex())
+			return { changed: false, error: WORKFLOW_BUSY };
 		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
 		this.#state = transition.state;
-		if (!persistWorthy(before, transition.state)) {
-			// Per-turn counters only: no entry (the restore replays them), nothing to re-arm.
-			this.refreshFooter();
-			return { changed: true };
-		}
-		this.#persist();
-		for (const effect of transition.effects) {
-			if (effect.type === "abort") {
-				if (ctx && !ctx.isIdle()) ctx.abort();
-			} else emitTerminal(this.#deps.pi.events, { ...effect, session: ctx?.sessionManager });
-		}
-		this.sync();
-		return { changed: true };
+		if (changed || transition.effects.length > 0) this.#runner.run(transition.effects, ctx);
+		return { changed };
 	}
 
 	/** Persists a checkpoint (before compaction, at shutdown) when a goal exists. */
@@ -246,7 +256,7 @@ export class GoalController {
 			this.#mutexToken = undefined;
 		}
 		this.refreshFooter();
-		this.#deps.onChange?.();
+		this.#attached?.onChange();
 	}
 
 	/** Updates the footer (Pi's setStatus only when the text changed). */
@@ -265,7 +275,7 @@ export class GoalController {
 	markWindow(revision: number): void {
 		if (this.#windowRevision === revision) return;
 		this.#windowRevision = revision;
-		this.#deps.onWindowChange?.();
+		this.#attached?.onWindowChange();
 	}
 
 	/** The context window lost its messages (compaction, reset, tree navigation). */
