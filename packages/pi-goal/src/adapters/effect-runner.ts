@@ -7,7 +7,8 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ContractDetails, GoalMessage } from "../core/contract.js";
-import type { GoalEffect, WakeKind } from "../core/goal-machine.js";
+import type { WakeKind } from "../core/goal-machine.js";
+import type { RuntimeEffect } from "../core/goal-runtime.js";
 import { emitTerminal, RUN_EVENT_PREFIX, type RunStateEvent } from "../core/run-protocol.js";
 
 /** What the runner asks of the idle wake-ups (wake.ts). */
@@ -36,6 +37,10 @@ export interface EffectHost {
 	persist(): void;
 	/** Brings derived state in line; `full` after a persisted change, else the footer only. */
 	follow(full: boolean): void;
+	/** Updates the footer. */
+	refreshFooter(): void;
+	/** Re-arms what depends on the window's contract revision. */
+	followWindow(): void;
 	/** Whether the goal is active and not waiting now (an effect may run after a nested change). */
 	working(): boolean;
 	/** The contract revision the window is missing, if any. */
@@ -43,7 +48,12 @@ export interface EffectHost {
 }
 
 /** Effects that leave the runtime: derived state follows before the first of them. */
-const OUTWARD = new Set<GoalEffect["type"]>(["runStarted", "publishContract", "requestWake", "queryUsage"]);
+const OUTWARD = new Set<RuntimeEffect["type"]>([
+	"runStarted",
+	"publishContract",
+	"requestWake",
+	"queryUsage",
+]);
 
 /** Appends a missing contract revision right away when Pi is idle (no run is started). */
 export function publishWhileIdle(
@@ -74,11 +84,14 @@ export class EffectRunner {
 		this.#ports = ports;
 	}
 
-	/** Executes `effects` in order; `ctx` is the context of the event (a timer: the bound one). */
-	run(effects: readonly GoalEffect[], ctx: ExtensionContext | undefined): void {
+	/**
+	 * Executes `effects` in order; `ctx` is the context of the event (a timer: the bound one).
+	 * `goalChanged`: derived state follows the goal (else only the effects run).
+	 */
+	run(effects: readonly RuntimeEffect[], ctx: ExtensionContext | undefined, goalChanged: boolean): void {
 		const host = this.#host;
 		const persisted = effects.some((effect) => effect.type === "persist");
-		let followed = false;
+		let followed = !goalChanged;
 		for (const effect of effects) {
 			if (!followed && OUTWARD.has(effect.type)) {
 				host.follow(persisted);
@@ -89,7 +102,7 @@ export class EffectRunner {
 		if (!followed) host.follow(persisted);
 	}
 
-	#runOne(effect: GoalEffect, ctx: ExtensionContext | undefined): void {
+	#runOne(effect: RuntimeEffect, ctx: ExtensionContext | undefined): void {
 		const host = this.#host;
 		const ports = this.#ports;
 		switch (effect.type) {
@@ -129,6 +142,12 @@ export class EffectRunner {
 				break;
 			case "queryUsage":
 				if (ctx) ports?.usage.query(ctx);
+				break;
+			case "refreshFooter":
+				host.refreshFooter();
+				break;
+			case "followWindow":
+				host.followWindow();
 				break;
 		}
 	}

@@ -116,7 +116,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			projectTrusted: isExplicitlyTrusted(ctx),
 		});
 		for (const warning of loaded.warnings) say(ctx, warning, "warning");
-		controller.setSettings(loaded.value);
+		controller.apply({ type: "settings", settings: loaded.value }, ctx);
 		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_tree", (_event, ctx) => {
@@ -154,7 +154,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
-			controller.addTokens(messageTokens(message.usage), ctx.sessionManager.getLeafId());
+			const leafBefore = ctx.sessionManager.getLeafId();
+			controller.apply({ type: "tokens", tokens: messageTokens(message.usage), leafBefore }, ctx);
 			const assistant = event.message as AssistantLike;
 			const facts = errorFacts(assistant, ctx.model?.contextWindow);
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
@@ -162,7 +163,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				deps.syncBoundaries();
 		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
-			if (details) controller.markWindow(details.revision);
+			if (details) controller.apply({ type: "window", revision: details.revision }, ctx);
 		}
 	});
 	pi.on("tool_execution_end", (event, ctx) => {
@@ -172,7 +173,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
 		if (controller.goal?.status === "active" && isResetCall(event)) {
-			needs.reset = true;
+			needs.resetAccepted();
 			deps.syncBoundaries();
 		}
 	});
@@ -229,7 +230,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	pi.on("session_compact", (event, ctx) => {
 		const entry = event.compactionEntry;
 		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
-		controller.markWindow(contractRevisionSince(ctx.sessionManager, since));
+		controller.apply({ type: "window", revision: contractRevisionSince(ctx.sessionManager, since) }, ctx);
 		publishWhileIdle({ pi, pendingContract: () => controller.pendingContract() }, controller.ctx);
 		restoreBeforeNextRequest(pi, controller, afterRun, event.willRetry);
 		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
@@ -243,7 +244,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			const ctx = controller.ctx;
 			if (!ctx) return;
 			// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
-			controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
+			const revision = contractRevisionSince(ctx.sessionManager, announcement.entryId);
+			controller.apply({ type: "window", revision }, ctx);
 			controller.sync();
 		},
 	);

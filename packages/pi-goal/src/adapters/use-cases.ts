@@ -148,12 +148,9 @@ export function changeSetting<K extends keyof GoalSettings>(
 			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${previous}) stays in effect.`,
 		);
 	}
-	controller.setSettings(saved.loaded.value);
+	// The reducer's rule: turning retryUsageLimits off stops a pending usage-limit wait.
+	controller.apply({ type: "settings", settings: saved.loaded.value, changed: key }, ctx);
 	const effective = saved.loaded.value[key];
-	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
-	if (key === "retryUsageLimits" && !effective && wait?.kind === "usage_limit")
-		controller.apply({ type: "usage_limited", detail: "usage-limit recovery was turned off" }, ctx);
-	controller.refreshFooter();
 	const override = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
 	const shown = typeof effective === "boolean" ? (effective ? "on" : "off") : (effective ?? "off");
 	return { text: `${key} is now ${shown}${override}; saved to ${saved.path}.` };
