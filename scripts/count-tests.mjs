@@ -51,7 +51,9 @@ for (const dir of dirs) {
 			// suite's planned-count check failed) has no failed test but is a failure.
 			if (file.status === "failed" && failedTests.length === 0) {
 				failed++;
-				failures.push(`FAILED ${where} (outside its tests): ${(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+				failures.push(
+					`FAILED ${where} (outside its tests): ${(file.message ?? "").split("\n")[0].slice(0, 300)}`,
+				);
 			}
 		}
 	}

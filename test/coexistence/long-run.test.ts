@@ -12,6 +12,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { untilNoDescendant } from "../support/child-processes.js";
 import { duplicatedFunction } from "../support/duplicates.js";
 import { activeGoalId, permutations, texts } from "../support/model.js";
 import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
@@ -35,10 +36,17 @@ afterEach(async () => {
 const pathsIn = (order: readonly ExtensionName[]) =>
 	order.map((name) => install.extensions.find((ext) => ext.name === name)?.packageDir ?? "");
 
+/**
+ * Thinks THINK_MS, then on until no jscpd started by this process is still running: the check runs
+ * while the model answers, and a loaded machine must not turn "one iteration later" into two.
+ */
 const think =
 	(step: DynamicStep): DynamicStep =>
-	(context, options, state, model) =>
-		new Promise((resolve) => setTimeout(() => resolve(step(context, options, state, model)), THINK_MS));
+	async (context, options, state, model) => {
+		await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+		await untilNoDescendant(/jscpd/);
+		return step(context, options, state, model);
+	};
 
 const writeDuplicates: DynamicStep = () =>
 	fauxAssistantMessage(

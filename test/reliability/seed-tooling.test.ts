@@ -217,6 +217,40 @@ describe("pnpm test (scripts/test-all.mjs): the random-seed pass", () => {
 });
 
 describe("CI count (scripts/count-tests.mjs)", () => {
+	it("names every failed test above the count", () => {
+		const root = projectWith("count-tests.mjs", "count names");
+		writeFileSync(join(root, "test", "package.json"), JSON.stringify({ name: "t", scripts: { test: "x" } }));
+		mkdirSync(join(root, "packages"), { recursive: true });
+		mkdirSync(join(root, "test", ".artifacts"), { recursive: true });
+		const failing = {
+			name: join(root, "test", "x.test.ts"),
+			status: "failed",
+			assertionResults: [
+				{ status: "passed", fullName: "fine" },
+				{
+					status: "failed",
+					fullName: "suite > it breaks",
+					failureMessages: ["AssertionError: boom\n    at x"],
+				},
+			],
+		};
+		for (const name of ["vitest.json", "vitest-pi-1.3.0.json", "vitest-reliability-random.json"])
+			writeFileSync(
+				join(root, "test", ".artifacts", name),
+				JSON.stringify({
+					numPassedTests: 1,
+					numFailedTests: name === "vitest.json" ? 1 : 0,
+					testResults: name === "vitest.json" ? [failing] : [],
+				}),
+			);
+		const run = node(root, "count-tests.mjs", []);
+		expect(run.out.trim().split("\n")).toEqual([
+			"FAILED t vitest.json test/x.test.ts > suite > it breaks: AssertionError: boom",
+			"3 passed, 1 failed",
+		]);
+		expect(run.code).toBe(1);
+	});
+
 	it("a file failed only by its planned-count check (afterAll) counts as failed", () => {
 		const root = projectWith("count-tests.mjs", "count root");
 		const report = (files: object[]) => ({ numPassedTests: 1, numFailedTests: 0, testResults: files });
@@ -235,7 +269,12 @@ describe("CI count (scripts/count-tests.mjs)", () => {
 			JSON.stringify(report([planned])),
 		);
 		const run = node(root, "count-tests.mjs", []);
-		expect(run.out.trim()).toBe("3 passed, 1 failed");
+		const lines = run.out.trim().split("\n");
+		// CI keeps only the log's tail: what failed is named just above the count.
+		expect(lines).toEqual([
+			"FAILED t vitest-reliability-random.json ? (outside its tests): ran 383 of 1200",
+			"3 passed, 1 failed",
+		]);
 		expect(run.code).toBe(1);
 	});
 });

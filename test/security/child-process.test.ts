@@ -8,7 +8,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const ALLOWED = ["packages/lifecycle-kit/src/process-watchdog.ts", "packages/lifecycle-kit/src/process.ts"];
+// The helper's own modules: the runner, its parent-death watchdog, and its memory sampler (`ps` off Linux).
+const ALLOWED = [
+	"packages/lifecycle-kit/src/process-memory.ts",
+	"packages/lifecycle-kit/src/process-watchdog.ts",
+	"packages/lifecycle-kit/src/process.ts",
+];
 /** An import or require of child_process, with or without the `node:` prefix. */
 const IMPORTS_CHILD_PROCESS =
 	/(from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)["'](node:)?child_process["']/;

@@ -82,8 +82,10 @@ describe("process lifetime", () => {
 			{ cwd: here, stdio: ["ignore", "pipe", "inherit"] },
 		);
 		try {
+			// Pi's start and the first scan took 17-30 s at load average 25; the run is bounded by the test timeout.
 			await vi.waitFor(() => expect(existsSync(pids) && readFileSync(pids, "utf8").trim()).toBeTruthy(), {
-				timeout: 30_000,
+				timeout: 120_000,
+				interval: 100,
 			});
 			const scan = scanPids(pids);
 			for (const pid of scan) expect(alive(pid)).toBe(true);

@@ -205,6 +205,50 @@ describe("command parsing", () => {
 		expect(completeGoalArgs("pa")?.map((item) => item.value)).toEqual(["pause"]);
 		expect(completeGoalArgs("zzz")).toBeNull();
 	});
+	it("a bare command-like word is refused with the command meant, never started as a goal", () => {
+		for (const text of [
+			"stop",
+			"Cancel",
+			"abort",
+			"quit",
+			"exit",
+			"end",
+			"done",
+			"continue",
+			"show",
+			"budget 200k",
+			"tokens 1.5m",
+		]) {
+			const parsed = parseGoalCommand(text);
+			expect(parsed, text).toMatchObject({ ok: false });
+			if (!parsed.ok) expect(parsed.error).toContain(`/goal -- ${text}`);
+		}
+		expect(parseGoalCommand("stop")).toMatchObject({ error: expect.stringContaining("/goal pause") });
+		expect(parseGoalCommand("budget 200k")).toMatchObject({ error: expect.stringContaining("--tokens") });
+		// With more text it is an objective, and `--` always takes the text literally.
+		expect(parseGoalCommand("stop the flaky test from timing out")).toMatchObject({
+			ok: true,
+			command: { kind: "start", objective: "stop the flaky test from timing out" },
+		});
+		expect(parseGoalCommand("budget the release work")).toMatchObject({
+			ok: true,
+			command: { kind: "start" },
+		});
+		expect(parseGoalCommand("-- stop")).toEqual({
+			ok: true,
+			command: { kind: "start", objective: "stop", tokenBudget: null },
+		});
+	});
+	it("completes on and off after retry-usage-limits", () => {
+		expect(completeGoalArgs("retry-usage-limits ")?.map((item) => item.value)).toEqual([
+			"retry-usage-limits on",
+			"retry-usage-limits off",
+		]);
+		expect(completeGoalArgs("retry-usage-limits of")?.map((item) => item.value)).toEqual([
+			"retry-usage-limits off",
+		]);
+		expect(completeGoalArgs("retry-usage-limits x")).toBeNull();
+	});
 });
 
 describe("contract, outcome, footer, settings, persistence", () => {

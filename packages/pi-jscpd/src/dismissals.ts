@@ -54,19 +54,32 @@ export interface DismissalEntry {
 	readonly data?: unknown;
 }
 
-/** Rebuilds the dismissed keys from a branch, in order; `malformed` counts unreadable entries. */
+/**
+ * Rebuilds the dismissed keys from a branch, in order; `malformed` counts unreadable entries.
+ * `saved` lists where each dismissal still in force was (what the user can undo once a check finds
+ * the finding again: findings themselves are not saved).
+ */
 export function replayDismissals(entries: readonly DismissalEntry[]): {
 	readonly dismissed: ReadonlySet<string>;
 	readonly malformed: number;
+	readonly saved: readonly string[];
 } {
 	let dismissed: ReadonlySet<string> = new Set();
 	let malformed = 0;
+	const where = new Map<string, string>();
 	for (const entry of entries) {
 		if (entry.type !== "custom" || entry.customType !== DISMISSAL_ENTRY) continue;
-		if (isDismissalData(entry.data)) dismissed = applyDismissal(dismissed, entry.data);
-		else malformed++;
+		if (!isDismissalData(entry.data)) {
+			malformed++;
+			continue;
+		}
+		dismissed = applyDismissal(dismissed, entry.data);
+		const key = entry.data.keys.join(" ");
+		if (entry.data.action === "dismiss") where.set(key, entry.data.where.slice(0, 400));
+		else where.delete(key);
 	}
-	return { dismissed, malformed };
+	const saved = [...where].filter(([key]) => isDismissed(dismissed, key.split(" "))).map(([, text]) => text);
+	return { dismissed, malformed, saved };
 }
 
 /** Whether a finding with these keys is dismissed (any of them). */

@@ -16,7 +16,8 @@
  *   remaining duplicated lines were duplicated before): none of these grows a count.
  *
  * A finding's identity (what acknowledgement records) is a digest of its new locations only:
- * path and line hashes, never the partner or line numbers.
+ * path and line hashes (plus the occurrence rank of a repeated copy in one file), never the
+ * partner or line numbers.
  */
 import { createHash } from "node:crypto";
 import { shapeHashes } from "./kinds.js";
@@ -88,7 +89,10 @@ export function isNewLocation(
 /** The identity of a finding: its new locations (path and content), independent of the partner. */
 export function findingIdentity(group: CloneGroup, fresh: readonly CloneLocation[]): string {
 	const content = group.hashes.filter((hash) => hash >= 0).join(",");
-	const keys = fresh.map((loc) => `${loc.path}#${content}`).sort();
+	// A second copy in the same file is a finding of its own (report.ts numbers the occurrences).
+	const keys = fresh
+		.map((loc) => `${loc.path}#${content}${loc.occurrence ? `#${loc.occurrence}` : ""}`)
+		.sort();
 	// Exact identities stay as they were before kinds existed (acknowledgements already recorded).
 	const kind = group.kind === undefined || group.kind === "exact" ? [] : [group.kind];
 	return createHash("sha256")

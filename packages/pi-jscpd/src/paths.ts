@@ -127,7 +127,31 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 	return { ok: true, paths };
 }
 
+/**
+ * A path as text for the model or the user: control, line-separator and bidi-override characters
+ * escaped, so a file name cannot start a line of its own or reorder what the message says.
+ */
+export function printablePath(path: string): string {
+	return path.replace(
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+		/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+		(char) => `\\u{${char.codePointAt(0)?.toString(16)}}`,
+	);
+}
+
+/** A clone location as text: `path:start-end`, the path printable. */
+export function locationText(loc: {
+	readonly path: string;
+	readonly startLine: number;
+	readonly endLine: number;
+}) {
+	return `${printablePath(loc.path)}:${loc.startLine}-${loc.endLine}`;
+}
+
 /** Up to three paths, then how many more (for status texts). */
 export function listPaths(paths: readonly string[]): string {
-	return paths.slice(0, 3).join(", ") + (paths.length > 3 ? ` and ${paths.length - 3} more` : "");
+	return (
+		paths.slice(0, 3).map(printablePath).join(", ") +
+		(paths.length > 3 ? ` and ${paths.length - 3} more` : "")
+	);
 }

@@ -4,6 +4,7 @@
  */
 import type { CheckOutcome } from "./check-outcome.js";
 import type { Finding, Selection } from "./compare.js";
+import { locationText } from "./paths.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 import type { StatusView } from "./status.js";
 
@@ -14,9 +15,7 @@ export const STATUS_KEY = "pi-jscpd";
 /** Hard cap on any text this package returns. */
 export const MAX_TEXT = 8_000;
 
-function where(loc: CloneLocation): string {
-	return `${loc.path}:${loc.startLine}-${loc.endLine}`;
-}
+const where = locationText;
 
 /** Bounds a text to {@link MAX_TEXT} characters. */
 export function bound(text: string): string {

@@ -26,6 +26,12 @@ export interface CloneLocation {
 	readonly startLine: number;
 	/** Last line (1-based). */
 	readonly endLine: number;
+	/**
+	 * Set (≥ 2) when the same file holds this clone content more than once: the location's rank among
+	 * them by line. Identity needs it: path and content alone would make a second copy in one file
+	 * the first one's twin, hidden by the first one's acknowledgement or dismissal.
+	 */
+	readonly occurrence?: number;
 }
 
 /** One jscpd clone pair. */
@@ -143,8 +149,43 @@ export function parseReport(root: string, text: string): ParseResult {
 	const total = (raw as { statistics?: { total?: { sources?: unknown } } }).statistics?.total?.sources;
 	return {
 		ok: true,
-		report: { groups, omitted, sources: Number.isSafeInteger(total) ? (total as number) : undefined },
+		report: {
+			groups: numberOccurrences(groups),
+			omitted,
+			sources: Number.isSafeInteger(total) ? (total as number) : undefined,
+		},
 	};
+}
+
+/**
+ * Ranks, per file and clone content (kind and line hashes), the distinct places that content is
+ * reported at, by first line; locations ranked 2 and above carry {@link CloneLocation.occurrence}.
+ */
+export function numberOccurrences(groups: readonly CloneGroup[]): CloneGroup[] {
+	const starts = new Map<string, Set<number>>();
+	const keyOf = (group: CloneGroup, loc: CloneLocation) =>
+		JSON.stringify([group.kind ?? "exact", loc.path, group.hashes]);
+	for (const group of groups) {
+		for (const loc of group.locations) {
+			const key = keyOf(group, loc);
+			const seen = starts.get(key) ?? new Set<number>();
+			seen.add(loc.startLine);
+			starts.set(key, seen);
+		}
+	}
+	const rank = new Map<string, Map<number, number>>();
+	for (const [key, lines] of starts) {
+		if (lines.size < 2) continue;
+		rank.set(key, new Map([...lines].sort((a, b) => a - b).map((line, i) => [line, i + 1])));
+	}
+	if (rank.size === 0) return [...groups];
+	return groups.map((group) => {
+		const numbered = group.locations.map((loc) => {
+			const occurrence = rank.get(keyOf(group, loc))?.get(loc.startLine) ?? 1;
+			return occurrence > 1 ? { ...loc, occurrence } : loc;
+		});
+		return { ...group, locations: [numbered[0], numbered[1]] as const };
+	});
 }
 
 /** Deterministic order: more tokens, more lines, then paths and lines. */

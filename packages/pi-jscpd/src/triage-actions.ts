@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type IdleDispatcher, isInsideReal, type StaleGuard } from "@pi-lifecycle/lifecycle-kit";
+import { locationText } from "./paths.js";
 import { bound } from "./presentation.js";
 import { readRegularFile } from "./regular-file.js";
 import type { TriageItem } from "./triage.js";
@@ -20,7 +21,7 @@ export function showBlocks(root: string, item: TriageItem): string {
 	const blocks = item.finding.locations.map((loc, i) => {
 		const path = join(root, loc.path);
 		const read = isInsideReal(root, path) ? readRegularFile(path, MAX_SNIPPET_FILE) : undefined;
-		const header = `${i === 0 ? "First" : "Second"} block: ${loc.path}:${loc.startLine}-${loc.endLine}`;
+		const header = `${i === 0 ? "First" : "Second"} block: ${locationText(loc)}`;
 		return snippetText(header, read?.status === "read" ? read.text : undefined, loc.startLine, loc.endLine);
 	});
 	return bound(blocks.join("\n\n"));

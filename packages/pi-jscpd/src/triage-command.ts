@@ -18,13 +18,18 @@ export function triageCommand(
 	args: readonly string[],
 ): DispatchResult {
 	const items = triage.items();
-	if (args.length === 0) return { status: "ok", message: listText(items, command), details: { command } };
+	if (args.length === 0)
+		return { status: "ok", message: listText(items, command, triage.savedDismissals), details: { command } };
 	const [raw] = args;
 	const n = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
 	const item = items[n - 1];
 	if (args.length > 1 || !item) {
 		const range =
-			items.length === 0 ? "there are no findings yet" : `findings are numbered 1-${items.length}`;
+			items.length > 0
+				? `findings are numbered 1-${items.length}`
+				: command === "undismiss" && triage.savedDismissals.length > 0
+					? "findings are not saved; a dismissed one is listed again once a check finds it"
+					: "there are no findings yet";
 		return {
 			status: "error",
 			message: `jscpd ${command}: "${args.join(" ")}" is not a finding number (${range}). Usage: /jscpd ${command} <n>; /jscpd ${command} lists them.`,

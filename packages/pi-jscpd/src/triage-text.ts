@@ -3,6 +3,7 @@
  * the agent, the two blocks side by side, and the `/jscpd dismiss` answers. All bounded.
  */
 import type { FindingKind, FindingSource } from "./findings-store.js";
+import { locationText, printablePath } from "./paths.js";
 import { bound } from "./presentation.js";
 import { type TriageCounts, type TriageItem, whereText } from "./triage.js";
 
@@ -64,8 +65,8 @@ export function itemDetail(item: TriageItem): string {
 	const told = item.told ? "Reported to the model." : "Not reported to the model.";
 	return [
 		`Finding ${item.n}: ${KIND[f.kind]} (from the ${SOURCE[f.source]})`,
-		`  ${a.path}:${a.startLine}-${a.endLine}`,
-		`  ${b.path}:${b.startLine}-${b.endLine}`,
+		`  ${locationText(a)}`,
+		`  ${locationText(b)}`,
 		`  ${f.lines} lines, ${f.tokens} tokens, ${f.format}`,
 		`  ${item.dismissed ? "Dismissed as intended: never reported to the model again." : told}`,
 	].join("\n");
@@ -75,7 +76,7 @@ export function itemDetail(item: TriageItem): string {
 export function fixRequest(item: TriageItem): string {
 	const [a, b] = item.finding.locations;
 	return [
-		`jscpd found duplicated code: ${a.path} lines ${a.startLine}-${a.endLine} and ${b.path} lines ${b.startLine}-${b.endLine} (${item.finding.lines} lines).`,
+		`jscpd found duplicated code: ${printablePath(a.path)} lines ${a.startLine}-${a.endLine} and ${printablePath(b.path)} lines ${b.startLine}-${b.endLine} (${item.finding.lines} lines).`,
 		"Please remove the duplication, for example by extracting the shared code, and keep the behaviour unchanged.",
 	].join("\n");
 }
@@ -101,7 +102,19 @@ export function snippetText(header: string, text: string | undefined, start: num
 }
 
 /** The numbered list `/jscpd dismiss` without a number prints. */
-export function listText(items: readonly TriageItem[], command: "dismiss" | "undismiss"): string {
+export function listText(
+	items: readonly TriageItem[],
+	command: "dismiss" | "undismiss",
+	saved: readonly string[] = [],
+): string {
+	if (items.length === 0 && command === "undismiss" && saved.length > 0)
+		return bound(
+			[
+				`jscpd: ${saved.length} dismissal(s) saved in this session. Findings are not saved: a dismissed finding is listed`,
+				"here to undo once a check finds it again (the automatic check, /jscpd changed or /jscpd scan).",
+				...saved.map((where) => `  dismissed: ${printablePath(where)}`),
+			].join("\n"),
+		);
 	if (items.length === 0)
 		return `jscpd: no findings to ${command} yet. They appear after the automatic check, /jscpd changed or /jscpd scan.`;
 	return bound(

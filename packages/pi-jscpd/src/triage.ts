@@ -14,6 +14,7 @@ import {
 	replayDismissals,
 } from "./dismissals.js";
 import { FindingsStore, groupKey, type StoredFinding } from "./findings-store.js";
+import { locationText } from "./paths.js";
 import type { CloneGroup } from "./report.js";
 
 /** One numbered finding of the triage list. */
@@ -46,7 +47,7 @@ export type TriageChange =
 /** `path:start-end ≈ path:start-end`. */
 export function whereText(finding: Pick<StoredFinding, "locations">): string {
 	const [a, b] = finding.locations;
-	return `${a.path}:${a.startLine}-${a.endLine} ≈ ${b.path}:${b.startLine}-${b.endLine}`;
+	return `${locationText(a)} ≈ ${locationText(b)}`;
 }
 
 /** A result's line saying that findings the user dismissed are not listed ("" when none were). */
@@ -67,6 +68,7 @@ export class Triage {
 	readonly #store = new FindingsStore();
 	readonly #deps: TriageDeps;
 	#dismissed: ReadonlySet<string> = new Set();
+	#saved: readonly string[] = [];
 
 	constructor(deps: TriageDeps) {
 		this.#deps = deps;
@@ -79,11 +81,17 @@ export class Triage {
 
 	/** Rebuilds dismissals from the session branch (start, tree navigation); returns malformed entries. */
 	replay(entries: readonly DismissalEntry[], clearFindings: boolean): number {
-		const { dismissed, malformed } = replayDismissals(entries);
+		const { dismissed, malformed, saved } = replayDismissals(entries);
 		this.#dismissed = dismissed;
+		this.#saved = saved;
 		if (clearFindings) this.#store.clear();
 		this.#deps.changed();
 		return malformed;
+	}
+
+	/** Where the dismissals replayed from the session were (their findings return with the next check). */
+	get savedDismissals(): readonly string[] {
+		return this.#saved;
 	}
 
 	/** Whether a new-duplicate identity is dismissed (never reported to the model then). */

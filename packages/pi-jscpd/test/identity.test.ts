@@ -177,6 +177,45 @@ describe("clone identity is independent of jscpd's pairing", () => {
 		expect(found[0]?.group.locations[0].startLine).toBe(30);
 	});
 
+	it("a second copy in the same file has an identity of its own: acknowledging the first does not hide it", () => {
+		const f = block("twice");
+		const before = [{ path: "a.ts", start: 1, text: f }];
+		const once = [...before, { path: "b.ts", start: 1, text: f }];
+		const first = findings(before, once, ["b.ts"]);
+		expect(first).toHaveLength(1);
+		const acknowledged = new Set(first.map((finding) => finding.identity));
+		const twice = [...once, { path: "b.ts", start: 40, text: f }];
+		const found = selectFindings({
+			groups: jscpdReport(twice),
+			baseline: indexGroups(jscpdReport(before)),
+			changed: new Set(["b.ts"]),
+			acknowledged: (identity) => acknowledged.has(identity),
+			max: 20,
+		});
+		expect(found.acknowledged).toBe(1);
+		expect(found.findings).toHaveLength(1);
+		expect(found.findings[0]?.group.locations.find((loc) => loc.path === "b.ts")?.startLine).toBe(40);
+	});
+
+	it("occurrence ranks depend only on the copies in that file: removing copies elsewhere keeps every identity", () => {
+		fc.assert(
+			fc.property(names, fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }), (files, keep) => {
+				const f = block("rank");
+				const others = files.map((name) => ({ path: `src/${name}.ts`, start: 1, text: f }));
+				const mine = [10, 50].map((start) => ({ path: "new/mine.ts", start, text: f }));
+				const all = findings(others.slice(0, 1), [...others, ...mine], ["new/mine.ts"]);
+				const fewer = findings(
+					others.slice(0, 1),
+					[...others.filter((_, i) => i === 0 || keep[i]), ...mine],
+					["new/mine.ts"],
+				);
+				const ids = (list: typeof all) => list.map((finding) => finding.identity).sort();
+				expect(ids(all)).toHaveLength(2);
+				expect(ids(fewer)).toEqual(ids(all));
+			}),
+		);
+	});
+
 	it("a change before the baseline was captured is attributed to the session (rebase from the original content)", () => {
 		const f = block("early");
 		const before = [{ path: "a.ts", start: 1, text: f }];

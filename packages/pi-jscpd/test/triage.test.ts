@@ -158,6 +158,27 @@ describe("triage texts and commands", () => {
 		expect(t.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
 	});
 
+	it("after a reload /jscpd undismiss lists the saved dismissals and says when they can be undone", () => {
+		const first = triage();
+		first.t.recordNew("changed", [finding(group("a.ts", "b.ts", 1)), finding(group("c.ts", "d.ts", 10))]);
+		triageCommand(first.t, first.pi, "dismiss", ["1"]);
+		triageCommand(first.t, first.pi, "dismiss", ["2"]);
+		triageCommand(first.t, first.pi, "undismiss", ["2"]);
+		expect(first.appended).toHaveLength(3);
+		// A new process: only the session entries are left.
+		const { t, pi } = triage();
+		t.replay(
+			first.appended.map((e) => ({ type: "custom", customType: e.type, data: e.data })),
+			true,
+		);
+		const listed = triageCommand(t, pi, "undismiss", []).message;
+		expect(listed).toMatch(/^jscpd: 1 dismissal\(s\) saved in this session/);
+		expect(listed).toContain("once a check finds it again");
+		expect(listed.match(/ {2}dismissed: /g)).toHaveLength(1);
+		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toMatch(/findings are not saved/);
+		expect(triageCommand(t, pi, "dismiss", []).message).toMatch(/^jscpd: no findings to dismiss yet/);
+	});
+
 	it("dismiss <n> completes the findings not dismissed, undismiss <n> the dismissed ones", () => {
 		const { t, pi } = triage();
 		t.recordNew("changed", [finding(group("a.ts", "b.ts", 1)), finding(group("c.ts", "d.ts", 10))]);

@@ -6,6 +6,9 @@
  * of an objective (`/goal clear the build warnings` starts a goal). `edit` takes text, so
  * `/goal edit <text>` is ambiguous: the command adapter asks in the TUI and edits elsewhere.
  * `/goal -- <objective>` always starts a goal, the objective taken literally.
+ *
+ * A bare word that only looks like a command (`/goal stop`, `/goal cancel`, `/goal budget 200k`)
+ * is refused with the command meant: a user who typed it never wants a goal named "stop".
  */
 import { parseTokenCount } from "./accounting.js";
 import { MAX_OBJECTIVE } from "./types.js";
@@ -23,6 +26,48 @@ export const SUBCOMMANDS = {
 
 /** Subcommands that take no text: followed by text, the whole text is an objective. */
 export const NO_TEXT_SUBCOMMANDS = ["status", "help", "pause", "resume", "clear"] as const;
+
+/** Words users type for a subcommand, with the one they mean (refused when they are the whole text). */
+const NEAR_COMMANDS: Readonly<Record<string, string>> = {
+	stop: "/goal pause (keeps the goal) or /goal clear (removes it)",
+	cancel: "/goal pause (keeps the goal) or /goal clear (removes it)",
+	abort: "/goal pause (keeps the goal) or /goal clear (removes it)",
+	halt: "/goal pause (keeps the goal) or /goal clear (removes it)",
+	quit: "/goal pause (keeps the goal) or /goal clear (removes it)",
+	exit: "/goal pause (keeps the goal) or /goal clear (removes it)",
+	end: "/goal clear",
+	remove: "/goal clear",
+	delete: "/goal clear",
+	reset: "/goal clear",
+	done: "/goal clear (the model reports completion with goal_complete)",
+	finish: "/goal clear (the model reports completion with goal_complete)",
+	complete: "/goal clear (the model reports completion with goal_complete)",
+	continue: "/goal resume",
+	unpause: "/goal resume",
+	restart: "/goal resume",
+	start: "/goal <objective>",
+	show: "/goal status",
+	info: "/goal status",
+	list: "/goal status",
+	menu: "/goal (bare, in the TUI)",
+	budget: "/goal edit --tokens N <objective>",
+	tokens: "/goal edit --tokens N <objective>",
+	"--help": "/goal help",
+	"-h": "/goal help",
+};
+
+/** The refusal for a text that is only a command-like word (and a token count after `budget`). */
+function nearCommandError(text: string): string | undefined {
+	const [head = "", ...rest] = text.split(/\s+/);
+	const word = head.toLowerCase();
+	const meant = Object.hasOwn(NEAR_COMMANDS, word) ? NEAR_COMMANDS[word] : undefined;
+	if (!meant) return undefined;
+	const tokenWord = word === "budget" || word === "tokens";
+	const bare =
+		rest.length === 0 || (tokenWord && rest.length === 1 && parseTokenCount(rest[0] ?? "") !== undefined);
+	if (!bare) return undefined;
+	return `"/goal ${text}" is not a /goal command; did you mean ${meant}? To start a goal with this text: /goal -- ${text}`;
+}
 
 /** A parsed `/goal` command. */
 export type GoalCommand =
@@ -56,6 +101,7 @@ export const HELP_TEXT = [
 	"A subcommand that takes no text, followed by text, starts a goal with the whole text:",
 	"/goal clear the build warnings in src/ starts that goal. /goal edit <text> asks in the TUI",
 	"whether to edit the objective or start a new goal; without a UI it edits.",
+	"A bare command-like word (stop, cancel, continue, budget 200k, ...) is refused: /goal -- stop starts that goal.",
 ].join("\n");
 
 function objectiveError(objective: string): string | undefined {
@@ -119,6 +165,8 @@ export function parseGoalCommand(args: string): ParseResult {
 			},
 		};
 	}
+	const near = nearCommandError(text);
+	if (near) return { ok: false, error: near };
 	const taken = takeTokens(text);
 	if (taken.error) return { ok: false, error: taken.error };
 	return startCommand(taken.rest, taken.tokens ?? null);
@@ -134,6 +182,17 @@ function startCommand(objective: string, tokenBudget: number | null): ParseResul
 export function completeGoalArgs(
 	prefix: string,
 ): { value: string; label: string; description: string }[] | null {
+	const toggle = /^retry-usage-limits\s+(\S*)$/i.exec(prefix);
+	if (toggle) {
+		const values = ["on", "off"].filter((value) => value.startsWith((toggle[1] ?? "").toLowerCase()));
+		return values.length > 0
+			? values.map((value) => ({
+					value: `retry-usage-limits ${value}`,
+					label: value,
+					description: value === "on" ? "wait for usage limits to reset" : "stop at a usage limit",
+				}))
+			: null;
+	}
 	if (/\s/.test(prefix)) return null;
 	const items: { value: string; label: string; description: string }[] = Object.entries(SUBCOMMANDS)
 		.filter(([name]) => name.startsWith(prefix.toLowerCase()))
