@@ -152,11 +152,13 @@ export function changedText(
 		readonly incomplete: string | undefined;
 		/** The triage note (dismissed findings left out), or "". */
 		readonly triage?: string;
+		/** What was checked when not every kind (`checkedNote`), or "". */
+		readonly checked?: string;
 	},
 ): string {
 	const lines =
 		selection.findings.length === 0
-			? ["jscpd changed: no new duplicates in files changed this session."]
+			? [`jscpd changed: no new duplicates in files changed this session${notes.checked ?? ""}.`]
 			: [
 					`jscpd changed: ${selection.findings.length + selection.omitted} new duplicate(s) in files changed this session.`,
 					...selection.findings.map(

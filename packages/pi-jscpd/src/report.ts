@@ -65,6 +65,8 @@ export interface ParsedReport {
 	readonly omitted: number;
 	/** Files jscpd analysed (statistics.total.sources), when reported. */
 	readonly sources: number | undefined;
+	/** Lines jscpd analysed (statistics.total.lines), when reported. */
+	readonly lines?: number;
 }
 
 /** The outcome of {@link parseReport}. */
@@ -146,13 +148,17 @@ export function parseReport(root: string, text: string): ParseResult {
 		if (group) groups.push(group);
 		else omitted++;
 	}
-	const total = (raw as { statistics?: { total?: { sources?: unknown } } }).statistics?.total?.sources;
+	const total = (raw as { statistics?: { total?: { sources?: unknown; lines?: unknown } } }).statistics
+		?.total;
+	const count = (n: unknown) => (Number.isSafeInteger(n) ? (n as number) : undefined);
+	const lines = count(total?.lines);
 	return {
 		ok: true,
 		report: {
 			groups: numberOccurrences(groups),
 			omitted,
-			sources: Number.isSafeInteger(total) ? (total as number) : undefined,
+			sources: count(total?.sources),
+			...(lines === undefined ? {} : { lines }),
 		},
 	};
 }
