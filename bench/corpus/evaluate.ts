@@ -2,7 +2,8 @@
  * Precision and recall of jscpd 5.3.2's clone kinds on the labelled corpus (generate.ts): one jscpd
  * run over the whole corpus per detection setting; a sample counts as reported when a clone joins
  * its `a` and `b` (clones between samples are counted apart as `incidental`). Positives: recall
- * per edit class. Negatives: false reports. Usage: `node corpus/evaluate.ts <corpusDir> [out.json]`.
+ * per edit class. Negatives: false reports. Usage:
+ * `node corpus/evaluate.ts <corpusDir> [out.json] [setting names…]` (every setting when none is named).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,11 @@ import type { Sample } from "./generate.ts";
 export interface Setting {
 	readonly name: string;
 	readonly args: readonly string[];
+	/**
+	 * Exact clones under this many tokens are dropped from the report: pi-jscpd's filter when
+	 * near-copies are detected with a lower `--min-tokens` than exact clones (kinds.ts).
+	 */
+	readonly exactMinTokens?: number;
 }
 
 export const SETTINGS: readonly Setting[] = [
@@ -49,7 +55,27 @@ export const SETTINGS: readonly Setting[] = [
 		name: "renamed+similar@0.7 k30",
 		args: ["--ignore-identifiers", "--similarity", "0.7", "--min-tokens", "30"],
 	},
+	// pi-jscpd's default: near-copies from 30 tokens, exact clones from jscpd's 50 as before.
+	...[0.65, 0.7].map((t) => ({
+		name: `similar@${t} k30, exact k50`,
+		args: ["--similarity", String(t), "--min-tokens", "30"],
+		exactMinTokens: 50,
+	})),
 ];
+
+/** The setting's report: exact clones under its `exactMinTokens` dropped. */
+export function settingDuplicates(setting: Setting, duplicates: readonly RawDuplicate[]): RawDuplicate[] {
+	const least = setting.exactMinTokens;
+	if (least === undefined) return [...duplicates];
+	return duplicates.filter((d) => (d.kind ?? "exact") !== "exact" || d.tokens >= least);
+}
+
+/** The settings named on the command line (every setting when none is named). */
+export function chosenSettings(names: readonly string[]): readonly Setting[] {
+	const unknown = names.filter((name) => !SETTINGS.some((s) => s.name === name));
+	if (unknown.length > 0) throw new Error(`unknown setting(s): ${unknown.join(", ")}`);
+	return names.length > 0 ? SETTINGS.filter((s) => names.includes(s.name)) : SETTINGS;
+}
 
 /** jscpd's executable in this workspace. */
 export function jscpdBin(workspace: string): string {
@@ -139,7 +165,9 @@ export function evaluate(
 	samples: readonly Sample[],
 	setting: Setting,
 ): SettingResult {
-	const { duplicates, ms } = runJscpd(workspace, setting.args, [dir], dir);
+	const run = runJscpd(workspace, setting.args, [dir], dir);
+	const duplicates = settingDuplicates(setting, run.duplicates);
+	const ms = run.ms;
 	const hits = new Map<string, Set<number>>();
 	let incidental = 0;
 	for (const dup of duplicates) {
@@ -198,15 +226,15 @@ export function evaluate(
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-	const [corpus, outFile] = process.argv.slice(2);
-	if (!corpus) throw new Error("usage: node corpus/evaluate.ts <corpusDir> [out.json]");
+	const [corpus, outFile, ...names] = process.argv.slice(2);
+	if (!corpus) throw new Error("usage: node corpus/evaluate.ts <corpusDir> [out.json] [settings…]");
 	const workspace = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 	const dir = resolve(corpus);
 	const { samples, seed } = JSON.parse(readFileSync(join(dir, "labels.json"), "utf8")) as {
 		samples: Sample[];
 		seed: number;
 	};
-	const results = SETTINGS.map((setting) => evaluate(workspace, dir, samples, setting));
+	const results = chosenSettings(names).map((setting) => evaluate(workspace, dir, samples, setting));
 	for (const r of results)
 		console.log(
 			`${r.name.padEnd(34)} recall ${r.recall.toFixed(3)} precision ${r.precision.toFixed(3)} false ${r.falseReports}/${r.negatives} coverage ${r.coverage} ${r.ms} ms`,

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RawDuplicate, runJscpd, SETTINGS } from "./evaluate.ts";
+import { chosenSettings, type RawDuplicate, runJscpd, settingDuplicates } from "./evaluate.ts";
 import { packageDir } from "./functions.ts";
 
 /** The codebases: hand-written package sources (61,000 lines) and a generated SDK (62,000 lines). */
@@ -50,7 +50,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 	if (!outFile || !reviewFile)
 		throw new Error("usage: node corpus/real-codebase.ts <out.json> <review.txt> [settings…]");
 	const workspace = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-	const wanted = names.length > 0 ? SETTINGS.filter((s) => names.includes(s.name)) : SETTINGS;
+	const wanted = chosenSettings(names);
 	const results: unknown[] = [];
 	const review: string[] = [];
 	for (const base of CODEBASES) {
@@ -60,8 +60,24 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 		const dir = resolve(workspace, "node_modules/.pnpm");
 		const exact = runJscpd(workspace, [], paths, dir);
 		for (const setting of wanted) {
-			const run = setting.args.length === 0 ? exact : runJscpd(workspace, setting.args, paths, dir);
+			const ran = setting.args.length === 0 ? exact : runJscpd(workspace, setting.args, paths, dir);
+			const run = { ...ran, duplicates: settingDuplicates(setting, ran.duplicates) };
 			const extra = run.duplicates.filter((d) => d.kind !== "exact" && !overlaps(d, exact.duplicates));
+			// Whether the setting's exact clones are exact mode's (a lower --min-tokens must not add any).
+			const key = (d: RawDuplicate) =>
+				[
+					d.firstFile.name,
+					d.firstFile.start,
+					d.firstFile.end,
+					d.secondFile.name,
+					d.secondFile.start,
+					d.secondFile.end,
+				].join(":");
+			const exactKeys = new Set(exact.duplicates.map(key));
+			const runExact = run.duplicates.filter((d) => (d.kind ?? "exact") === "exact");
+			const runExactKeys = new Set(runExact.map(key));
+			const exactAdded = runExact.filter((d) => !exactKeys.has(key(d))).length;
+			const exactLost = exact.duplicates.filter((d) => !runExactKeys.has(key(d))).length;
 			const kinds: Record<string, number> = {};
 			for (const d of run.duplicates) kinds[d.kind ?? "exact"] = (kinds[d.kind ?? "exact"] ?? 0) + 1;
 			const per10k = (n: number) => Math.round((n / run.lines) * 10_000 * 100) / 100;
@@ -73,6 +89,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 				kinds,
 				beyondExact: extra.length,
 				beyondExactPer10kLines: per10k(extra.length),
+				exactAdded,
+				exactLost,
 				ms: Math.round(run.ms),
 				exactMs: Math.round(exact.ms),
 			});

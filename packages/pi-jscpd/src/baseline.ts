@@ -16,8 +16,9 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { scanWithFallback } from "./baseline-scan.js";
 import { deserialiseIndex, indexGroups, type LineIndex, rebaseIndex, serialiseIndex } from "./identity.js";
-import { type Detection, EXACT_ONLY, isExactOnly, parseDetection } from "./kinds.js";
+import { type Detection, EXACT_ONLY, parseDetection } from "./kinds.js";
 import type { Capability } from "./locate.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
@@ -236,16 +237,7 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 			signal: request.signal,
 			detection,
 		});
-	let detection = request.detection ?? EXACT_ONLY;
-	let scan = await scanWith(detection);
-	let fallback: string | undefined;
-	// Near-copy detection can be far costlier on code made of many alike functions (generated code):
-	// rather than no baseline at all, the session falls back to exact clones.
-	if ((scan.status === "failed" || scan.status === "timeout") && !isExactOnly(detection)) {
-		fallback = `renamed and near-copy detection turned off for this session (${scan.reason})`;
-		detection = EXACT_ONLY;
-		scan = await scanWith(detection);
-	}
+	const { scan, detection, fallback } = await scanWithFallback(scanWith, request.detection ?? EXACT_ONLY);
 	if (scan.status !== "ok") {
 		return scan.status === "unavailable"
 			? { status: "unavailable", reason: scan.reason }

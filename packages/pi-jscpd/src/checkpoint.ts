@@ -15,6 +15,7 @@ import type { Finding } from "./compare.js";
 import { type AckRecord, ackOf, type DeliveredDetails } from "./deliveries.js";
 import { findNewGroups } from "./find-new.js";
 import type { LineIndex } from "./identity.js";
+import { checkedNote } from "./kinds.js";
 import type { Capability } from "./locate.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
 import type { CloneGroup } from "./report.js";
@@ -141,7 +142,8 @@ export async function runCheckpoint(
 	if (eligible.length === 0) {
 		const incomplete = deps.incomplete?.();
 		if (incomplete) return listed({ kind: "incomplete", text: `no new duplicates found, but ${incomplete}` });
-		return listed({ kind: "clean", text: "no new duplicates in files changed this session" });
+		const checked = checkedNote(baseline.detection);
+		return listed({ kind: "clean", text: `no new duplicates in files changed this session${checked}` });
 	}
 	return {
 		kind: "terminal",

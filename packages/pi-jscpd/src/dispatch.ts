@@ -7,6 +7,7 @@ import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import { detectionOf, SETTINGS_SPEC } from "./config.js";
 import type { JscpdController } from "./controller.js";
 import { findNewGroups } from "./find-new.js";
+import { checkedNote } from "./kinds.js";
 import { tokenize, validateScanPaths } from "./paths.js";
 import { bound, changedText, scanText, statusText } from "./presentation.js";
 import { COMMANDS, type CommandName, helpText, isCommandName } from "./registry.js";
@@ -226,6 +227,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			partial: baseline.status === "partial" ? (baseline.reason ?? "incomplete") : undefined,
 			incomplete: controller.state.incomplete,
 			triage: note,
+			checked: checkedNote(baseline.detection),
 		}),
 		details: {
 			command: "changed",

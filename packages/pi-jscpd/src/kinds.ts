@@ -26,7 +26,10 @@ export interface Detection {
 	readonly kinds: readonly CloneKind[];
 	/** Least AST similarity of a `similar` clone (0.5–0.99). */
 	readonly similarity: number;
-	/** jscpd `--min-tokens`; jscpd's default (or a trusted project's config) when undefined. */
+	/**
+	 * jscpd `--min-tokens` for every kind. When undefined: exact clones from jscpd's default (or a
+	 * trusted project's config), renamed and near-copies from {@link NEAR_COPY_MIN_TOKENS}.
+	 */
 	readonly minTokens?: number;
 	/** jscpd `--min-lines`; likewise. */
 	readonly minLines?: number;
@@ -65,18 +68,82 @@ export function parseDetection(raw: unknown): Detection | undefined {
 	};
 }
 
-/** jscpd arguments for a detection (placed before `--`; numbers only, nothing user-typed). */
-export function detectionArguments(detection: Detection): string[] {
+/** jscpd's own `--min-tokens`: the least size of an exact clone unless configured. */
+export const JSCPD_MIN_TOKENS = 50;
+
+/**
+ * Least size, in jscpd tokens, of a renamed or near-copy function when no minimum is configured.
+ * At jscpd's 50 a tenth of the corpus functions cannot be matched at all; from 30 the default kinds
+ * find 93% of agent-style copies at 0.8 false findings per 10,000 lines (bench/README.md, "Clone
+ * kinds"). jscpd has one `--min-tokens` for every kind, so it runs with 30 and the exact clones
+ * under {@link JSCPD_MIN_TOKENS} are dropped from the report: exact findings stay jscpd's default.
+ */
+export const NEAR_COPY_MIN_TOKENS = 30;
+
+/** What one scan passes to jscpd for a detection, and how its report is filtered. */
+export interface DetectionPlan {
+	/** Arguments placed before `--` (numbers only, nothing user-typed). */
+	readonly args: string[];
+	/** Exact clones under this many tokens are dropped (jscpd ran with a lower minimum for near-copies). */
+	readonly exactMinTokens?: number;
+}
+
+/**
+ * The jscpd arguments and report filter of a detection. A configured `minTokens` applies to every
+ * kind; so does a trusted project's own jscpd token minimum (`projectMinTokens`: its `.jscpd.json`
+ * or `package.json` sets one), which the lower near-copy minimum would otherwise override.
+ */
+export function detectionPlan(detection: Detection, projectMinTokens = false): DetectionPlan {
 	const ast = detection.kinds.includes("similar")
 		? detection.similarity
 		: detection.kinds.includes("renamed")
 			? 0.99
 			: undefined;
-	return [
-		...(ast === undefined ? [] : ["--similarity", String(ast)]),
-		...(detection.minTokens === undefined ? [] : ["--min-tokens", String(detection.minTokens)]),
-		...(detection.minLines === undefined ? [] : ["--min-lines", String(detection.minLines)]),
-	];
+	const nearMinimum = ast !== undefined && detection.minTokens === undefined && !projectMinTokens;
+	const minTokens = nearMinimum ? NEAR_COPY_MIN_TOKENS : detection.minTokens;
+	return {
+		args: [
+			...(ast === undefined ? [] : ["--similarity", String(ast)]),
+			...(minTokens === undefined ? [] : ["--min-tokens", String(minTokens)]),
+			...(detection.minLines === undefined ? [] : ["--min-lines", String(detection.minLines)]),
+		],
+		...(nearMinimum && detection.kinds.includes("exact") ? { exactMinTokens: JSCPD_MIN_TOKENS } : {}),
+	};
+}
+
+/** jscpd arguments for a detection (see {@link detectionPlan}). */
+export function detectionArguments(detection: Detection, projectMinTokens = false): string[] {
+	return detectionPlan(detection, projectMinTokens).args;
+}
+
+/**
+ * Most renamed and near-copy pairs a session keeps detecting: beyond both this and one pair per 100
+ * lines, the project is made of alike functions (generated code, templates) and jscpd reports every
+ * pair of them, up to 32,640 per group. Writing and reading that report, not the comparison, is
+ * the cost (several times an exact scan; bench/README.md, "Clone kinds"), and a near-copy of one
+ * function among hundreds alike tells the agent nothing. Real hand-written code: 106 pairs in
+ * 63,600 lines; a generated SDK: 2,270 in 62,000.
+ */
+export const MAX_NEAR_COPY_PAIRS = 1_000;
+
+/**
+ * Why a baseline scan's report has too many renamed and near-copy pairs to keep detecting them this
+ * session (see {@link MAX_NEAR_COPY_PAIRS}); undefined when it has not.
+ */
+export function nearCopyOverload(
+	groups: readonly { readonly kind?: CloneKind }[],
+	lines: number | undefined,
+): string | undefined {
+	const pairs = groups.filter((group) => (group.kind ?? "exact") !== "exact").length;
+	if (pairs <= MAX_NEAR_COPY_PAIRS || pairs <= (lines ?? 0) / 100) return undefined;
+	const size = lines === undefined ? "" : ` in ${lines} lines`;
+	return `the project has ${pairs} renamed or near-copy pairs${size}, more than ${MAX_NEAR_COPY_PAIRS} and 1 per 100 lines: many alike functions`;
+}
+
+/** What a check that found nothing says it checked, when not every kind: ` (checked: exact)`. */
+export function checkedNote(detection: Detection | undefined): string {
+	const kinds = detection?.kinds ?? EXACT_ONLY.kinds;
+	return kinds.length === CLONE_KINDS.length ? "" : ` (checked: ${kinds.join(", ")})`;
 }
 
 /** The kind of one raw report entry (`kind`, `similarity` of jscpd 5.x; older reports: exact). */

@@ -49,7 +49,8 @@ export function findingLine(finding: Finding, index: number): string {
 		const copy = original && (isOriginal(a) ? b : a);
 		return copy && original
 			? `${index + 1}. ${where(copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
-			: `${index + 1}. ${noun}, both new: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
+			: // Both locations are new clone code; which one was copied is unknown (its file may have held it).
+				`${index + 1}. new ${noun}: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
 	}
 	const label = finding.label === "new" ? "new duplicate" : "copies existing code";
 	return `${index + 1}. ${label}: ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
@@ -152,11 +153,13 @@ export function changedText(
 		readonly incomplete: string | undefined;
 		/** The triage note (dismissed findings left out), or "". */
 		readonly triage?: string;
+		/** What was checked when not every kind (`checkedNote`), or "". */
+		readonly checked?: string;
 	},
 ): string {
 	const lines =
 		selection.findings.length === 0
-			? ["jscpd changed: no new duplicates in files changed this session."]
+			? [`jscpd changed: no new duplicates in files changed this session${notes.checked ?? ""}.`]
 			: [
 					`jscpd changed: ${selection.findings.length + selection.omitted} new duplicate(s) in files changed this session.`,
 					...selection.findings.map(

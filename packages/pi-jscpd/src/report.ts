@@ -51,6 +51,11 @@ export interface CloneGroup {
 	 * lines' shapes for renamed and similar clones (kinds.ts).
 	 */
 	readonly hashes: readonly number[];
+	/**
+	 * An exact clone's line shapes (kinds.ts): an exact copy is also a renamed copy, which jscpd
+	 * does not report a second time, so the line index records both (identity.ts).
+	 */
+	readonly shapes?: readonly number[];
 	/** Clone kind; `exact` when undefined. */
 	readonly kind?: CloneKind;
 	/** AST similarity (0–1) of a renamed or similar clone, as jscpd reported it. */
@@ -65,6 +70,8 @@ export interface ParsedReport {
 	readonly omitted: number;
 	/** Files jscpd analysed (statistics.total.sources), when reported. */
 	readonly sources: number | undefined;
+	/** Lines jscpd analysed (statistics.total.lines), when reported. */
+	readonly lines?: number;
 }
 
 /** The outcome of {@link parseReport}. */
@@ -120,7 +127,8 @@ export function toGroup(root: string, raw: unknown): CloneGroup | undefined {
 	const text = typeof dup.fragment === "string" ? dup.fragment : undefined;
 	const hashes = text === undefined ? [] : kind === "exact" ? fragmentHashes(text) : shapeHashes(text);
 	const group: CloneGroup = { identity, format, lines, tokens, locations: [first, second], hashes };
-	return kind === "exact" ? group : { ...group, kind, ...(similarity === undefined ? {} : { similarity }) };
+	if (kind === "exact") return text === undefined ? group : { ...group, shapes: shapeHashes(text) };
+	return { ...group, kind, ...(similarity === undefined ? {} : { similarity }) };
 }
 
 /** Parses report text. `root` must be canonical (jscpd runs with `--absolute`). */
@@ -146,13 +154,17 @@ export function parseReport(root: string, text: string): ParseResult {
 		if (group) groups.push(group);
 		else omitted++;
 	}
-	const total = (raw as { statistics?: { total?: { sources?: unknown } } }).statistics?.total?.sources;
+	const total = (raw as { statistics?: { total?: { sources?: unknown; lines?: unknown } } }).statistics
+		?.total;
+	const count = (n: unknown) => (Number.isSafeInteger(n) ? (n as number) : undefined);
+	const lines = count(total?.lines);
 	return {
 		ok: true,
 		report: {
 			groups: numberOccurrences(groups),
 			omitted,
-			sources: Number.isSafeInteger(total) ? (total as number) : undefined,
+			sources: count(total?.sources),
+			...(lines === undefined ? {} : { lines }),
 		},
 	};
 }

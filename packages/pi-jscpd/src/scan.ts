@@ -11,8 +11,9 @@
 
 import { containReport } from "./contain.js";
 import { defaultIgnores } from "./ignores.js";
-import { type Detection, detectionArguments, EXACT_ONLY } from "./kinds.js";
+import { type Detection, type DetectionPlan, detectionPlan, EXACT_ONLY } from "./kinds.js";
 import type { Capability } from "./locate.js";
+import { projectSetsMinTokens } from "./project-config.js";
 import { type ParsedReport, parseReport } from "./report.js";
 import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
 
@@ -62,7 +63,8 @@ const NEUTRAL_CONFIG = `${JSON.stringify({ blame: false, followSymlinks: false }
 /**
  * The fixed argument list for a scan of `paths` (canonical, inside the project; the root when
  * empty). `projectConfig: false` points jscpd at our neutral config file; `ignore` adds globs;
- * `detection` adds the clone-kind arguments (kinds.ts).
+ * `detection` adds the clone-kind arguments (kinds.ts); `projectMinTokens`: the project's config
+ * sets its own token minimum.
  */
 export function scanArguments(
 	paths: readonly string[],
@@ -71,12 +73,13 @@ export function scanArguments(
 		readonly root?: string;
 		readonly ignore?: readonly string[];
 		readonly detection?: Detection;
+		readonly projectMinTokens?: boolean;
 	} = {},
 ): string[] {
 	const ignore = options.ignore ?? [];
 	return [
 		...(options.projectConfig === false ? ["--config", `{output}/${NEUTRAL_CONFIG_FILE}`] : []),
-		...detectionArguments(options.detection ?? EXACT_ONLY),
+		...detectionPlan(options.detection ?? EXACT_ONLY, options.projectMinTokens).args,
 		...(ignore.length > 0 ? ["--ignore", ignore.join(",")] : []),
 		"--reporters",
 		"json",
@@ -109,6 +112,8 @@ export async function runScan(
 ): Promise<ScanOutcome> {
 	if (capability.status !== "available") return { status: "unavailable", reason: capability.reason };
 	const trusted = runner.trusted;
+	const detection = request.detection ?? EXACT_ONLY;
+	const projectMinTokens = trusted && projectSetsMinTokens(request.root);
 	const outcome = await runner.run({
 		command: capability.command,
 		bundled: capability.source === "pinned",
@@ -116,7 +121,8 @@ export async function runScan(
 			projectConfig: trusted,
 			root: request.root,
 			ignore: defaultIgnores(request.root, trusted),
-			detection: request.detection,
+			detection,
+			projectMinTokens,
 		}),
 		cwd: trusted ? request.root : undefined,
 		files: trusted ? undefined : { [NEUTRAL_CONFIG_FILE]: NEUTRAL_CONFIG },
@@ -128,7 +134,14 @@ export async function runScan(
 		case "ok": {
 			const parsed = parseReport(request.root, outcome.report ?? "");
 			return parsed.ok
-				? { status: "ok", report: onlyKinds(containReport(request.root, parsed.report), request.detection) }
+				? {
+						status: "ok",
+						report: reported(
+							containReport(request.root, parsed.report),
+							detection,
+							detectionPlan(detection, projectMinTokens),
+						),
+					}
 				: { status: "failed", reason: parsed.error };
 		}
 		case "timeout":
@@ -149,9 +162,16 @@ export async function runScan(
 	}
 }
 
-/** Drops groups of kinds the detection does not report (a trusted project's config may add some). */
-function onlyKinds(report: ParsedReport, detection: Detection = EXACT_ONLY): ParsedReport {
+/**
+ * Drops groups of kinds the detection does not report (a trusted project's config may add some), and
+ * exact clones under the plan's exact minimum (jscpd ran with the lower near-copy minimum).
+ */
+function reported(report: ParsedReport, detection: Detection, plan: DetectionPlan): ParsedReport {
 	const kinds = detection.kinds;
-	const groups = report.groups.filter((group) => kinds.includes(group.kind ?? "exact"));
+	const least = plan.exactMinTokens ?? 0;
+	const groups = report.groups.filter(
+		(group) =>
+			kinds.includes(group.kind ?? "exact") && ((group.kind ?? "exact") !== "exact" || group.tokens >= least),
+	);
 	return groups.length === report.groups.length ? report : { ...report, groups };
 }

@@ -3,6 +3,7 @@
  * copies agents make (names changed; a statement added and one removed) are reported quietly, with
  * the original's location; renamed copies that existed before the session are not.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -83,6 +84,49 @@ export function orderTotals(items: Item[], taxRate: number) {
 	return { subtotal, tax, total };
 }
 `;
+
+/** A small function: 45 jscpd tokens, under jscpd's own 50-token minimum. */
+const CLAMP = `export function clampScore(value: number, low: number, high: number) {
+	if (value < low) {
+		return low;
+	}
+	if (value > high) return high;
+	return Math.round(value);
+}
+`;
+
+/** An agent's renamed copy of {@link CLAMP}. */
+const CLAMP_RENAMED = `export function boundLevel(level: number, min: number, max: number) {
+	if (level < min) {
+		return min;
+	}
+	if (level > max) return max;
+	return Math.round(level);
+}
+`;
+
+/** A 7-line constant of 32 tokens: under the exact minimum (50), over the near-copy one (30). */
+const POLICY = (name: string) => `export const ${name} = {
+	attempts: 5,
+	backoffMs: 250,
+	maxBackoffMs: 8000,
+	jitter: true,
+	retryOn: ["ECONNRESET", "ETIMEDOUT", "EPIPE", "ECONNREFUSED"],
+};
+`;
+
+/** A file of 50 alike functions (1,225 near-copy pairs in 350 lines), as generated code is. */
+const ALIKE = Array.from(
+	{ length: 50 },
+	(_, i) => `export function level${i}(value: number, low: number, high: number) {
+	if (value < low - ${i}) {
+		return low;
+	}
+	if (value > high + ${i}) return high;
+	return Math.round(value * ${i + 2});
+}
+`,
+).join("");
 
 async function session(files: Record<string, string>, settings?: object): Promise<JscpdSession> {
 	const root = tempDir("pi-jscpd-kinds-");
@@ -195,6 +239,85 @@ exec '${realJscpd()}' "$@"`,
 		);
 		await s.prompt("write b.ts");
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+	});
+
+	it("near-copies from 30 tokens: a renamed copy of a function under jscpd's 50-token minimum is reported", async () => {
+		const s = await session({ "src/clamp.ts": CLAMP });
+		s.script(toolCall("write", { path: "src/level.ts", content: CLAMP_RENAMED }), reply("wrote level.ts"));
+		await s.prompt("write a level bound");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(String(customMessages(s, FINDINGS)[0]?.content)).toContain(
+			"src/level.ts:1-7: renamed copy of src/clamp.ts:1-7",
+		);
+	});
+
+	it("exact clones keep jscpd's 50-token minimum: a verbatim 32-token block is not a finding", async () => {
+		const s = await session({ "src/retry.ts": POLICY("retryPolicy") });
+		s.script(
+			toolCall("write", { path: "src/upload.ts", content: POLICY("uploadRetry") }),
+			reply("wrote upload"),
+		);
+		await s.prompt("add an upload retry policy");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(customMessages(s, FINDINGS)).toEqual([]);
+	});
+
+	it("a trusted project's jscpd config that sets minTokens keeps it for every kind (no lower near-copy minimum)", async () => {
+		const s = await session({ "src/clamp.ts": CLAMP, ".jscpd.json": JSON.stringify({ minTokens: 50 }) });
+		s.script(toolCall("write", { path: "src/level.ts", content: CLAMP_RENAMED }), reply("wrote level.ts"));
+		await s.prompt("write a level bound");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(customMessages(s, FINDINGS)).toEqual([]);
+	});
+
+	it("a project of many alike functions turns near-copy detection off for the session, and says so: clean names the kinds checked", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, { "src/levels.ts": ALIKE, "src/invoice.ts": INVOICE });
+		// The real jscpd, each run's detection arguments logged.
+		const log = join(agentDir, "runs.log");
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`case " $* " in *" --similarity "*) echo near >> '${log}';; *" --version "*) ;; *) echo exact >> '${log}';; esac
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: jscpd } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"] });
+		// The baseline is an exact scan of its own (not the near scan's exact clones, cut at 30 tokens).
+		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact"]);
+		expect(s.controller.status().baseline.fallback).toMatch(
+			/near-copy detection turned off for this session \(the project has 1225 renamed or near-copy pairs in \d+ lines/,
+		);
+		s.script(toolCall("write", { path: "src/orders.ts", content: RENAMED }), reply("wrote orders.ts"));
+		await s.prompt("write an order total function");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(s.controller.status().lastOutcome?.text).toBe(
+			"no new duplicates in files changed this session (checked: exact)",
+		);
+		expect(customMessages(s, FINDINGS)).toEqual([]);
+		// Every check after the baseline is an exact scan.
+		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact", "exact"]);
+	});
+
+	it("the exact fallback keeps the other detection settings (minTokens)", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		writeFiles(agentDir, { "pi-lifecycle/pi-jscpd.json": JSON.stringify({ minTokens: 40 }) });
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`for arg in "$@"; do if [ "$arg" = "--similarity" ]; then echo "report too large" >&2; exit 3; fi; done
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: jscpd } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		const baseline = s.controller.state.baseline;
+		expect("detection" in baseline && baseline.detection).toMatchObject({ kinds: ["exact"], minTokens: 40 });
 	});
 
 	it("clone-kind settings in the project file apply only in a trusted project", async () => {

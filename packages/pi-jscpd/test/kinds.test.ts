@@ -1,16 +1,25 @@
 /** Clone kinds (issue 21): settings validation, report classification, line shapes, identity per kind. */
-import { describe, expect, it } from "vitest";
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, detectionOf, validateSettings } from "../src/config.js";
 import { findingIdentity } from "../src/identity.js";
 import {
+	checkedNote,
 	classify,
 	detectionArguments,
+	detectionPlan,
 	EXACT_ONLY,
+	MAX_NEAR_COPY_PAIRS,
+	nearCopyOverload,
 	parseDetection,
 	shapeHashes,
 	shapeOf,
 } from "../src/kinds.js";
 import { findingLine, scanText } from "../src/presentation.js";
+import { projectSetsMinTokens } from "../src/project-config.js";
 import { type CloneGroup, fragmentHashes, toGroup } from "../src/report.js";
 import { scanArguments } from "../src/scan.js";
 
@@ -84,10 +93,12 @@ describe("jscpd arguments per detection (nothing user-typed precedes --)", () =>
 			"--min-tokens",
 			"30",
 		]);
-		// Renamed without similar: the AST comparison at (almost) 1 only.
+		// Renamed without similar: the AST comparison at (almost) 1 only, from 30 tokens.
 		expect(detectionArguments({ kinds: ["renamed"], similarity: 0.7, minLines: 4 })).toEqual([
 			"--similarity",
 			"0.99",
+			"--min-tokens",
+			"30",
 			"--min-lines",
 			"4",
 		]);
@@ -95,6 +106,25 @@ describe("jscpd arguments per detection (nothing user-typed precedes --)", () =>
 			detection: { kinds: ["exact", "similar"], similarity: 0.7 },
 		});
 		expect(args.indexOf("--similarity")).toBeLessThan(args.indexOf("--"));
+	});
+
+	it("near-copies from 30 tokens, exact clones from jscpd's 50: jscpd runs with 30 and exact clones under 50 are dropped", () => {
+		expect(detectionPlan({ kinds: ["exact", "renamed", "similar"], similarity: 0.7 })).toEqual({
+			args: ["--similarity", "0.7", "--min-tokens", "30"],
+			exactMinTokens: 50,
+		});
+		// No exact kind: nothing to drop.
+		expect(detectionPlan({ kinds: ["similar"], similarity: 0.8 })).toEqual({
+			args: ["--similarity", "0.8", "--min-tokens", "30"],
+		});
+		// A configured minTokens, or the project's own jscpd minimum, applies to every kind.
+		expect(detectionPlan({ kinds: ["exact", "similar"], similarity: 0.7, minTokens: 40 })).toEqual({
+			args: ["--similarity", "0.7", "--min-tokens", "40"],
+		});
+		expect(detectionPlan({ kinds: ["exact", "similar"], similarity: 0.7 }, true)).toEqual({
+			args: ["--similarity", "0.7"],
+		});
+		expect(detectionPlan(EXACT_ONLY)).toEqual({ args: [] });
 	});
 
 	it("a persisted detection is read back; a malformed one is refused", () => {
@@ -152,12 +182,63 @@ describe("messages name the kind and the original's location", () => {
 			"2. src/b.ts:2-15: near-copy of src/a.ts:2-15 (73% similar, 14 lines, 90 tokens, typescript)",
 		);
 		expect(findingLine({ identity: "x", group: near, label: "new" }, 0)).toBe(
-			"1. near-copy, both new: src/a.ts:2-15 ≈ src/b.ts:2-15 (73% similar, 14 lines, 90 tokens, typescript)",
+			"1. new near-copy: src/a.ts:2-15 ≈ src/b.ts:2-15 (73% similar, 14 lines, 90 tokens, typescript)",
 		);
 		const exact = toGroup(ROOT, raw(undefined)) as CloneGroup;
 		expect(findingLine({ identity: "x", group: exact, label: "matches-existing", original }, 0)).toBe(
 			"1. copies existing code: src/a.ts:2-15 ≈ src/b.ts:2-15 (14 lines, 90 tokens, typescript)",
 		);
 		expect(scanText([near], 5, 2, 0)).toContain("1. near-copy: src/a.ts:2-15 ≈ src/b.ts:2-15 (73% similar");
+	});
+});
+
+describe("a project's own jscpd token minimum", () => {
+	const dirs: string[] = [];
+	afterEach(() => {
+		for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+	});
+	const project = (files: Record<string, string>) => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-jscpd-config-"));
+		dirs.push(dir);
+		for (const [name, text] of Object.entries(files)) {
+			mkdirSync(dirname(join(dir, name)), { recursive: true });
+			writeFileSync(join(dir, name), text);
+		}
+		return dir;
+	};
+
+	it("is set by minTokens or min-tokens in .jscpd.json, .config/jscpd.json, .config/.jscpd.json or package.json jscpd; an unreadable config counts as set", () => {
+		expect(projectSetsMinTokens(project({}))).toBe(false);
+		expect(projectSetsMinTokens(project({ ".jscpd.json": '{"ignore":["dist"]}' }))).toBe(false);
+		expect(projectSetsMinTokens(project({ ".jscpd.json": '{"minTokens":70}' }))).toBe(true);
+		expect(projectSetsMinTokens(project({ ".jscpd.json": '{"min-tokens":70}' }))).toBe(true);
+		expect(projectSetsMinTokens(project({ ".jscpd.json": "{oops" }))).toBe(true);
+		expect(projectSetsMinTokens(project({ ".config/jscpd.json": '{"minTokens":70}' }))).toBe(true);
+		expect(projectSetsMinTokens(project({ ".config/.jscpd.json": '{"min-tokens":70}' }))).toBe(true);
+		expect(projectSetsMinTokens(project({ "package.json": '{"jscpd":{"minTokens":70}}' }))).toBe(true);
+		expect(projectSetsMinTokens(project({ "package.json": '{"name":"x"}' }))).toBe(false);
+	});
+});
+
+describe("near-copy overload and what a clean check names", () => {
+	const groups = (near: number, exact = 0) => [
+		...Array.from({ length: near }, () => ({ kind: "similar" as const })),
+		...Array.from({ length: exact }, () => ({})),
+	];
+
+	it("more than 1,000 renamed or near-copy pairs and more than 1 per 100 lines turn near-copies off", () => {
+		expect(nearCopyOverload(groups(MAX_NEAR_COPY_PAIRS, 5_000), 10_000)).toBeUndefined();
+		expect(nearCopyOverload(groups(MAX_NEAR_COPY_PAIRS + 1), 10_000)).toContain(
+			"the project has 1001 renamed or near-copy pairs in 10000 lines",
+		);
+		// A large project may have many pairs and still few per line.
+		expect(nearCopyOverload(groups(2_000), 1_000_000)).toBeUndefined();
+		expect(nearCopyOverload(groups(2_000), undefined)).toBeDefined();
+	});
+
+	it("a clean check names the kinds it checked unless it checked them all", () => {
+		expect(checkedNote({ kinds: ["exact", "renamed", "similar"], similarity: 0.7 })).toBe("");
+		expect(checkedNote(EXACT_ONLY)).toBe(" (checked: exact)");
+		expect(checkedNote(undefined)).toBe(" (checked: exact)");
 	});
 });
