@@ -302,6 +302,34 @@ exec '${realJscpd()}' "$@"`,
 		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact", "exact"]);
 	});
 
+	it("after /reload an overloaded session stays exact-only and still says why", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, { "src/levels.ts": ALIKE, "src/invoice.ts": INVOICE });
+		const log = join(agentDir, "runs.log");
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`case " $* " in *" --similarity "*) echo near >> '${log}';; *" --version "*) ;; *) echo exact >> '${log}';; esac
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: jscpd } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		const before = s.controller.status().baseline.fallback;
+		expect(before).toContain("near-copy detection turned off for this session");
+		await s.reload();
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"], fallback: before });
+		s.script(toolCall("write", { path: "src/orders.ts", content: RENAMED }), reply("wrote orders.ts"));
+		await s.prompt("write an order total function");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(s.controller.status().lastOutcome?.text).toBe(
+			"no new duplicates in files changed this session (checked: exact)",
+		);
+		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact", "exact"]);
+	});
+
 	it("the exact fallback keeps the other detection settings (minTokens)", async () => {
 		const root = tempDir("pi-jscpd-kinds-");
 		const agentDir = tempDir("pi-jscpd-agent-");
