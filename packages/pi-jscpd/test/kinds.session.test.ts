@@ -320,7 +320,11 @@ exec '${realJscpd()}' "$@"`,
 		expect(before).toContain("near-copy detection turned off for this session");
 		await s.reload();
 		await waitFor(() => expect(hasBaseline(s)).toBe(true));
-		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"], fallback: before });
+		expect(s.controller.status().baseline).toMatchObject({
+			status: "accepted",
+			kinds: ["exact"],
+			fallback: before,
+		});
 		s.script(toolCall("write", { path: "src/orders.ts", content: RENAMED }), reply("wrote orders.ts"));
 		await s.prompt("write an order total function");
 		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
