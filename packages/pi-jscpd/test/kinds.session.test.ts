@@ -270,6 +270,19 @@ exec '${realJscpd()}' "$@"`,
 		expect(customMessages(s, FINDINGS)).toEqual([]);
 	});
 
+	it("an untrusted project's jscpd config minTokens is not read: near-copies from 30 tokens", async () => {
+		const s = await session({ "src/clamp.ts": CLAMP, ".jscpd.json": JSON.stringify({ minTokens: 50 }) });
+		s.session.settingsManager.setProjectTrusted(false);
+		await s.reload();
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		s.script(toolCall("write", { path: "src/level.ts", content: CLAMP_RENAMED }), reply("wrote level.ts"));
+		await s.prompt("write a level bound");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(String(customMessages(s, FINDINGS)[0]?.content)).toContain(
+			"src/level.ts:1-7: renamed copy of src/clamp.ts:1-7",
+		);
+	});
+
 	it("a project of many alike functions turns near-copy detection off for the session, and says so: clean names the kinds checked", async () => {
 		const root = tempDir("pi-jscpd-kinds-");
 		const agentDir = tempDir("pi-jscpd-agent-");
