@@ -16,7 +16,8 @@ export interface Finding {
 	/** The clone group. */
 	readonly group: CloneGroup;
 	/**
-	 * `new`: both locations are in files changed this session (new code duplicated within itself);
+	 * `new`: both locations are in files changed this session (new code duplicated within itself,
+	 * or copied from a file the session also edited: which side was copied is not known);
 	 * `matches-existing`: one location is in a file not changed this session (new code copies an
 	 * existing block).
 	 */
@@ -56,12 +57,15 @@ export function selectFindings(input: SelectInput): Selection {
 	let acknowledged = 0;
 	const touching = input.groups.filter((group) => group.locations.some((loc) => input.changed.has(loc.path)));
 	const now = touching.length > 0 ? indexGroups(input.groups) : undefined;
+	const candidates: { group: CloneGroup; fresh: CloneLocation[] }[] = [];
 	for (const group of touching) {
 		if (!now) break;
 		const fresh = group.locations.filter(
 			(loc) => input.changed.has(loc.path) && isNewLocation(group, loc, now, input.baseline),
 		);
-		if (fresh.length === 0) continue;
+		if (fresh.length > 0) candidates.push({ group, fresh });
+	}
+	for (const { group, fresh } of strongestPerCopy(candidates)) {
 		const identity = findingIdentity(group, fresh);
 		if (seen.has(identity)) continue;
 		seen.add(identity);
@@ -77,6 +81,42 @@ export function selectFindings(input: SelectInput): Selection {
 	eligible.sort((a, b) => rank(a) - rank(b) || compareGroups(a.group, b.group));
 	const max = Math.max(0, input.max);
 	return { findings: eligible.slice(0, max), omitted: Math.max(0, eligible.length - max), acknowledged };
+}
+
+/** Exact before renamed before similar; a closer near-copy before a looser one. */
+function strength(group: CloneGroup): number {
+	if (group.kind === undefined || group.kind === "exact") return 3;
+	return group.kind === "renamed" ? 2 : (group.similarity ?? 0);
+}
+
+function overlapsMostly(a: CloneLocation, b: CloneLocation): boolean {
+	const shared = Math.min(a.endLine, b.endLine) - Math.max(a.startLine, b.startLine) + 1;
+	return a.path === b.path && shared * 2 > a.endLine - a.startLine + 1;
+}
+
+/**
+ * One copy is one finding: jscpd reports a new copy once per kind it matches (an exact copy of a
+ * function is also a renamed copy of that function's old renamed copy, and a near-copy of its old
+ * near-copies). A candidate whose new locations all lie mostly inside a stronger candidate's new
+ * locations is left out, as jscpd itself leaves out the AST pair of an exact clone.
+ */
+function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
+	candidates: readonly T[],
+): T[] {
+	const byPath = new Map<string, { loc: CloneLocation; strength: number }[]>();
+	for (const { group, fresh } of candidates) {
+		for (const loc of fresh) {
+			const list = byPath.get(loc.path) ?? [];
+			list.push({ loc, strength: strength(group) });
+			byPath.set(loc.path, list);
+		}
+	}
+	return candidates.filter(({ group, fresh }) => {
+		const own = strength(group);
+		return !fresh.every((loc) =>
+			byPath.get(loc.path)?.some((other) => other.strength > own && overlapsMostly(loc, other.loc)),
+		);
+	});
 }
 
 function rank(finding: Finding): number {

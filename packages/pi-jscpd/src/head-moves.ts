@@ -153,27 +153,47 @@ export async function contentAt(
 	return text === undefined || text.length > MAX_CONTENT_BYTES ? undefined : text;
 }
 
+/** Most of the session's own files read back at `HEAD` after a move (one `git show` each). */
+export const MAX_OWN_READ_BACK = 200;
+
 /**
  * The paths among `changed` (since the last snapshot) that a move brought in: baseline, with the
  * content right after the move for the session's own files (`own`), undefined for the rest (rebased
  * from the next scan). A file whose content cannot be read back stays as it is.
+ *
+ * After a move, the session's other own files (at most {@link MAX_OWN_READ_BACK}) are
+ * read back at `HEAD` too: one may hold the original of a copy the move brought in, and with its
+ * committed content both sides of that old pair are baseline (identity.ts `rebaseFromContents`).
+ * A file not in `HEAD` (the session created it) stays as it is.
  */
 export async function rebaseOfMoves(
 	options: Parameters<typeof movedPaths>[0] & {
 		readonly changed: readonly string[];
-		readonly own: (path: string) => boolean;
+		/** The session's own files (written, edited or changed by its commands). */
+		readonly own: ReadonlySet<string>;
 	},
 ): Promise<Map<string, string | undefined>> {
 	const rebase = new Map<string, string | undefined>();
 	const moved = await movedPaths(options);
+	const read = (source: string, path: string) =>
+		contentAt(options.root, options.trusted, source, path, options.signal);
 	for (const path of options.changed) {
 		const source = moved.get(path);
 		if (source === undefined) continue;
-		if (!options.own(path)) rebase.set(path, undefined);
+		if (!options.own.has(path)) rebase.set(path, undefined);
 		else {
-			const content = await contentAt(options.root, options.trusted, source, path, options.signal);
+			const content = await read(source, path);
 			if (content !== undefined) rebase.set(path, content);
 		}
+	}
+	const head = options.after.head;
+	if (moved.size === 0 || head === undefined) return rebase;
+	let budget = MAX_OWN_READ_BACK;
+	for (const path of options.own) {
+		if (rebase.has(path) || moved.has(path)) continue;
+		if (budget-- <= 0 || options.signal?.aborted) break;
+		const content = await read(head, path);
+		if (content !== undefined) rebase.set(path, content);
 	}
 	return rebase;
 }

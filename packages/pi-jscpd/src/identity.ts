@@ -38,19 +38,32 @@ function bump(map: Map<number, number>, hash: number, by = 1): void {
 	map.set(hash, (map.get(hash) ?? 0) + by);
 }
 
-/** Indexes the clone locations of a report (each covered line of a file counted once). */
+/**
+ * Indexes the clone locations of a report: each covered line of a file counted once per hash
+ * family, its exact hash and its shape (kinds.ts). An exact clone records both, since an exact copy
+ * is also a renamed one (jscpd reports it once, as exact); renamed and similar clones record
+ * shapes. Otherwise a line whose exact clone became a near-copy (an edit inside an old block) or
+ * went away (its other copy removed) would show its shape for the first time and look new.
+ */
 export function indexGroups(groups: readonly CloneGroup[]): LineIndex {
 	const lines = new Map<string, Map<number, number>>();
+	// Shape-hashed lines are keyed by their negated line number, apart from exact ones.
+	const cover = (covered: Map<number, number>, hashes: readonly number[], line: number, sign: 1 | -1) => {
+		hashes.forEach((hash, i) => {
+			const key = sign * (line + i);
+			if (hash >= 0 && !covered.has(key)) covered.set(key, hash);
+		});
+	};
 	for (const group of groups) {
+		const exact = group.kind === undefined || group.kind === "exact";
 		for (const loc of group.locations) {
 			let covered = lines.get(loc.path);
 			if (!covered) {
 				covered = new Map();
 				lines.set(loc.path, covered);
 			}
-			group.hashes.forEach((hash, i) => {
-				if (hash >= 0 && !covered.has(loc.startLine + i)) covered.set(loc.startLine + i, hash);
-			});
+			cover(covered, group.hashes, loc.startLine, exact ? 1 : -1);
+			if (exact && group.shapes) cover(covered, group.shapes, loc.startLine, -1);
 		}
 	}
 	const perPath = new Map<string, Map<number, number>>();
@@ -181,6 +194,36 @@ export function rebaseFromReport(
 		const counts = now.perPath.get(path);
 		if (counts) perPath.set(path, counts);
 		else perPath.delete(path);
+	}
+	const total = new Map<number, number>();
+	for (const counts of perPath.values()) for (const [hash, count] of counts) bump(total, hash, count);
+	return { perPath, total };
+}
+
+/**
+ * After a move, the session's own files get the content the move left them (`contents`): each
+ * one's entry becomes the lines the current report finds duplicated in it that the content already
+ * held (line hashes and shapes, counted with multiplicity). A pair that the move brought in (the
+ * copy and its original, both edited later by the session) is then baseline on both sides, while a
+ * line the session added afterwards is not in the content and still counts as new.
+ */
+export function rebaseFromContents(
+	index: LineIndex,
+	groups: readonly CloneGroup[],
+	contents: ReadonlyMap<string, string>,
+): LineIndex {
+	if (contents.size === 0) return index;
+	const now = indexGroups(groups);
+	const perPath = new Map(index.perPath);
+	for (const [path, text] of contents) {
+		const held = new Map<number, number>();
+		for (const hash of [...fragmentHashes(text), ...shapeHashes(text)]) if (hash >= 0) bump(held, hash);
+		const counts = new Map<number, number>();
+		for (const [hash, count] of now.perPath.get(path) ?? []) {
+			const kept = Math.min(count, held.get(hash) ?? 0);
+			if (kept > 0) counts.set(hash, kept);
+		}
+		perPath.set(path, counts);
 	}
 	const total = new Map<number, number>();
 	for (const counts of perPath.values()) for (const [hash, count] of counts) bump(total, hash, count);

@@ -49,7 +49,8 @@ export function findingLine(finding: Finding, index: number): string {
 		const copy = original && (isOriginal(a) ? b : a);
 		return copy && original
 			? `${index + 1}. ${where(copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
-			: `${index + 1}. ${noun}, both new: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
+			: // Both locations are new clone code; which one was copied is unknown (its file may have held it).
+				`${index + 1}. new ${noun}: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
 	}
 	const label = finding.label === "new" ? "new duplicate" : "copies existing code";
 	return `${index + 1}. ${label}: ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;

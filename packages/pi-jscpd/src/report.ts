@@ -51,6 +51,11 @@ export interface CloneGroup {
 	 * lines' shapes for renamed and similar clones (kinds.ts).
 	 */
 	readonly hashes: readonly number[];
+	/**
+	 * An exact clone's line shapes (kinds.ts): an exact copy is also a renamed copy, which jscpd
+	 * does not report a second time, so the line index records both (identity.ts).
+	 */
+	readonly shapes?: readonly number[];
 	/** Clone kind; `exact` when undefined. */
 	readonly kind?: CloneKind;
 	/** AST similarity (0–1) of a renamed or similar clone, as jscpd reported it. */
@@ -122,7 +127,8 @@ export function toGroup(root: string, raw: unknown): CloneGroup | undefined {
 	const text = typeof dup.fragment === "string" ? dup.fragment : undefined;
 	const hashes = text === undefined ? [] : kind === "exact" ? fragmentHashes(text) : shapeHashes(text);
 	const group: CloneGroup = { identity, format, lines, tokens, locations: [first, second], hashes };
-	return kind === "exact" ? group : { ...group, kind, ...(similarity === undefined ? {} : { similarity }) };
+	if (kind === "exact") return text === undefined ? group : { ...group, shapes: shapeHashes(text) };
+	return { ...group, kind, ...(similarity === undefined ? {} : { similarity }) };
 }
 
 /** Parses report text. `root` must be canonical (jscpd runs with `--absolute`). */

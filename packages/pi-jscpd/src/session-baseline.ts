@@ -18,7 +18,13 @@ import {
 	stateFromFile,
 	writeBaseline,
 } from "./baseline.js";
-import { EMPTY_INDEX, type LineIndex, rebaseFromReport, rebaseIndex, serialiseIndex } from "./identity.js";
+import {
+	EMPTY_INDEX,
+	type LineIndex,
+	rebaseFromContents,
+	rebaseFromReport,
+	serialiseIndex,
+} from "./identity.js";
 import type { Detection } from "./kinds.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import type { ReplayEntry } from "./mutations.js";
@@ -225,7 +231,7 @@ export class BaselineKeeper {
 		// The session's own moved files are not taken from the report, but their partners are.
 		const mine = (path: string) => own.has(path) || contents.has(path);
 		const fromReport = rebaseFromReport(state.index, groups, new Set(this.#moves.keys()), mine);
-		const index = rebaseIndex(fromReport, contents);
+		const index = rebaseFromContents(fromReport, groups, contents);
 		this.#moves.clear();
 		this.#state = { ...state, index };
 		if (state.file) {

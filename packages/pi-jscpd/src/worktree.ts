@@ -284,7 +284,7 @@ export class OutsideChangeDetector {
 						after: after.refs,
 						sessionStart: this.#startedAt,
 						changed,
-						own: (path) => own.has(path) || this.#recorded.has(path),
+						own: new Set([...own, ...this.#recorded]),
 						signal,
 					})
 				: new Map<string, string | undefined>();

@@ -183,7 +183,7 @@ describe("messages name the kind and the original's location", () => {
 			"2. src/b.ts:2-15: near-copy of src/a.ts:2-15 (73% similar, 14 lines, 90 tokens, typescript)",
 		);
 		expect(findingLine({ identity: "x", group: near, label: "new" }, 0)).toBe(
-			"1. near-copy, both new: src/a.ts:2-15 ≈ src/b.ts:2-15 (73% similar, 14 lines, 90 tokens, typescript)",
+			"1. new near-copy: src/a.ts:2-15 ≈ src/b.ts:2-15 (73% similar, 14 lines, 90 tokens, typescript)",
 		);
 		const exact = toGroup(ROOT, raw(undefined)) as CloneGroup;
 		expect(findingLine({ identity: "x", group: exact, label: "matches-existing", original }, 0)).toBe(
