@@ -72,6 +72,8 @@ export interface BaselineFile {
 	readonly lines: Record<string, string>;
 	/** What the capture detected (files without it were captured with exact clones only). */
 	readonly detection?: Detection;
+	/** Why the capture fell back to exact clones only, kept so a reload still says so. */
+	readonly fallback?: string;
 }
 
 /** The `pi-jscpd/state` entry data. */
@@ -154,6 +156,7 @@ export function loadBaseline(path: string, root: string, directory?: string): Ba
 		if (
 			typeof raw.complete !== "boolean" ||
 			(raw.reason !== undefined && typeof raw.reason !== "string") ||
+			(raw.fallback !== undefined && typeof raw.fallback !== "string") ||
 			!Number.isSafeInteger(raw.groups) ||
 			deserialiseIndex(raw.lines) === undefined ||
 			(raw.detection !== undefined && parseDetection(raw.detection) === undefined)
@@ -189,6 +192,7 @@ export function stateFromFile(path: string, file: BaselineFile): BaselineState {
 		capturedAt: file.capturedAt,
 		file: path,
 		detection: parseDetection(file.detection) ?? EXACT_ONLY,
+		...(file.fallback ? { fallback: file.fallback } : {}),
 	};
 }
 
@@ -265,6 +269,7 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 		groups,
 		lines: serialiseIndex(index),
 		detection,
+		...(fallback ? { fallback } : {}),
 	});
 	return {
 		status: complete ? "accepted" : "partial",

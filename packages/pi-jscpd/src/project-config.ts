@@ -4,7 +4,7 @@
  * `package.json` in its working directory (the project root in a trusted project; docs/security.md)
  * and accepts `minTokens` or `min-tokens` there. Only called for a trusted project.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** Largest config file read; a larger one counts as setting a minimum (the project's config wins). */
@@ -12,10 +12,15 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 
 type Probe = Record<string, unknown> | "unreadable" | undefined;
 
+/** Never blocks: a repository can ship a named pipe under a config name (docs/security.md). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 function readJson(path: string): Probe {
 	let fd: number | undefined;
 	try {
-		fd = openSync(path, "r");
+		// Checked before opening: opening a named pipe waits for a writer and would stall Pi.
+		if (!statSync(path).isFile()) return undefined;
+		fd = openSync(path, OPEN_FLAGS);
 		const stat = fstatSync(fd);
 		if (!stat.isFile()) return undefined;
 		if (stat.size > MAX_CONFIG_BYTES) return "unreadable";

@@ -246,6 +246,7 @@ export class BaselineKeeper {
 				lines: serialiseIndex(index),
 				// A reload keeps comparing with the kinds this baseline was captured with.
 				detection: state.detection,
+				...(state.fallback ? { fallback: state.fallback } : {}),
 			});
 		}
 		return index;

@@ -270,6 +270,19 @@ exec '${realJscpd()}' "$@"`,
 		expect(customMessages(s, FINDINGS)).toEqual([]);
 	});
 
+	it("an untrusted project's jscpd config minTokens is not read: near-copies from 30 tokens", async () => {
+		const s = await session({ "src/clamp.ts": CLAMP, ".jscpd.json": JSON.stringify({ minTokens: 50 }) });
+		s.session.settingsManager.setProjectTrusted(false);
+		await s.reload();
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		s.script(toolCall("write", { path: "src/level.ts", content: CLAMP_RENAMED }), reply("wrote level.ts"));
+		await s.prompt("write a level bound");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(String(customMessages(s, FINDINGS)[0]?.content)).toContain(
+			"src/level.ts:1-7: renamed copy of src/clamp.ts:1-7",
+		);
+	});
+
 	it("a project of many alike functions turns near-copy detection off for the session, and says so: clean names the kinds checked", async () => {
 		const root = tempDir("pi-jscpd-kinds-");
 		const agentDir = tempDir("pi-jscpd-agent-");
@@ -299,6 +312,38 @@ exec '${realJscpd()}' "$@"`,
 		);
 		expect(customMessages(s, FINDINGS)).toEqual([]);
 		// Every check after the baseline is an exact scan.
+		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact", "exact"]);
+	});
+
+	it("after /reload an overloaded session stays exact-only and still says why", async () => {
+		const root = tempDir("pi-jscpd-kinds-");
+		const agentDir = tempDir("pi-jscpd-agent-");
+		dirs.push(root, agentDir);
+		writeFiles(root, { "src/levels.ts": ALIKE, "src/invoice.ts": INVOICE });
+		const log = join(agentDir, "runs.log");
+		const jscpd = writeScript(
+			join(agentDir, "bin", "jscpd"),
+			`case " $* " in *" --similarity "*) echo near >> '${log}';; *" --version "*) ;; *) echo exact >> '${log}';; esac
+exec '${realJscpd()}' "$@"`,
+		);
+		const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: jscpd } });
+		h = s;
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		const before = s.controller.status().baseline.fallback;
+		expect(before).toContain("near-copy detection turned off for this session");
+		await s.reload();
+		await waitFor(() => expect(hasBaseline(s)).toBe(true));
+		expect(s.controller.status().baseline).toMatchObject({
+			status: "accepted",
+			kinds: ["exact"],
+			fallback: before,
+		});
+		s.script(toolCall("write", { path: "src/orders.ts", content: RENAMED }), reply("wrote orders.ts"));
+		await s.prompt("write an order total function");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(s.controller.status().lastOutcome?.text).toBe(
+			"no new duplicates in files changed this session (checked: exact)",
+		);
 		expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["near", "exact", "exact"]);
 	});
 

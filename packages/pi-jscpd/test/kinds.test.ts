@@ -1,5 +1,6 @@
 /** Clone kinds (issue 21): settings validation, report classification, line shapes, identity per kind. */
 
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -217,6 +218,28 @@ describe("a project's own jscpd token minimum", () => {
 		expect(projectSetsMinTokens(project({ ".config/.jscpd.json": '{"min-tokens":70}' }))).toBe(true);
 		expect(projectSetsMinTokens(project({ "package.json": '{"jscpd":{"minTokens":70}}' }))).toBe(true);
 		expect(projectSetsMinTokens(project({ "package.json": '{"name":"x"}' }))).toBe(false);
+	});
+});
+
+describe("a project's jscpd config that is not a regular file", () => {
+	it("a named pipe as .jscpd.json is never opened (opening one would stall Pi until a writer came)", async () => {
+		const root = mkdtempSync(join(tmpdir(), "pi-jscpd-config-"));
+		const fifo = join(root, ".jscpd.json");
+		expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+		// Only a writer releases a blocking open of the pipe: this one comes after 3 s so that the test ends
+		// either way; a probe that never opens the pipe returns long before it.
+		const writer = spawn(process.execPath, [
+			"-e",
+			`setTimeout(() => require("fs").writeFileSync(${JSON.stringify(fifo)}, "{}"), 3000)`,
+		]);
+		try {
+			const started = performance.now();
+			expect(projectSetsMinTokens(root)).toBe(false);
+			expect(performance.now() - started).toBeLessThan(1500);
+		} finally {
+			writer.kill();
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });
 
