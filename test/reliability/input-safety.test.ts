@@ -18,9 +18,9 @@ import { parseGoalCommand } from "../../packages/pi-goal/src/core/command-parse.
 import { contractText, readContractDetails } from "../../packages/pi-goal/src/core/contract.js";
 import { type ScannedEntry, scanBranch } from "../../packages/pi-goal/src/core/persistence.js";
 import { MAX_OBJECTIVE } from "../../packages/pi-goal/src/core/types.js";
-import { SETTINGS_SPEC as JSCPD_SPEC } from "../../packages/pi-jscpd/src/config.js";
-import { candidates } from "../../packages/pi-jscpd/src/locate.js";
-import { validateScanPaths } from "../../packages/pi-jscpd/src/paths.js";
+import { SETTINGS_SPEC as JSCPD_SPEC } from "../../packages/pi-jscpd/src/adapters/config.js";
+import { candidates } from "../../packages/pi-jscpd/src/adapters/locate.js";
+import { validateScanPaths } from "../../packages/pi-jscpd/src/adapters/paths.js";
 import { SETTINGS_SPEC as RESET_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
 import { normaliseHandoff } from "../../packages/pi-reset/src/adapters/tool.js";
 import { bootText, MAX_HANDOFF_CHARS } from "../../packages/pi-reset/src/core/texts.js";

@@ -5,7 +5,7 @@
  * Validation is strict: unknown keys or out-of-range values reject the whole file.
  */
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
-import { CLONE_KINDS, type CloneKind, type Detection } from "./kinds.js";
+import { CLONE_KINDS, type CloneKind, type Detection } from "../core/kinds.js";
 
 /** Effective pi-jscpd settings. */
 export interface JscpdSettings {

@@ -7,6 +7,16 @@
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
+	EMPTY_INDEX,
+	type LineIndex,
+	rebaseFromContents,
+	rebaseFromReport,
+	serialiseIndex,
+} from "../core/identity.js";
+import type { Detection } from "../core/kinds.js";
+import type { ReplayEntry } from "../core/mutations.js";
+import type { CloneGroup } from "../core/report.js";
+import {
 	type BaselineState,
 	baselineDirectory,
 	baselinePath,
@@ -18,18 +28,8 @@ import {
 	stateFromFile,
 	writeBaseline,
 } from "./baseline.js";
-import {
-	EMPTY_INDEX,
-	type LineIndex,
-	rebaseFromContents,
-	rebaseFromReport,
-	serialiseIndex,
-} from "./identity.js";
-import type { Detection } from "./kinds.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
-import type { ReplayEntry } from "./mutations.js";
 import { readRegularFile } from "./regular-file.js";
-import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
 
 /** Largest file whose content is kept for the baseline (jscpd's default `--max-size`). */

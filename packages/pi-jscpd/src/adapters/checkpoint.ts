@@ -9,20 +9,20 @@
  *   appended at the end of the current turn and the next request of the run includes it.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { CheckOutcome } from "../core/check-outcome.js";
+import type { Finding } from "../core/compare.js";
+import { type AckRecord, ackOf, type DeliveredDetails } from "../core/deliveries.js";
+import type { LineIndex } from "../core/identity.js";
+import { checkedNote } from "../core/kinds.js";
+import { FINDINGS_MESSAGE, findingsMessage } from "../core/presentation.js";
+import type { CloneGroup } from "../core/report.js";
+import type { AutomaticResult } from "../core/scheduler.js";
 import type { BaselineState } from "./baseline.js";
-import type { CheckOutcome } from "./check-outcome.js";
-import type { Finding } from "./compare.js";
-import { type AckRecord, ackOf, type DeliveredDetails } from "./deliveries.js";
 import { findNewGroups } from "./find-new.js";
-import type { LineIndex } from "./identity.js";
-import { checkedNote } from "./kinds.js";
 import type { Capability } from "./locate.js";
-import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
-import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
-import type { AutomaticResult } from "./scheduler.js";
 
-export type { CheckOutcome } from "./check-outcome.js";
+export type { CheckOutcome } from "../core/check-outcome.js";
 
 /** Details attached to a findings message. */
 export interface FindingsDetails extends DeliveredDetails {

@@ -10,17 +10,17 @@ import {
 	type LifecycleIdentity,
 	type ResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
-import type { AckRecord } from "./deliveries.js";
-import type { ReplayEntry } from "./mutations.js";
+import type { AckRecord } from "../core/deliveries.js";
+import type { ReplayEntry } from "../core/mutations.js";
+import { FINDINGS_MESSAGE } from "../core/presentation.js";
+import type { StatusView } from "../core/status.js";
+import type { Triage } from "../core/triage.js";
 import { buildParts, type RuntimeParts, type RuntimeSession } from "./parts.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
-import { FINDINGS_MESSAGE } from "./presentation.js";
 import type { RunnerLimits } from "./runner.js";
-import type { StatusView } from "./status.js";
-import type { Triage } from "./triage.js";
 import { safeTrusted } from "./ui.js";
 
-export type { StatusView } from "./status.js";
+export type { StatusView } from "../core/status.js";
 
 /** Options of the extension factory (tests and embedders). */
 export interface JscpdOptions {

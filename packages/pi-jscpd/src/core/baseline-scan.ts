@@ -4,8 +4,9 @@
  * later check paying for thousands of alike pairs, the session falls back to exact clones with the
  * other settings kept, and says why (`/jscpd status`).
  */
+
+import type { ScanOutcome } from "../adapters/scan.js";
 import { type Detection, isExactOnly, nearCopyOverload } from "./kinds.js";
-import type { ScanOutcome } from "./scan.js";
 
 /** A baseline scan's outcome, the detection the session keeps, and why it is not the requested one. */
 export interface BaselineScan {

@@ -5,7 +5,7 @@
  * as `/jscpd changed` and `/jscpd scan`.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { DispatchResult } from "./dispatch.js";
+import type { DispatchResult } from "../adapters/dispatch.js";
 import type { StatusView } from "./status.js";
 import type { TriageCounts } from "./triage.js";
 import { browseCount } from "./triage-text.js";

@@ -4,10 +4,10 @@
  * Never throws.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { UserCommandName } from "../core/registry.js";
+import type { Triage } from "../core/triage.js";
+import { itemLine, listText } from "../core/triage-text.js";
 import type { DispatchResult } from "./dispatch.js";
-import type { UserCommandName } from "./registry.js";
-import type { Triage } from "./triage.js";
-import { itemLine, listText } from "./triage-text.js";
 import { changeNotice } from "./triage-ui.js";
 
 /** Runs a `/jscpd`-only triage command. */

@@ -2,9 +2,10 @@
  * Texts (pure): the findings message, scan results, footer status and `/jscpd status`. Every text is
  * bounded: at most `max` findings, each one line plus locations.
  */
+
+import { locationText } from "../adapters/paths.js";
 import type { CheckOutcome } from "./check-outcome.js";
 import type { Finding, Selection } from "./compare.js";
-import { locationText } from "./paths.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 import type { StatusView } from "./status.js";
 

@@ -7,23 +7,23 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
 import { createArmedSubscription, type DialogScope, onResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { Type } from "typebox";
-import type { JscpdController } from "./controller.js";
-import { acksOfChangedDetails, TOOL_NAME } from "./deliveries.js";
-import { dispatch, parseCommandLine, splitStringArgs } from "./dispatch.js";
-import { createOverviewModel } from "./overview.js";
-import { openOverview, opensOverview } from "./overview-ui.js";
-import { FINDINGS_MESSAGE } from "./presentation.js";
-import { readOnlyTools } from "./read-only-tools.js";
+import { acksOfChangedDetails, TOOL_NAME } from "../core/deliveries.js";
+import { createOverviewModel } from "../core/overview.js";
+import { FINDINGS_MESSAGE } from "../core/presentation.js";
 import {
 	COMMAND_NAMES,
 	commandCompletions,
 	helpText,
 	isUserCommandName,
 	USER_COMMAND_NAMES,
-} from "./registry.js";
+} from "../core/registry.js";
+import { endsInRecovery } from "../core/triggers.js";
+import type { JscpdController } from "./controller.js";
+import { dispatch, parseCommandLine, splitStringArgs } from "./dispatch.js";
+import { openOverview, opensOverview } from "./overview-ui.js";
+import { readOnlyTools } from "./read-only-tools.js";
 import { findingCompletions, triageCommand } from "./triage-command.js";
 import type { TriageUiDeps } from "./triage-ui.js";
-import { endsInRecovery } from "./triggers.js";
 import { notify } from "./ui.js";
 
 /** Wires lifecycle events to the controller. `current()` is the controller of the live session. */

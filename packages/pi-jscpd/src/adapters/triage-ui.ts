@@ -11,10 +11,10 @@ import type {
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
 import type { IdleDispatcher, OpenedDialogs, StaleGuard } from "@pi-lifecycle/lifecycle-kit";
-import { OVERVIEW_NOTICES, recheck } from "./overview.js";
-import type { Triage, TriageChange, TriageItem } from "./triage.js";
+import { OVERVIEW_NOTICES, recheck } from "../core/overview.js";
+import type { Triage, TriageChange, TriageItem } from "../core/triage.js";
+import { itemDetail, itemLine, listTitle, TRIAGE_LABELS } from "../core/triage-text.js";
 import { FIX_REFUSALS, requestFix, showBlocks } from "./triage-actions.js";
-import { itemDetail, itemLine, listTitle, TRIAGE_LABELS } from "./triage-text.js";
 
 /** Shown by "Browse findings (0)". */
 export const NO_FINDINGS_NOTICE =

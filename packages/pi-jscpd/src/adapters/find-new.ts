@@ -3,11 +3,11 @@
  * scan, the baseline index it is compared with (moves of the work tree applied first, see
  * session-baseline.ts), then the selection of new clone groups in files changed this session.
  */
-import { type Finding, selectFindings } from "./compare.js";
-import type { LineIndex } from "./identity.js";
-import type { Detection } from "./kinds.js";
+import { type Finding, selectFindings } from "../core/compare.js";
+import type { LineIndex } from "../core/identity.js";
+import type { Detection } from "../core/kinds.js";
+import type { CloneGroup } from "../core/report.js";
 import type { Capability } from "./locate.js";
-import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan, type ScanOutcome } from "./scan.js";
 

@@ -2,8 +2,9 @@
  * Texts of the findings triage (pure): list lines, a finding's details, the fix request sent to
  * the agent, the two blocks side by side, and the `/jscpd dismiss` answers. All bounded.
  */
+
+import { locationText, printablePath } from "../adapters/paths.js";
 import type { FindingKind, FindingSource } from "./findings-store.js";
-import { locationText, printablePath } from "./paths.js";
 import { bound } from "./presentation.js";
 import { type TriageCounts, type TriageItem, whereText } from "./triage.js";
 

@@ -5,10 +5,10 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createFooterStatus } from "@pi-lifecycle/lifecycle-kit";
-import type { CheckOutcome } from "./check-outcome.js";
-import { type FooterInput, footerText, STATUS_KEY } from "./presentation.js";
-import type { CheckRecord } from "./scheduler.js";
-import { type StatusView, withUnseenCommands } from "./status.js";
+import type { CheckOutcome } from "../core/check-outcome.js";
+import { type FooterInput, footerText, STATUS_KEY } from "../core/presentation.js";
+import type { CheckRecord } from "../core/scheduler.js";
+import { type StatusView, withUnseenCommands } from "../core/status.js";
 
 /** The parts of the status the keeper does not own, read when a view or the footer is built. */
 export interface StatusSources {

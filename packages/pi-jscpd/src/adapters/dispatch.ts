@@ -4,14 +4,14 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
+import { checkedNote } from "../core/kinds.js";
+import { bound, changedText, scanText, statusText } from "../core/presentation.js";
+import { COMMANDS, type CommandName, helpText, isCommandName } from "../core/registry.js";
+import { compareGroups } from "../core/report.js";
 import { detectionOf, SETTINGS_SPEC } from "./config.js";
 import type { JscpdController } from "./controller.js";
 import { findNewGroups } from "./find-new.js";
-import { checkedNote } from "./kinds.js";
 import { tokenize, validateScanPaths } from "./paths.js";
-import { bound, changedText, scanText, statusText } from "./presentation.js";
-import { COMMANDS, type CommandName, helpText, isCommandName } from "./registry.js";
-import { compareGroups } from "./report.js";
 import { runScan } from "./scan.js";
 import { safeTrusted } from "./ui.js";
 

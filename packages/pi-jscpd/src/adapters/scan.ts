@@ -9,12 +9,12 @@
  * config is read. Either way a finding whose file resolves outside the root is dropped.
  */
 
+import { type Detection, type DetectionPlan, detectionPlan, EXACT_ONLY } from "../core/kinds.js";
+import { type ParsedReport, parseReport } from "../core/report.js";
 import { containReport } from "./contain.js";
 import { defaultIgnores } from "./ignores.js";
-import { type Detection, type DetectionPlan, detectionPlan, EXACT_ONLY } from "./kinds.js";
 import type { Capability } from "./locate.js";
 import { projectSetsMinTokens } from "./project-config.js";
-import { type ParsedReport, parseReport } from "./report.js";
 import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
 
 /** Longest crash detail shown (the end is kept: that is where the final error is). */

@@ -5,11 +5,11 @@
  * changed files stay with the controller, reached through {@link AutomaticDeps.recordOutside}.
  */
 import type { IdentitySnapshot } from "@pi-lifecycle/lifecycle-kit";
+import type { AutomaticResult, CheckScheduler } from "../core/scheduler.js";
+import { isContinuationStart } from "../core/triggers.js";
 import { type CheckpointDeps, runCheckpoint } from "./checkpoint.js";
 import { nextMacrotask } from "./defer.js";
 import type { OutsideProbe } from "./outside.js";
-import type { AutomaticResult, CheckScheduler } from "./scheduler.js";
-import { isContinuationStart } from "./triggers.js";
 import type { Detection } from "./worktree.js";
 
 /** What the flow needs from its owner. */

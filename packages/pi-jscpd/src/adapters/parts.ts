@@ -6,22 +6,22 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import type { LineIndex } from "../core/identity.js";
+import type { CloneGroup } from "../core/report.js";
+import { CheckScheduler } from "../core/scheduler.js";
+import { baselineView } from "../core/status.js";
+import { Triage } from "../core/triage.js";
+import { blockReason } from "../core/triggers.js";
 import { AutomaticFlow } from "./automatic.js";
 import type { CheckpointDeps } from "./checkpoint.js";
 import { detectionOf } from "./config.js";
-import type { LineIndex } from "./identity.js";
 import { incompleteReason } from "./ignores.js";
 import { OutsideProbe } from "./outside.js";
-import type { CloneGroup } from "./report.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
-import { CheckScheduler } from "./scheduler.js";
 import { BaselineKeeper } from "./session-baseline.js";
 import { SessionChanges } from "./session-changes.js";
 import { SettingsHolder } from "./settings-holder.js";
-import { baselineView } from "./status.js";
 import { StatusKeeper } from "./status-keeper.js";
-import { Triage } from "./triage.js";
-import { blockReason } from "./triggers.js";
 import { safeIdle } from "./ui.js";
 
 /** The session facts of one runtime (written by the controller only). */

@@ -7,11 +7,11 @@
 import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type IdleDispatcher, isInsideReal, type StaleGuard } from "@pi-lifecycle/lifecycle-kit";
+import { bound } from "../core/presentation.js";
+import type { TriageItem } from "../core/triage.js";
+import { fixRequest, snippetText } from "../core/triage-text.js";
 import { locationText } from "./paths.js";
-import { bound } from "./presentation.js";
 import { readRegularFile } from "./regular-file.js";
-import type { TriageItem } from "./triage.js";
-import { fixRequest, snippetText } from "./triage-text.js";
 
 /** Largest file "Show both blocks" reads. */
 const MAX_SNIPPET_FILE = 2_000_000;

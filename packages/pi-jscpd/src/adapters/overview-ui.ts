@@ -8,7 +8,7 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
-import type { OverviewModel } from "./overview.js";
+import type { OverviewModel } from "../core/overview.js";
 import { browseFindings, stillApplies, type TriageUiDeps } from "./triage-ui.js";
 
 export { NO_FINDINGS_NOTICE } from "./triage-ui.js";

@@ -16,9 +16,15 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { scanWithFallback } from "./baseline-scan.js";
-import { deserialiseIndex, indexGroups, type LineIndex, rebaseIndex, serialiseIndex } from "./identity.js";
-import { type Detection, EXACT_ONLY, parseDetection } from "./kinds.js";
+import { scanWithFallback } from "../core/baseline-scan.js";
+import {
+	deserialiseIndex,
+	indexGroups,
+	type LineIndex,
+	rebaseIndex,
+	serialiseIndex,
+} from "../core/identity.js";
+import { type Detection, EXACT_ONLY, parseDetection } from "../core/kinds.js";
 import type { Capability } from "./locate.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";

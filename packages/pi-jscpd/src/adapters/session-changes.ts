@@ -3,10 +3,10 @@
  * and acknowledgements goes through here (write/edit results, outside changes, deliveries, resets,
  * branch replay). Others read it through {@link SessionChanges.view}.
  */
-import { type AckRecord, type EntryLookup, lostAtReset } from "./deliveries.js";
-import { MutationState, type ReplayEntry, replayBranch } from "./mutations.js";
+import { type AckRecord, type EntryLookup, lostAtReset } from "../core/deliveries.js";
+import { MutationState, type ReplayEntry, replayBranch } from "../core/mutations.js";
+import { FINDINGS_MESSAGE } from "../core/presentation.js";
 import { projectPathOf } from "./paths.js";
-import { FINDINGS_MESSAGE } from "./presentation.js";
 import type { Detection } from "./worktree.js";
 
 /** What the owner is told. */

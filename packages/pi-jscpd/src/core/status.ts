@@ -1,8 +1,8 @@
 /** The `/jscpd status` snapshot (a plain read-only view of the controller's parts). */
-import type { BaselineState } from "./baseline.js";
+import type { BaselineState } from "../adapters/baseline.js";
+import type { JscpdSettings } from "../adapters/config.js";
+import type { Capability } from "../adapters/locate.js";
 import type { CheckOutcome } from "./check-outcome.js";
-import type { JscpdSettings } from "./config.js";
-import type { Capability } from "./locate.js";
 import type { CheckRecord, SchedulerSnapshot } from "./scheduler.js";
 
 /** A snapshot for `/jscpd status`. */

@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { isInsideReal } from "@pi-lifecycle/lifecycle-kit";
-import type { ParsedReport } from "./report.js";
+import type { ParsedReport } from "../core/report.js";
 
 /** The report without groups whose files resolve outside `root`; they count as omitted. */
 export function containReport(root: string, report: ParsedReport): ParsedReport {
