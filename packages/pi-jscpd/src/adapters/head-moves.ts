@@ -14,8 +14,8 @@
  * nothing) and that the session did not change itself.
  */
 import { join } from "node:path";
+import { isInside, toProjectPath } from "../core/project-paths.js";
 import { run } from "./git-probe.js";
-import { isInside, toProjectPath } from "./paths.js";
 
 /** `HEAD` and `refs/stash` at one snapshot (undefined: none, or git unavailable). */
 export interface GitRefs {

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { listPaths } from "./paths.js";
+import { listPaths } from "../core/project-paths.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */

@@ -5,7 +5,8 @@
  * returned before git is spawned or a file is stat-ed. The caller decides how found paths count.
  */
 import type { StaleGuard } from "@pi-lifecycle/lifecycle-kit";
-import { ABORT_REASON, nextMacrotask } from "./defer.js";
+import { ABORT_REASON } from "../core/abort-reason.js";
+import { nextMacrotask } from "./defer.js";
 import { type Detection, OutsideChangeDetector } from "./worktree.js";
 
 /** What a probe needs from its owner. */

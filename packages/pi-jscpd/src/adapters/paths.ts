@@ -4,8 +4,9 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isInside, toProjectPath } from "../core/project-paths.js";
 
 /** Most paths accepted by one `scan`. */
 export const MAX_SCAN_PATHS = 32;
@@ -19,18 +20,6 @@ export function canonicalPath(path: string): string | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-/** Whether `candidate` is `root` or inside it (both canonical). */
-export function isInside(root: string, candidate: string): boolean {
-	const rel = relative(root, candidate);
-	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-/** A project-relative POSIX path for display and identities. */
-export function toProjectPath(root: string, absolute: string): string {
-	const rel = relative(root, absolute);
-	return (rel === "" ? "." : rel).split(sep).join("/");
 }
 
 /** Unicode spaces Pi's tools read as a plain space (`normalizeUnicodeSpaces` in Pi's path utils). */
@@ -125,33 +114,4 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 		if (!paths.includes(canonical)) paths.push(canonical);
 	}
 	return { ok: true, paths };
-}
-
-/**
- * A path as text for the model or the user: control, line-separator and bidi-override characters
- * escaped, so a file name cannot start a line of its own or reorder what the message says.
- */
-export function printablePath(path: string): string {
-	return path.replace(
-		// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-		/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-		(char) => `\\u{${char.codePointAt(0)?.toString(16)}}`,
-	);
-}
-
-/** A clone location as text: `path:start-end`, the path printable. */
-export function locationText(loc: {
-	readonly path: string;
-	readonly startLine: number;
-	readonly endLine: number;
-}) {
-	return `${printablePath(loc.path)}:${loc.startLine}-${loc.endLine}`;
-}
-
-/** Up to three paths, then how many more (for status texts). */
-export function listPaths(paths: readonly string[]): string {
-	return (
-		paths.slice(0, 3).map(printablePath).join(", ") +
-		(paths.length > 3 ? ` and ${paths.length - 3} more` : "")
-	);
 }

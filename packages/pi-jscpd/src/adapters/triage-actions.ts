@@ -8,9 +8,9 @@ import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type IdleDispatcher, isInsideReal, type StaleGuard } from "@pi-lifecycle/lifecycle-kit";
 import { bound } from "../core/presentation.js";
+import { locationText } from "../core/project-paths.js";
 import type { TriageItem } from "../core/triage.js";
 import { fixRequest, snippetText } from "../core/triage-text.js";
-import { locationText } from "./paths.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Largest file "Show both blocks" reads. */

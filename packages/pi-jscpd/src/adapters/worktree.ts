@@ -16,9 +16,9 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { isInside, listPaths, toProjectPath } from "../core/project-paths.js";
 import { baseCommit, gitTopLevel, MAX_GIT_OUTPUT, parsePorcelain, run, runBounded } from "./git-probe.js";
 import { type GitRefs, readRefs, rebaseOfMoves } from "./head-moves.js";
-import { isInside, listPaths, toProjectPath } from "./paths.js";
 
 /** Most dirty paths considered. */
 export const MAX_TRACKED_PATHS = 20_000;

@@ -3,9 +3,9 @@
  * bounded: at most `max` findings, each one line plus locations.
  */
 
-import { locationText } from "../adapters/paths.js";
 import type { CheckOutcome } from "./check-outcome.js";
 import type { Finding, Selection } from "./compare.js";
+import { locationText } from "./project-paths.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 import type { StatusView } from "./status.js";
 

@@ -8,9 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import { isAbsolute } from "node:path";
-import { isInside, toProjectPath } from "../adapters/paths.js";
 import { type CloneKind, classify, shapeHashes } from "./kinds.js";
 import { fnv } from "./line-hash.js";
+import { isInside, toProjectPath } from "./project-paths.js";
 
 /**
  * Most clone groups kept from one report; the rest count as omitted. The report file itself is

@@ -14,7 +14,7 @@
  *   retryable completions leave the generation unattempted.
  * - {@link CheckScheduler.close} is idempotent, aborts owned work and awaits it.
  */
-import { ABORT_REASON } from "../adapters/defer.js";
+import { ABORT_REASON } from "./abort-reason.js";
 
 /** What an automatic check returned. */
 export type AutomaticResult =

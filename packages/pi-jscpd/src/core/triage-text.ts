@@ -3,9 +3,9 @@
  * the agent, the two blocks side by side, and the `/jscpd dismiss` answers. All bounded.
  */
 
-import { locationText, printablePath } from "../adapters/paths.js";
 import type { FindingKind, FindingSource } from "./findings-store.js";
 import { bound } from "./presentation.js";
+import { locationText, printablePath } from "./project-paths.js";
 import { type TriageCounts, type TriageItem, whereText } from "./triage.js";
 
 /** Most lines shown of one block. */

@@ -4,7 +4,6 @@
  * runtime, built with the runtime's parts (parts.ts) that read it for the checkpoint and the footer.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { locationText } from "../adapters/paths.js";
 import type { Finding } from "./compare.js";
 import {
 	applyDismissal,
@@ -15,6 +14,7 @@ import {
 	replayDismissals,
 } from "./dismissals.js";
 import { FindingsStore, groupKey, type StoredFinding } from "./findings-store.js";
+import { locationText } from "./project-paths.js";
 import type { CloneGroup } from "./report.js";
 
 /** One numbered finding of the triage list. */
