@@ -113,10 +113,18 @@ describe("input safety: jscpd scan paths", () => {
 				order: ["pi-jscpd"],
 			}),
 		});
+		// Errors are not answers: the kit's tellUser writes them to stderr (console.error), never stdout.
 		const written: string[] = [];
+		const answers: string[] = [];
+		vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+			written.push(args.join(" "));
+		});
 		vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
 			written.push(String(chunk));
 			return true;
+		});
+		vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+			answers.push(args.join(" "));
 		});
 		await harness.prompt("/jscpd scan ..");
 		await harness.prompt("/jscpd scan --reporters html");
@@ -127,6 +135,7 @@ describe("input safety: jscpd scan paths", () => {
 		expect(text).toMatch(/jscpd scan rejected: "--reporters" looks like an option/);
 		expect(text).toMatch(/jscpd scan rejected: "escape\/secret.ts" resolves outside/);
 		expect(text).toMatch(/jscpd scan rejected: too many paths \(10000\)/);
+		expect(answers.join("")).not.toContain("rejected");
 		expect(harness.providerCalls).toBe(0);
 	});
 });

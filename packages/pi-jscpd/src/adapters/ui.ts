@@ -1,11 +1,18 @@
 /** Small host helpers shared by the adapters and the controller. */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { isExplicitlyTrusted } from "@pi-lifecycle/lifecycle-kit";
+import {
+	isExplicitlyTrusted,
+	type NoticeContext,
+	type NoticeLevel,
+	tellUser,
+} from "@pi-lifecycle/lifecycle-kit";
 
-/** Tells the user something: a notification with a UI, stderr without one. */
-export function notify(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
-	if (ctx.hasUI) ctx.ui.notify(text, level);
-	else process.stderr.write(`${text}\n`);
+/**
+ * Tells the user something under the kit's one no-UI policy (`tellUser`): a notification with a UI;
+ * without one, an `info` answer in print mode on stdout, everything else on stderr ("pi-jscpd: …").
+ */
+export function notify(ctx: NoticeContext | undefined, text: string, level: NoticeLevel): void {
+	tellUser(ctx, "pi-jscpd", text, level);
 }
 
 /** Explicit project trust (`isExplicitlyTrusted`: Pi's implicit default does not count), false when stale. */
