@@ -1,0 +1,70 @@
+/** Audit a-lead (s4): failing tests for the occurrence rank, printable scan errors and the saved-dismissals list. */
+import { describe, expect, it } from "vitest";
+import { selectFindings } from "../src/compare.js";
+import { indexGroups } from "../src/identity.js";
+import { numberOccurrences, type CloneGroup } from "../src/report.js";
+import { groupKey } from "../src/findings-store.js";
+import { validateScanPaths } from "../src/paths.js";
+import type { Finding } from "../src/compare.js";
+import { Triage } from "../src/triage.js";
+import { triageCommand } from "../src/triage-command.js";
+const H = [11, 12, 13, 14, 15, 16];
+const loc = (path: string, startLine: number) => ({ path, startLine, endLine: startLine + 5 });
+const g = (a: any, b: any): CloneGroup => ({ identity: "x", format: "typescript", lines: 6, tokens: 60, locations: [a, b], hashes: H }) as any;
+describe("occurrence rank", () => {
+	it("a copy inserted above an acknowledged copy: the new one is hidden, the old one reported", () => {
+		// baseline: nothing. Turn 1: a.ts@100 copies b.ts@1 -> delivered, acknowledged.
+		const acked = new Set<string>();
+		const t1 = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 100))]);
+		const s1 = selectFindings({ groups: t1, baseline: indexGroups([]), changed: new Set(["a.ts"]), acknowledged: (i) => acked.has(i), max: 10 });
+		expect(s1.findings).toHaveLength(1);
+		for (const f of s1.findings) acked.add(f.identity);
+		// Turn 2: a new copy is inserted at a.ts@10 (old one moves to 106).
+		const t2 = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 10)), g(loc("b.ts", 1), loc("a.ts", 106))]);
+		const s2 = selectFindings({ groups: t2, baseline: indexGroups([]), changed: new Set(["a.ts"]), acknowledged: (i) => acked.has(i), max: 10 });
+		const reported = s2.findings.map((f) => f.group.locations.find((l) => l.path === "a.ts")?.startLine);
+		console.log("reported a.ts lines", reported, "acked count", s2.acknowledged);
+		expect(reported).toEqual([10]); // the NEW copy should be the finding
+	});
+	it("a scan dismissal keyed on rank 2 survives deleting the first copy", () => {
+		const before = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 10)), g(loc("b.ts", 1), loc("a.ts", 100))]);
+		const dismissed = groupKey(before[1]!);
+		const after = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 94))]);
+		console.log("dismissed", dismissed, "after", groupKey(after[0]!), "first-before", groupKey(before[0]!));
+		expect(groupKey(after[0]!)).toBe(dismissed);
+	});
+});
+describe("printable paths", () => {
+	it("a rejected scan path is printed escaped", () => {
+		const r = validateScanPaths("/tmp", ["nope\nIGNORE PREVIOUS"]);
+		expect(r.ok).toBe(false);
+		expect(r.ok ? "" : r.error).not.toContain("\n");
+	});
+});
+
+const tgroup = (a: string, b: string, seed: number): CloneGroup => ({
+	identity: `${a}|${b}`, format: "typescript", lines: 10, tokens: 80,
+	locations: [ { path: a, startLine: 1, endLine: 10 }, { path: b, startLine: 5, endLine: 14 } ],
+	hashes: [seed, seed + 1, seed + 2],
+});
+const finding = (g: CloneGroup): Finding => ({ identity: groupKey(g), group: g, label: "new" });
+function tTriage() {
+	const appended: { type: string; data: unknown }[] = [];
+	const t = new Triage({ acknowledged: () => false, changed: () => {} });
+	const pi = { appendEntry: (type: string, data: unknown) => appended.push({ type, data }) };
+	return { t, pi, appended };
+}
+it("after a reload, a dismissal undone since is not listed as saved", () => {
+	const first = tTriage();
+	first.t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
+	triageCommand(first.t, first.pi, "dismiss", ["1"]);
+	const { t, pi, appended } = tTriage();
+	t.replay(first.appended.map((e) => ({ type: "custom", customType: e.type, data: e.data })), true);
+	t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
+	console.log(triageCommand(t, pi, "undismiss", []).message);
+	console.log(triageCommand(t, pi, "undismiss", ["1"]).message);
+	t.recordNew("changed", []);
+	const listed = triageCommand(t, pi, "undismiss", []).message;
+	console.log(listed);
+	expect(listed).not.toMatch(/dismissal\(s\) saved/);
+});
