@@ -17,6 +17,7 @@ import { findNewGroups } from "./find-new.js";
 import type { LineIndex } from "./identity.js";
 import { checkedNote } from "./kinds.js";
 import type { Capability } from "./locate.js";
+import { printablePath } from "./paths.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "./presentation.js";
 import type { CloneGroup } from "./report.js";
 import type { ProcessRunner } from "./runner.js";
@@ -98,11 +99,12 @@ export async function runCheckpoint(
 	if (baseline.status !== "accepted") return { kind: "retryable", reason: `baseline ${baseline.status}` };
 	const capability = await deps.capability();
 	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
+	// A failure's reason can embed a path (jscpd's stderr, the located binary): printable in status.
 	const terminal = (outcome: CheckOutcome): AutomaticResult => ({
 		kind: "terminal",
 		outcome: outcome.kind,
 		commit: () => {
-			deps.record(outcome);
+			deps.record({ ...outcome, text: printablePath(outcome.text) });
 			return true;
 		},
 	});

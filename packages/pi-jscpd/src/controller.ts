@@ -13,7 +13,7 @@ import {
 import type { AckRecord } from "./deliveries.js";
 import type { ReplayEntry } from "./mutations.js";
 import { buildParts, type RuntimeParts, type RuntimeSession } from "./parts.js";
-import { canonicalPath, projectPathOf } from "./paths.js";
+import { canonicalPath, printablePath, projectPathOf } from "./paths.js";
 import { FINDINGS_MESSAGE } from "./presentation.js";
 import type { RunnerLimits } from "./runner.js";
 import type { StatusView } from "./status.js";
@@ -83,7 +83,10 @@ export class JscpdController {
 
 	#reportIgnoredState(ctx: ExtensionContext, ignored: readonly string[]): void {
 		if (ignored.length > 0)
-			this.#reportIgnored(ctx, `pi-jscpd: ignored saved state in this session — ${ignored.join("; ")}.`);
+			this.#reportIgnored(
+				ctx,
+				`pi-jscpd: ignored saved state in this session — ${ignored.map(printablePath).join("; ")}.`,
+			);
 	}
 
 	/** Registers who is told whether `tool_call` must wait for a pending baseline (one listener). */

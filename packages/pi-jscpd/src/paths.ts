@@ -106,6 +106,8 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 	if (args.length > MAX_SCAN_PATHS) {
 		return { ok: false, error: `too many paths (${args.length}); at most ${MAX_SCAN_PATHS} are accepted` };
 	}
+	// The argument is the model's (or the user's) text, the root the repository's name: both printable.
+	const shown = (arg: string) => `"${printablePath(arg)}"`;
 	const paths: string[] = [];
 	for (const arg of args) {
 		if (typeof arg !== "string" || arg.length === 0) return { ok: false, error: "empty path argument" };
@@ -114,13 +116,16 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 		if (arg.startsWith("-")) {
 			return {
 				ok: false,
-				error: `"${arg}" looks like an option; jscpd options cannot be passed through scan`,
+				error: `${shown(arg)} looks like an option; jscpd options cannot be passed through scan`,
 			};
 		}
 		const canonical = canonicalPath(resolve(root, arg));
-		if (!canonical) return { ok: false, error: `"${arg}" does not exist` };
+		if (!canonical) return { ok: false, error: `${shown(arg)} does not exist` };
 		if (!isInside(root, canonical)) {
-			return { ok: false, error: `"${arg}" resolves outside the project root (${root})` };
+			return {
+				ok: false,
+				error: `${shown(arg)} resolves outside the project root (${printablePath(root)})`,
+			};
 		}
 		if (!paths.includes(canonical)) paths.push(canonical);
 	}
@@ -128,15 +133,21 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 }
 
 /**
- * A path as text for the model or the user: control, line-separator and bidi-override characters
- * escaped, so a file name cannot start a line of its own or reorder what the message says.
+ * Characters no repository- or model-controlled text may carry into a message raw: C0 and C1
+ * controls (terminal escapes, line breaks), line and paragraph separators, bidi overrides and
+ * isolates (which reorder what a line appears to say). One class for every sanitiser here.
+ */
+export const UNPRINTABLE_CLASS = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+
+const ESCAPED = new RegExp(`[\\\\${UNPRINTABLE_CLASS}]`, "g");
+
+/**
+ * A path (or a text embedding one) for the model or the user: {@link UNPRINTABLE_CLASS} escaped as
+ * `\u{a}`, and a literal backslash doubled, so a file name cannot start a line of its own, reorder
+ * what the message says, or spell an escape that reads like one of ours (`a\u{a}b`).
  */
 export function printablePath(path: string): string {
-	return path.replace(
-		// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-		/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-		(char) => `\\u{${char.codePointAt(0)?.toString(16)}}`,
-	);
+	return path.replace(ESCAPED, (char) => (char === "\\" ? "\\\\" : `\\u{${char.codePointAt(0)?.toString(16)}}`));
 }
 
 /** A clone location as text: `path:start-end`, the path printable. */

@@ -6,6 +6,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadSettings } from "@pi-lifecycle/lifecycle-kit";
 import { DEFAULT_SETTINGS, type JscpdSettings, SETTINGS_SPEC } from "./config.js";
+import { printablePath } from "./paths.js";
 import { notify, safeTrusted } from "./ui.js";
 
 /** See the module comment. Warns about rejected files once per runtime. */
@@ -37,10 +38,11 @@ export class SettingsHolder {
 		if (session !== undefined) this.#session = session ?? undefined;
 		const loaded = loadSettings(SETTINGS_SPEC, { agentDir, cwd: ctx.cwd, projectTrusted: safeTrusted(ctx) });
 		this.#value = this.#session === undefined ? loaded.value : { ...loaded.value, enabled: this.#session };
-		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${s.path})`);
+		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${printablePath(s.path)})`);
 		if (loaded.warnings.length > 0 && !this.#warned) {
 			this.#warned = true;
-			notify(ctx, loaded.warnings.join("\n"), "warning");
+			// A warning names the settings file (under the project's own directory): one line each.
+			notify(ctx, loaded.warnings.map(printablePath).join("\n"), "warning");
 		}
 	}
 }
