@@ -166,9 +166,13 @@ async function scan(
 	return {
 		status: "ok",
 		message:
-			scanText(groups, Math.max(settings.maxFindings, 10), outcome.report.sources, outcome.report.omitted) +
-			checkedNote(detection) +
-			note,
+			scanText(
+				groups,
+				Math.max(settings.maxFindings, 10),
+				outcome.report.sources,
+				outcome.report.omitted,
+				checkedNote(detection),
+			) + note,
 		details: {
 			command: "scan",
 			total: groups.length,

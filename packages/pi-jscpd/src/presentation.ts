@@ -89,14 +89,15 @@ export function findingsMessage(findings: readonly Finding[], omitted: number): 
 	return bound(lines.join("\n"));
 }
 
-/** The result text of `scan`. */
+/** The result text of `scan`; `checked`: the kinds detected when not every kind (`checkedNote`). */
 export function scanText(
 	groups: readonly CloneGroup[],
 	max: number,
 	sources: number | undefined,
 	omitted: number,
+	checked = "",
 ): string {
-	const files = sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`;
+	const files = `${sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`}${checked}`;
 	if (groups.length === 0) return `jscpd: no duplicated blocks found${files}.`;
 	const shown = groups.slice(0, max);
 	const lines = [`jscpd: ${groups.length} duplicated block${groups.length === 1 ? "" : "s"}${files}.`];
