@@ -18,8 +18,8 @@ import { triageCommand } from "../src/triage-command.js";
 const H = [11, 12, 13, 14, 15, 16];
 const loc = (path: string, startLine: number) => ({ path, startLine, endLine: startLine + 5 });
 const g = (a: any, b: any): CloneGroup => ({ identity: "x", format: "typescript", lines: 6, tokens: 60, locations: [a, b], hashes: H }) as any;
-describe("occurrence rank", () => {
-	it("a copy inserted above an acknowledged copy: the new one is hidden, the old one reported", () => {
+describe("repeated copies in one file (copy counts, no rank)", () => {
+	it("a copy inserted above an acknowledged copy is reported once, naming the file's copies, never the old block alone as new", () => {
 		// baseline: nothing. Turn 1: a.ts@100 copies b.ts@1 -> delivered, acknowledged.
 		const acked = new Set<string>();
 		const t1 = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 100))]);
@@ -36,7 +36,7 @@ describe("occurrence rank", () => {
 		expect(text).toContain("in a.ts (2 copies now, at lines 10, 106)");
 		expect(text).not.toMatch(/a\.ts:106/);
 	});
-	it("a scan dismissal keyed on rank 2 survives deleting the first copy", () => {
+	it("a scan dismissal made with two copies still applies after the first copy is deleted", () => {
 		const before = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 10)), g(loc("b.ts", 1), loc("a.ts", 100))]);
 		// Both copies share one key (content, file and the number of copies), whatever their order.
 		expect(groupKey(before[1]!)).toBe(groupKey(before[0]!));
@@ -72,10 +72,9 @@ it("after a reload, a dismissal undone since is not listed as saved", () => {
 	const { t, pi, appended } = tTriage();
 	t.replay(first.appended.map((e) => ({ type: "custom", customType: e.type, data: e.data })), true);
 	t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
-	console.log(triageCommand(t, pi, "undismiss", []).message);
-	console.log(triageCommand(t, pi, "undismiss", ["1"]).message);
+	triageCommand(t, pi, "undismiss", []).message;
+	triageCommand(t, pi, "undismiss", ["1"]).message;
 	t.recordNew("changed", []);
 	const listed = triageCommand(t, pi, "undismiss", []).message;
-	console.log(listed);
 	expect(listed).not.toMatch(/dismissal\(s\) saved/);
 });
