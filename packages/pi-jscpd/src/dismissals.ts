@@ -97,7 +97,10 @@ export function replayDismissals(entries: readonly DismissalEntry[]): {
 }
 
 /** Where each dismissal still in force was (`where`: by keys joined with a space). */
-export function savedDismissals(dismissed: ReadonlySet<string>, where: ReadonlyMap<string, string>): string[] {
+export function savedDismissals(
+	dismissed: ReadonlySet<string>,
+	where: ReadonlyMap<string, string>,
+): string[] {
 	return [...where].filter(([key]) => isDismissed(dismissed, key.split(" "))).map(([, text]) => text);
 }
 

@@ -135,7 +135,9 @@ export function copiesInIndex(group: CloneGroup, path: string, index: LineIndex)
 	const perCopy = new Map<number, number>();
 	for (const hash of group.hashes) if (hash >= 0) bump(perCopy, hash);
 	if (!counts || perCopy.size === 0) return 0;
-	const reached = [...perCopy].map(([hash, k]) => Math.floor((counts.get(hash) ?? 0) / k)).sort((a, b) => b - a);
+	const reached = [...perCopy]
+		.map(([hash, k]) => Math.floor((counts.get(hash) ?? 0) / k))
+		.sort((a, b) => b - a);
 	return reached[Math.floor(reached.length / 2)] ?? 0;
 }
 

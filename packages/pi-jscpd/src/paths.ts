@@ -147,7 +147,9 @@ const ESCAPED = new RegExp(`[\\\\${UNPRINTABLE_CLASS}]`, "g");
  * what the message says, or spell an escape that reads like one of ours (`a\u{a}b`).
  */
 export function printablePath(path: string): string {
-	return path.replace(ESCAPED, (char) => (char === "\\" ? "\\\\" : `\\u{${char.codePointAt(0)?.toString(16)}}`));
+	return path.replace(ESCAPED, (char) =>
+		char === "\\" ? "\\\\" : `\\u{${char.codePointAt(0)?.toString(16)}}`,
+	);
 }
 
 /** A clone location as text: `path:start-end`, the path printable. */

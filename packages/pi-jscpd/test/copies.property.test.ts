@@ -30,9 +30,21 @@ function report(files: Record<string, readonly string[]>): CloneGroup[] {
 	const duplicates: unknown[] = [];
 	for (const [fragment, copies] of byText) {
 		const [first, ...rest] = copies.sort((a, b) => a.path.localeCompare(b.path) || a.start - b.start);
-		const side = (c: { path: string; start: number }) => ({ name: `${ROOT}/${c.path}`, start: c.start, end: c.start + 7 });
+		const side = (c: { path: string; start: number }) => ({
+			name: `${ROOT}/${c.path}`,
+			start: c.start,
+			end: c.start + 7,
+		});
 		for (const other of rest)
-			if (first) duplicates.push({ format: "typescript", lines: 8, tokens: 80, fragment, firstFile: side(first), secondFile: side(other) });
+			if (first)
+				duplicates.push({
+					format: "typescript",
+					lines: 8,
+					tokens: 80,
+					fragment,
+					firstFile: side(first),
+					secondFile: side(other),
+				});
 	}
 	const parsed = parseReport(ROOT, JSON.stringify({ duplicates }));
 	if (!parsed.ok) throw new Error(parsed.error);
@@ -48,7 +60,8 @@ const check = (aTs: readonly string[], acknowledged: (identity: string) => boole
 		acknowledged,
 		max: 20,
 	});
-const isC = (finding: Finding) => finding.group.hashes.join() === report({ "b.ts": [C], "x.ts": [C] })[0]?.hashes.join();
+const isC = (finding: Finding) =>
+	finding.group.hashes.join() === report({ "b.ts": [C], "x.ts": [C] })[0]?.hashes.join();
 
 type Op = { kind: "insert"; at: number } | { kind: "delete"; at: number } | { kind: "reorder"; by: number };
 const ops = (m: number): fc.Arbitrary<Op> =>
@@ -79,7 +92,11 @@ describe("repeated copies in one file: an identity counts copies, it does not ra
 					// The user dismisses it; separately, the model was told (acknowledgement).
 					const [told] = first;
 					if (!told) return;
-					const dismissed = applyDismissal(new Set(), { action: "dismiss", keys: [told.identity, groupKey(told.group)], where: "" });
+					const dismissed = applyDismissal(new Set(), {
+						action: "dismiss",
+						keys: [told.identity, groupKey(told.group)],
+						where: "",
+					});
 					const acks = new MutationState();
 					acks.acknowledge([{ identity: told.identity, paths: ["a.ts"] }]);
 					const after = [...apply(m, op), ...(withOther ? [D] : [])];

@@ -58,7 +58,9 @@ exec '${realJscpd()}' "$@"`,
 		const stub = createDialogStub();
 		const s = await fixtures.ready({ project: root, agentDir, ui: stub.ui });
 		expect(s.controller.status().settings.kinds).toEqual(["renamed"]);
-		const warnings = stub.notices.filter((notice) => notice.type === "warning").map((notice) => notice.message);
+		const warnings = stub.notices
+			.filter((notice) => notice.type === "warning")
+			.map((notice) => notice.message);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain('without "exact": verbatim copies are not reported');
 		await s.reload();

@@ -125,7 +125,9 @@ describe("a dismissal matches a finding by any of its keys", () => {
 		// copy, so two are new again, and the message names the file's copies, not one line as new.
 		expect(s.controller.triage.counts()).toEqual({ fresh: 1, scan: 0, dismissed: 0 });
 		expect(customMessages(s, FINDINGS)).toHaveLength(2);
-		expect(JSON.stringify(customMessages(s, FINDINGS).at(-1))).toContain("in src/b.ts (2 copies now, at lines 1,");
+		expect(JSON.stringify(customMessages(s, FINDINGS).at(-1))).toContain(
+			"in src/b.ts (2 copies now, at lines 1,",
+		);
 	});
 
 	it("after /tree navigation the footer claims no check result of the other branch (Browse lists none)", async () => {
