@@ -30,7 +30,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 	const work = mkdtempSync(join(tmpdir(), "f21-breakdown-"));
 	const bundle = join(work, "report.mjs");
 	execFileSync(join(pnpm, esbuildDir, "node_modules/esbuild/bin/esbuild"), [
-		join(workspace, "packages/pi-jscpd/src/report.ts"),
+		join(workspace, "packages/pi-jscpd/src/core/report.ts"),
 		"--bundle",
 		"--platform=node",
 		"--format=esm",

@@ -8,12 +8,12 @@ import { chmodSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
+import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
+import { probeCapability } from "../../packages/pi-jscpd/src/adapters/locate.js";
+import { ProcessRunner } from "../../packages/pi-jscpd/src/adapters/runner.js";
+import { runScan } from "../../packages/pi-jscpd/src/adapters/scan.js";
+import { statusText } from "../../packages/pi-jscpd/src/core/presentation.js";
 import { createJscpdExtension } from "../../packages/pi-jscpd/src/index.js";
-import { probeCapability } from "../../packages/pi-jscpd/src/locate.js";
-import { statusText } from "../../packages/pi-jscpd/src/presentation.js";
-import { ProcessRunner } from "../../packages/pi-jscpd/src/runner.js";
-import { runScan } from "../../packages/pi-jscpd/src/scan.js";
 import { fakeJscpd, processesWith, tempDir, writeScript } from "./support/extensions.js";
 import { FAULTS, Tally } from "./support/plan.js";
 

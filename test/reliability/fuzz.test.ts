@@ -24,15 +24,15 @@ import {
 	type GoalRecord,
 	MAX_OBJECTIVE,
 } from "../../packages/pi-goal/src/core/types.js";
-import { isStateEntry, readBaseline, stateFromFile } from "../../packages/pi-jscpd/src/baseline.js";
-import { SETTINGS_SPEC as JSCPD_SETTINGS_SPEC } from "../../packages/pi-jscpd/src/config.js";
+import { isStateEntry, readBaseline, stateFromFile } from "../../packages/pi-jscpd/src/adapters/baseline.js";
+import { SETTINGS_SPEC as JSCPD_SETTINGS_SPEC } from "../../packages/pi-jscpd/src/adapters/config.js";
 import {
 	acksOfChangedDetails,
 	deliveredBy,
 	isDeliveredDetails,
-} from "../../packages/pi-jscpd/src/deliveries.js";
-import { MutationState, replayBranch } from "../../packages/pi-jscpd/src/mutations.js";
-import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/presentation.js";
+} from "../../packages/pi-jscpd/src/core/deliveries.js";
+import { MutationState, replayBranch } from "../../packages/pi-jscpd/src/core/mutations.js";
+import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/core/presentation.js";
 import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
 import { footerText as resetFooter } from "../../packages/pi-reset/src/core/texts.js";
 import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";

@@ -18,9 +18,9 @@ import { parseGoalCommand } from "../../packages/pi-goal/src/core/command-parse.
 import { contractText, readContractDetails } from "../../packages/pi-goal/src/core/contract.js";
 import { type ScannedEntry, scanBranch } from "../../packages/pi-goal/src/core/persistence.js";
 import { MAX_OBJECTIVE } from "../../packages/pi-goal/src/core/types.js";
-import { SETTINGS_SPEC as JSCPD_SPEC } from "../../packages/pi-jscpd/src/config.js";
-import { candidates } from "../../packages/pi-jscpd/src/locate.js";
-import { validateScanPaths } from "../../packages/pi-jscpd/src/paths.js";
+import { SETTINGS_SPEC as JSCPD_SPEC } from "../../packages/pi-jscpd/src/adapters/config.js";
+import { candidates } from "../../packages/pi-jscpd/src/adapters/locate.js";
+import { validateScanPaths } from "../../packages/pi-jscpd/src/adapters/paths.js";
 import { SETTINGS_SPEC as RESET_SPEC } from "../../packages/pi-reset/src/adapters/settings.js";
 import { normaliseHandoff } from "../../packages/pi-reset/src/adapters/tool.js";
 import { bootText, MAX_HANDOFF_CHARS } from "../../packages/pi-reset/src/core/texts.js";
@@ -113,10 +113,18 @@ describe("input safety: jscpd scan paths", () => {
 				order: ["pi-jscpd"],
 			}),
 		});
+		// Errors are not answers: the kit's tellUser writes them to stderr (console.error), never stdout.
 		const written: string[] = [];
+		const answers: string[] = [];
+		vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+			written.push(args.join(" "));
+		});
 		vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
 			written.push(String(chunk));
 			return true;
+		});
+		vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+			answers.push(args.join(" "));
 		});
 		await harness.prompt("/jscpd scan ..");
 		await harness.prompt("/jscpd scan --reporters html");
@@ -127,6 +135,7 @@ describe("input safety: jscpd scan paths", () => {
 		expect(text).toMatch(/jscpd scan rejected: "--reporters" looks like an option/);
 		expect(text).toMatch(/jscpd scan rejected: "escape\/secret.ts" resolves outside/);
 		expect(text).toMatch(/jscpd scan rejected: too many paths \(10000\)/);
+		expect(answers.join("")).not.toContain("rejected");
 		expect(harness.providerCalls).toBe(0);
 	});
 });

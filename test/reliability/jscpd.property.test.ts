@@ -13,10 +13,10 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AckRecord, lostAtReset } from "../../packages/pi-jscpd/src/deliveries.js";
-import { MutationState, type ReplayEntry, replayBranch } from "../../packages/pi-jscpd/src/mutations.js";
-import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/presentation.js";
-import { type AutomaticResult, CheckScheduler } from "../../packages/pi-jscpd/src/scheduler.js";
+import { type AckRecord, lostAtReset } from "../../packages/pi-jscpd/src/core/deliveries.js";
+import { MutationState, type ReplayEntry, replayBranch } from "../../packages/pi-jscpd/src/core/mutations.js";
+import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/core/presentation.js";
+import { type AutomaticResult, CheckScheduler } from "../../packages/pi-jscpd/src/core/scheduler.js";
 import { runs, SCHEDULES, Tally } from "./support/plan.js";
 
 const tally = new Tally();

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
+import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
 import { allExtensions, tempDir, writeScript } from "../reliability/support/extensions.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -16,8 +16,8 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
-import { DEFAULT_IGNORES, defaultIgnores } from "../../packages/pi-jscpd/src/ignores.js";
+import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
+import { DEFAULT_IGNORES, defaultIgnores } from "../../packages/pi-jscpd/src/adapters/ignores.js";
 import { allExtensions, fakeJscpd, tempDir } from "../reliability/support/extensions.js";
 import { duplicated, put, sandbox } from "./support/hostile.js";
 

@@ -13,7 +13,7 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
+import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
 import { allExtensions, tempDir } from "../reliability/support/extensions.js";
 import {
 	duplicated,

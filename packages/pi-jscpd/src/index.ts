@@ -10,10 +10,10 @@ import {
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
-import { registerCommand, registerLifecycle, registerRenderer, registerTool } from "./adapters.js";
-import { JscpdController, type JscpdOptions } from "./controller.js";
+import { JscpdController, type JscpdOptions } from "./adapters/controller.js";
+import { registerCommand, registerLifecycle, registerRenderer, registerTool } from "./adapters/register.js";
 
-export type { JscpdOptions } from "./controller.js";
+export type { JscpdOptions } from "./adapters/controller.js";
 
 /** Builds the extension factory (options are for tests and embedders). */
 export function createJscpdExtension(options: JscpdOptions = {}): (pi: ExtensionAPI) => void {

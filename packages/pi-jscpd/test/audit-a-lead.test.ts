@@ -5,16 +5,16 @@
  * still applies rather than that two keys are equal.
  */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../src/compare.js";
-import { selectFindings } from "../src/compare.js";
-import { applyDismissal, isDismissed } from "../src/dismissals.js";
-import { groupKey } from "../src/findings-store.js";
-import { indexGroups } from "../src/identity.js";
-import { validateScanPaths } from "../src/paths.js";
-import { findingLine } from "../src/presentation.js";
-import { type CloneGroup, type CloneLocation, numberOccurrences } from "../src/report.js";
-import { Triage } from "../src/triage.js";
-import { triageCommand } from "../src/triage-command.js";
+import { validateScanPaths } from "../src/adapters/paths.js";
+import { triageCommand } from "../src/adapters/triage-command.js";
+import type { Finding } from "../src/core/compare.js";
+import { selectFindings } from "../src/core/compare.js";
+import { applyDismissal, isDismissed } from "../src/core/dismissals.js";
+import { groupKey } from "../src/core/findings-store.js";
+import { indexGroups } from "../src/core/identity.js";
+import { findingLine } from "../src/core/presentation.js";
+import { type CloneGroup, type CloneLocation, numberOccurrences } from "../src/core/report.js";
+import { Triage } from "../src/core/triage.js";
 
 const H = [11, 12, 13, 14, 15, 16];
 const loc = (path: string, startLine: number) => ({ path, startLine, endLine: startLine + 5 });

@@ -6,13 +6,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Finding, selectFindings } from "../src/compare.js";
-import { applyDismissal, isDismissed } from "../src/dismissals.js";
-import { groupKey } from "../src/findings-store.js";
-import { indexGroups } from "../src/identity.js";
-import { MutationState } from "../src/mutations.js";
-import { findingLine } from "../src/presentation.js";
-import { type CloneGroup, parseReport } from "../src/report.js";
+import { type Finding, selectFindings } from "../src/core/compare.js";
+import { applyDismissal, isDismissed } from "../src/core/dismissals.js";
+import { groupKey } from "../src/core/findings-store.js";
+import { indexGroups } from "../src/core/identity.js";
+import { MutationState } from "../src/core/mutations.js";
+import { findingLine } from "../src/core/presentation.js";
+import { type CloneGroup, parseReport } from "../src/core/report.js";
 
 const ROOT = "/p";
 const text = (name: string) =>

@@ -2,17 +2,23 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { selectFindings } from "../src/compare.js";
-import { DEFAULT_SETTINGS, validateSettings } from "../src/config.js";
-import { parsePorcelain } from "../src/git-probe.js";
-import { indexGroups } from "../src/identity.js";
-import { DEFAULT_IGNORES, defaultIgnores } from "../src/ignores.js";
-import { MutationState, replayBranch } from "../src/mutations.js";
-import { FOOTER, findingsMessage, footerText } from "../src/presentation.js";
-import { COMMAND_NAMES, COMMANDS, commandCompletions, helpText, isCommandName } from "../src/registry.js";
-import { type CloneGroup, parseReport } from "../src/report.js";
-import { scanArguments } from "../src/scan.js";
-import { diffSnapshots } from "../src/worktree.js";
+import { DEFAULT_SETTINGS, validateSettings } from "../src/adapters/config.js";
+import { parsePorcelain } from "../src/adapters/git-probe.js";
+import { DEFAULT_IGNORES, defaultIgnores } from "../src/adapters/ignores.js";
+import { scanArguments } from "../src/adapters/scan.js";
+import { diffSnapshots } from "../src/adapters/worktree.js";
+import { selectFindings } from "../src/core/compare.js";
+import { indexGroups } from "../src/core/identity.js";
+import { MutationState, replayBranch } from "../src/core/mutations.js";
+import { FOOTER, findingsMessage, footerText } from "../src/core/presentation.js";
+import {
+	COMMAND_NAMES,
+	COMMANDS,
+	commandCompletions,
+	helpText,
+	isCommandName,
+} from "../src/core/registry.js";
+import { type CloneGroup, parseReport } from "../src/core/report.js";
 
 const ROOT = "/p";
 

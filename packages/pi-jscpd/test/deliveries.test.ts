@@ -7,9 +7,9 @@ import {
 	type EntryLookup,
 	lostAtReset,
 	MAX_RESET_WALK,
-} from "../src/deliveries.js";
-import { MutationState, type ReplayEntry, replayBranch } from "../src/mutations.js";
-import { blockReason, endsInRecovery, isContinuationStart } from "../src/triggers.js";
+} from "../src/core/deliveries.js";
+import { MutationState, type ReplayEntry, replayBranch } from "../src/core/mutations.js";
+import { blockReason, endsInRecovery, isContinuationStart } from "../src/core/triggers.js";
 
 const FINDINGS = "pi-jscpd/findings";
 

@@ -15,7 +15,7 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JscpdController } from "../src/controller.js";
+import type { JscpdController } from "../src/adapters/controller.js";
 import { createJscpdExtension } from "../src/index.js";
 import { goalLoop } from "./goal-loop.js";
 import {

@@ -1,8 +1,8 @@
 /** The pure parts of the work-tree move detection (issue 17): refs, the reflog's own commits, the report rebase. */
 import { describe, expect, it } from "vitest";
-import { ownCommitsOfReflog, parseRefs } from "../src/head-moves.js";
-import { EMPTY_INDEX, isNewLocation, rebaseFromReport } from "../src/identity.js";
-import type { CloneGroup } from "../src/report.js";
+import { ownCommitsOfReflog, parseRefs } from "../src/adapters/head-moves.js";
+import { EMPTY_INDEX, isNewLocation, rebaseFromReport } from "../src/core/identity.js";
+import type { CloneGroup } from "../src/core/report.js";
 
 const group = (a: string, b: string): CloneGroup => ({
 	identity: `${a}|${b}`,

@@ -6,9 +6,9 @@ import { dirname, join } from "node:path";
 import type { ExtensionFactory, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, expect, vi } from "vitest";
-import type { JscpdController } from "../src/controller.js";
+import type { JscpdController } from "../src/adapters/controller.js";
+import { pinnedCandidate } from "../src/adapters/locate.js";
 import { createJscpdExtension, type JscpdOptions } from "../src/index.js";
-import { pinnedCandidate } from "../src/locate.js";
 
 /** A ~20-line function that jscpd reports when it appears twice. */
 export function duplicatedFunction(name: string): string {

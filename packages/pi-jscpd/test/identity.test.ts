@@ -4,9 +4,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { selectFindings } from "../src/compare.js";
-import { indexGroups, rebaseIndex } from "../src/identity.js";
-import { type CloneGroup, parseReport } from "../src/report.js";
+import { selectFindings } from "../src/core/compare.js";
+import { indexGroups, rebaseIndex } from "../src/core/identity.js";
+import { type CloneGroup, parseReport } from "../src/core/report.js";
 
 const ROOT = "/p";
 

@@ -5,8 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, detectionOf, validateSettings } from "../src/config.js";
-import { findingIdentity } from "../src/identity.js";
+import { DEFAULT_SETTINGS, detectionOf, validateSettings } from "../src/adapters/config.js";
+import { projectSetsMinTokens } from "../src/adapters/project-config.js";
+import { scanArguments } from "../src/adapters/scan.js";
+import { findingIdentity } from "../src/core/identity.js";
 import {
 	checkedNote,
 	classify,
@@ -18,11 +20,9 @@ import {
 	parseDetection,
 	shapeHashes,
 	shapeOf,
-} from "../src/kinds.js";
-import { findingLine, scanText } from "../src/presentation.js";
-import { projectSetsMinTokens } from "../src/project-config.js";
-import { type CloneGroup, fragmentHashes, toGroup } from "../src/report.js";
-import { scanArguments } from "../src/scan.js";
+} from "../src/core/kinds.js";
+import { findingLine, scanText } from "../src/core/presentation.js";
+import { type CloneGroup, fragmentHashes, toGroup } from "../src/core/report.js";
 
 const ROOT = "/project";
 

@@ -57,13 +57,22 @@ function writeDuplicate(session: JscpdSession) {
 	);
 }
 
-function captureStderr(): string[] {
-	const lines: string[] = [];
-	vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
+/**
+ * What pi-jscpd prints without a UI (the harness runs like print mode): the kit's `tellUser` writes
+ * `info` answers to stdout (`console.log`) and everything else to stderr (`console.error`).
+ */
+function captureOutput(): { stdout: string[]; stderr: string[] } {
+	const stdout: string[] = [];
+	const stderr: string[] = [];
+	const record = (lines: string[]) => (chunk: unknown) => {
 		lines.push(String(chunk));
 		return true;
-	});
-	return lines;
+	};
+	vi.spyOn(console, "log").mockImplementation(record(stdout));
+	vi.spyOn(console, "error").mockImplementation(record(stderr));
+	vi.spyOn(process.stdout, "write").mockImplementation(record(stdout));
+	vi.spyOn(process.stderr, "write").mockImplementation(record(stderr));
+	return { stdout, stderr };
 }
 
 describe("checkpoint lifecycle (scripted sessions)", () => {
@@ -128,9 +137,11 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
 		expect(s.controller.status().scheduler.automaticActive).toBe(true);
 
-		const stderr = captureStderr();
+		const output = captureOutput();
 		await s.prompt("/jscpd scan src");
-		expect(stderr.join("")).toContain("jscpd: 1 duplicated block");
+		// The answer the user asked for: stdout in print mode, nothing on stderr.
+		expect(output.stdout.join("")).toContain("jscpd: 1 duplicated block");
+		expect(output.stderr).toEqual([]);
 		// The held automatic process was killed, not left running.
 		await waitFor(() => expect(processesWith(marker)).toEqual([]));
 		// Its generation was left unattempted, so the check resumed and delivered exactly once.
@@ -249,18 +260,18 @@ exec '${realJscpd()}' "$@"`,
 		h = s;
 		await waitFor(() => expect(hasBaseline(s)).toBe(true));
 		writeFileSync(join(gate, "crash"), "");
-		const stderr = captureStderr();
+		const output = captureOutput();
 		writeDuplicate(s);
 		await s.prompt("write b.ts");
 		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("failed"));
 		expect(customMessages(s, FINDINGS)).toHaveLength(0);
-		expect(stderr).toEqual([]);
+		expect(output).toEqual({ stdout: [], stderr: [] });
 		expect(s.errors).toEqual([]);
 	});
 
 	it("missing jscpd stays dormant and visible in status, never a warning per settle", async () => {
 		const { root, agentDir } = project();
-		const stderr = captureStderr();
+		const output = captureOutput();
 		const s = await jscpdSession({
 			project: root,
 			agentDir,
@@ -276,10 +287,10 @@ exec '${realJscpd()}' "$@"`,
 		expect(s.controller.status().capability.status).toBe("unavailable");
 		expect(s.controller.status().baseline.status).toBe("unavailable");
 		expect(customMessages(s, FINDINGS)).toHaveLength(0);
-		expect(stderr).toEqual([]);
-		const status = captureStderr();
+		expect(output).toEqual({ stdout: [], stderr: [] });
 		await s.prompt("/jscpd status");
-		expect(status.join("")).toContain("unavailable");
+		expect(output.stdout.join("")).toContain("unavailable");
+		expect(output.stderr).toEqual([]);
 	});
 
 	it("the jscpd_run tool rejects option injection and path escape with a readable error", async () => {
@@ -318,11 +329,13 @@ exec '${realJscpd()}' "$@"`,
 	it("an invalid settings file is ignored with one warning", async () => {
 		const { root, agentDir } = project();
 		writeFiles(agentDir, { "pi-lifecycle/pi-jscpd.json": JSON.stringify({ maxFindings: 999 }) });
-		const stderr = captureStderr();
+		const output = captureOutput();
 		const s = await jscpdSession({ project: root, agentDir });
 		h = s;
 		expect(s.controller.status().settings.maxFindings).toBe(5);
-		expect(stderr.filter((line) => line.includes("pi-jscpd: ignoring"))).toHaveLength(1);
+		// A warning, not an answer: stderr, never stdout.
+		expect(output.stderr.filter((line) => line.includes("pi-jscpd: ignoring"))).toHaveLength(1);
+		expect(output.stdout.join("")).not.toContain("ignoring");
 	});
 
 	it("the baseline survives reload and resume (kept outside model context)", async () => {

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FOOTER, footerText } from "../src/presentation.js";
+import { FOOTER, footerText } from "../src/core/presentation.js";
 import {
 	customMessages,
 	duplicatedFunction,

@@ -5,8 +5,8 @@
  */
 import { createDialogStub, type DialogStub } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { dispatch } from "../src/dispatch.js";
-import { OVERVIEW_LABELS, OVERVIEW_NOTICES } from "../src/overview.js";
+import { dispatch } from "../src/adapters/dispatch.js";
+import { OVERVIEW_LABELS, OVERVIEW_NOTICES } from "../src/core/overview.js";
 import {
 	duplicatedFunction,
 	hasBaseline,
@@ -19,8 +19,8 @@ import {
 	writeFiles,
 } from "./helpers.js";
 
-vi.mock("../src/dispatch.js", async (importOriginal) => {
-	const actual = await importOriginal<typeof import("../src/dispatch.js")>();
+vi.mock("../src/adapters/dispatch.js", async (importOriginal) => {
+	const actual = await importOriginal<typeof import("../src/adapters/dispatch.js")>();
 	return { ...actual, dispatch: vi.fn(actual.dispatch) };
 });
 

@@ -1,16 +1,16 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS } from "../src/config.js";
-import type { DispatchResult } from "../src/dispatch.js";
+import { DEFAULT_SETTINGS } from "../src/adapters/config.js";
+import type { DispatchResult } from "../src/adapters/dispatch.js";
+import { opensOverview } from "../src/adapters/overview-ui.js";
 import {
 	createOverviewModel,
 	OVERVIEW_LABELS,
 	OVERVIEW_NOTICES,
 	overviewMenu,
 	recheck,
-} from "../src/overview.js";
-import { opensOverview } from "../src/overview-ui.js";
-import type { StatusView } from "../src/status.js";
+} from "../src/core/overview.js";
+import type { StatusView } from "../src/core/status.js";
 
 const VIEW: StatusView = {
 	root: "/p",

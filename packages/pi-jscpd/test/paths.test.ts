@@ -1,8 +1,8 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_SCAN_PATHS, projectPathOf, tokenize, validateScanPaths } from "../src/paths.js";
-import { scanArguments } from "../src/scan.js";
+import { MAX_SCAN_PATHS, projectPathOf, tokenize, validateScanPaths } from "../src/adapters/paths.js";
+import { scanArguments } from "../src/adapters/scan.js";
 import { remove, tempDir, writeFiles } from "./helpers.js";
 
 const dirs: string[] = [];

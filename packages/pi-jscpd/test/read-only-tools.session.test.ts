@@ -7,7 +7,7 @@ import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { readOnlyTools } from "../src/read-only-tools.js";
+import { readOnlyTools } from "../src/adapters/read-only-tools.js";
 import { duplicatedFunction, otherFunction, sessionFixtures, waitFor, writeFiles } from "./helpers.js";
 
 const fixtures = sessionFixtures();

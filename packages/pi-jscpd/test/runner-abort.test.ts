@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ProcessRunner } from "../src/runner.js";
+import { ProcessRunner } from "../src/adapters/runner.js";
 import { remove, tempDir, writeScript } from "./helpers.js";
 
 const hold = vi.hoisted(() => ({ gate: undefined as Promise<void> | undefined, entered: () => {} }));

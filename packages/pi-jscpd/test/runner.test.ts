@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { probeCapability } from "../src/locate.js";
-import { ProcessRunner } from "../src/runner.js";
-import { runScan } from "../src/scan.js";
+import { probeCapability } from "../src/adapters/locate.js";
+import { ProcessRunner } from "../src/adapters/runner.js";
+import { runScan } from "../src/adapters/scan.js";
 import {
 	duplicatedFunction,
 	processesWith,

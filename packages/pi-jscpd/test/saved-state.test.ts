@@ -16,10 +16,10 @@ import {
 	loadBaseline,
 	MAX_BASELINE_BYTES,
 	readBaseline,
-} from "../src/baseline.js";
-import { MutationState, replayBranch } from "../src/mutations.js";
-import { BoundedBuffer, ELISION_MARKER } from "../src/runner.js";
-import { crashDetail, MAX_CRASH_DETAIL } from "../src/scan.js";
+} from "../src/adapters/baseline.js";
+import { BoundedBuffer, ELISION_MARKER } from "../src/adapters/runner.js";
+import { crashDetail, MAX_CRASH_DETAIL } from "../src/adapters/scan.js";
+import { MutationState, replayBranch } from "../src/core/mutations.js";
 import {
 	hasBaseline,
 	type JscpdSession,

@@ -1,6 +1,6 @@
 import { deferred, flushMicrotasks } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { type AutomaticResult, type CheckRecord, CheckScheduler } from "../src/scheduler.js";
+import { type AutomaticResult, type CheckRecord, CheckScheduler } from "../src/core/scheduler.js";
 
 function harness(options: { blocker?: () => string | undefined } = {}) {
 	const runs: {

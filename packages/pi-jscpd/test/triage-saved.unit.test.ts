@@ -3,11 +3,11 @@
  * replayed at the reload and the ones made or undone since (findings themselves are not saved).
  */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../src/compare.js";
-import { groupKey } from "../src/findings-store.js";
-import type { CloneGroup } from "../src/report.js";
-import { Triage } from "../src/triage.js";
-import { triageCommand } from "../src/triage-command.js";
+import { triageCommand } from "../src/adapters/triage-command.js";
+import type { Finding } from "../src/core/compare.js";
+import { groupKey } from "../src/core/findings-store.js";
+import type { CloneGroup } from "../src/core/report.js";
+import { Triage } from "../src/core/triage.js";
 
 const group = (a: string, b: string, seed: number): CloneGroup => ({
 	identity: `${a}|${b}`,

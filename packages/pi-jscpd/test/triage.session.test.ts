@@ -15,11 +15,11 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { DISMISSAL_ENTRY } from "../src/dismissals.js";
-import { OVERVIEW_LABELS, OVERVIEW_NOTICES } from "../src/overview.js";
-import { COMMAND_NAMES } from "../src/registry.js";
-import { FIX_REFUSALS } from "../src/triage-actions.js";
-import { TRIAGE_LABELS } from "../src/triage-text.js";
+import { FIX_REFUSALS } from "../src/adapters/triage-actions.js";
+import { DISMISSAL_ENTRY } from "../src/core/dismissals.js";
+import { OVERVIEW_LABELS, OVERVIEW_NOTICES } from "../src/core/overview.js";
+import { COMMAND_NAMES } from "../src/core/registry.js";
+import { TRIAGE_LABELS } from "../src/core/triage-text.js";
 import { goalLoop } from "./goal-loop.js";
 import {
 	customMessages,

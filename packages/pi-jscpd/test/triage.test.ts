@@ -1,14 +1,19 @@
 /** The pure parts of the findings triage: store order, dismissal replay, counts, texts, footer, completions. */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../src/compare.js";
-import { applyDismissal, DISMISSAL_ENTRY, isDismissalData, replayDismissals } from "../src/dismissals.js";
-import { FindingsStore, groupKey } from "../src/findings-store.js";
-import { FOOTER, footerText } from "../src/presentation.js";
-import { commandCompletions, helpText } from "../src/registry.js";
-import type { CloneGroup } from "../src/report.js";
-import { Triage } from "../src/triage.js";
-import { findingCompletions, triageCommand } from "../src/triage-command.js";
-import { fixRequest, itemLine, SNIPPET_LINES, snippetText } from "../src/triage-text.js";
+import { findingCompletions, triageCommand } from "../src/adapters/triage-command.js";
+import type { Finding } from "../src/core/compare.js";
+import {
+	applyDismissal,
+	DISMISSAL_ENTRY,
+	isDismissalData,
+	replayDismissals,
+} from "../src/core/dismissals.js";
+import { FindingsStore, groupKey } from "../src/core/findings-store.js";
+import { FOOTER, footerText } from "../src/core/presentation.js";
+import { commandCompletions, helpText } from "../src/core/registry.js";
+import type { CloneGroup } from "../src/core/report.js";
+import { Triage } from "../src/core/triage.js";
+import { fixRequest, itemLine, SNIPPET_LINES, snippetText } from "../src/core/triage-text.js";
 
 const group = (a: string, b: string, seed: number): CloneGroup => ({
 	identity: `${a}|${b}`,

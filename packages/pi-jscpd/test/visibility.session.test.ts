@@ -8,10 +8,10 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { EMPTY_TREE } from "../src/git-probe.js";
-import { projectPathOf } from "../src/paths.js";
-import { FOOTER, footerText } from "../src/presentation.js";
-import { snapshotWorktree } from "../src/worktree.js";
+import { EMPTY_TREE } from "../src/adapters/git-probe.js";
+import { projectPathOf } from "../src/adapters/paths.js";
+import { snapshotWorktree } from "../src/adapters/worktree.js";
+import { FOOTER, footerText } from "../src/core/presentation.js";
 import {
 	customMessages,
 	duplicatedFunction,

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { gitTopLevel } from "../src/git-probe.js";
+import { gitTopLevel } from "../src/adapters/git-probe.js";
 
 let dir: string;
 let savedPath: string | undefined;

@@ -1,0 +1,36 @@
+/**
+ * The baseline scan and its fallback to exact clones. Near-copy detection can be far costlier on
+ * code made of many alike functions (generated code): rather than no baseline at all, or every
+ * later check paying for thousands of alike pairs, the session falls back to exact clones with the
+ * other settings kept, and says why (`/jscpd status`).
+ */
+
+import type { ScanOutcome } from "../adapters/scan.js";
+import { type Detection, isExactOnly, nearCopyOverload } from "./kinds.js";
+
+/** A baseline scan's outcome, the detection the session keeps, and why it is not the requested one. */
+export interface BaselineScan {
+	readonly scan: ScanOutcome;
+	readonly detection: Detection;
+	readonly fallback?: string;
+}
+
+/** Scans with `requested`; falls back to exact clones when that fails, times out, runs out of memory or overloads. */
+export async function scanWithFallback(
+	scanWith: (detection: Detection) => Promise<ScanOutcome>,
+	requested: Detection,
+): Promise<BaselineScan> {
+	const scan = await scanWith(requested);
+	if (isExactOnly(requested)) return { scan, detection: requested };
+	const exactOnly: Detection = { ...requested, kinds: ["exact"] };
+	const off = (reason: string) => `renamed and near-copy detection turned off for this session (${reason})`;
+	if (scan.status === "failed" || scan.status === "timeout" || scan.status === "incomplete")
+		return { scan: await scanWith(exactOnly), detection: exactOnly, fallback: off(scan.reason) };
+	if (scan.status !== "ok") return { scan, detection: requested };
+	const overload = nearCopyOverload(scan.report.groups, scan.report.lines);
+	if (!overload) return { scan, detection: requested };
+	// Scanned again rather than keeping this report's exact clones: jscpd ran with the lower near-copy
+	// minimum, and in code this dense in copies its exact clones at 50 tokens and more are not those of
+	// an exact scan (it pairs each token window with one earlier occurrence; bench/README.md).
+	return { scan: await scanWith(exactOnly), detection: exactOnly, fallback: off(overload) };
+}

@@ -1,0 +1,234 @@
+/**
+ * Texts (pure): the findings message, scan results, footer status and `/jscpd status`. Every text is
+ * bounded: at most `max` findings, each one line plus locations.
+ */
+
+import type { CheckOutcome } from "./check-outcome.js";
+import type { CopyNote, Finding, Selection } from "./compare.js";
+import { locationText, printablePath } from "./project-paths.js";
+import type { CloneGroup, CloneLocation } from "./report.js";
+import type { StatusView } from "./status.js";
+
+/** Custom message type of the checkpoint findings message. */
+export const FINDINGS_MESSAGE = "pi-jscpd/findings";
+/** Footer status key. */
+export const STATUS_KEY = "pi-jscpd";
+/** Hard cap on any text this package returns. */
+export const MAX_TEXT = 8_000;
+
+const where = locationText;
+
+/** Bounds a text to {@link MAX_TEXT} characters. */
+export function bound(text: string): string {
+	return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 20)}\n… (truncated)`;
+}
+
+/** What a renamed or near-miss clone is called in messages. */
+function kindNoun(group: CloneGroup): string | undefined {
+	if (group.kind === "renamed") return "renamed copy";
+	if (group.kind === "similar") return "near-copy";
+	return undefined;
+}
+
+function kindFacts(group: CloneGroup): string {
+	const similar =
+		group.kind === "similar" && group.similarity !== undefined
+			? `${Math.floor(group.similarity * 100)}% similar, `
+			: "";
+	return `(${similar}${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
+}
+
+/**
+ * A file holding the content more than once: which copy is new is not known (line numbers shift
+ * with every edit), so the text names the file and every copy, never one old block as the new one.
+ */
+export function copyText(note: CopyNote): string {
+	const more = note.added === 1 ? "one more copy" : `${note.added} more copies`;
+	const lines = `${note.starts.join(", ")}${note.copies > note.starts.length ? ", …" : ""}`;
+	return `${more} in ${printablePath(note.path)} (${note.copies} copies now, at lines ${lines})`;
+}
+
+/** A location as text: a file with several copies of the content names them all (see {@link copyText}). */
+export function side(finding: Pick<Finding, "copies">, loc: CloneLocation): string {
+	const note = finding.copies?.find((candidate) => candidate.path === loc.path);
+	return note ? copyText(note) : where(loc);
+}
+
+/** `a ≈ b`, or one text when both locations are copies in one file with several (its copies are listed). */
+export function pairText(finding: Pick<Finding, "copies">, a: CloneLocation, b: CloneLocation): string {
+	const [first, second] = [side(finding, a), side(finding, b)];
+	return first === second ? first : `${first} ≈ ${second}`;
+}
+
+/** One finding as a line: a renamed or near-copy names the copy, then the original's location. */
+export function findingLine(finding: Finding, index: number): string {
+	const { group } = finding;
+	const [a, b] = group.locations;
+	const noun = kindNoun(group);
+	if (noun) {
+		const original = finding.original;
+		const isOriginal = (loc: CloneLocation) =>
+			loc.path === original?.path && loc.startLine === original.startLine;
+		const copy = original && (isOriginal(a) ? b : a);
+		return copy && original
+			? `${index + 1}. ${side(finding, copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
+			: // Both locations are new clone code; which one was copied is unknown (its file may have held it).
+				`${index + 1}. new ${noun}: ${pairText(finding, a, b)} ${kindFacts(group)}`;
+	}
+	const label = finding.label === "new" ? "new duplicate" : "copies existing code";
+	return `${index + 1}. ${label}: ${pairText(finding, a, b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
+}
+
+/** The checkpoint message content. */
+export function findingsMessage(findings: readonly Finding[], omitted: number): string {
+	const lines = [
+		`jscpd: ${findings.length} new duplicated block${findings.length === 1 ? "" : "s"} in files changed this session.`,
+		...findings.map(findingLine),
+	];
+	if (omitted > 0) lines.push(`(${omitted} more not shown; jscpd_run changed or /jscpd changed lists them)`);
+	lines.push("Consider extracting shared code instead of copying it. This note is advisory.");
+	return bound(lines.join("\n"));
+}
+
+/** The result text of `scan`; `checked`: the kinds detected when not every kind (`checkedNote`). */
+export function scanText(
+	groups: readonly CloneGroup[],
+	max: number,
+	sources: number | undefined,
+	omitted: number,
+	checked = "",
+): string {
+	const files = `${sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`}${checked}`;
+	if (groups.length === 0) return `jscpd: no duplicated blocks found${files}.`;
+	const shown = groups.slice(0, max);
+	const lines = [`jscpd: ${groups.length} duplicated block${groups.length === 1 ? "" : "s"}${files}.`];
+	shown.forEach((group, i) => {
+		const [a, b] = group.locations;
+		const noun = kindNoun(group);
+		lines.push(
+			noun
+				? `${i + 1}. ${noun}: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`
+				: `${i + 1}. ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`,
+		);
+	});
+	if (groups.length > shown.length) lines.push(`(${groups.length - shown.length} more not shown)`);
+	if (omitted > 0)
+		lines.push(`(${omitted} report entries were malformed or outside the project and were skipped)`);
+	return bound(lines.join("\n"));
+}
+
+/**
+ * Footer texts, keyed by state. All three packages use one grammar: `<noun> <state>[ · <detail>]`
+ * (Pi joins extension statuses with a single space, so the noun says whose status it is).
+ */
+export const FOOTER = {
+	off: "jscpd off",
+	unavailable: "jscpd unavailable",
+	baseline: "jscpd baseline…",
+	checking: "jscpd checking…",
+	ready: "jscpd ready",
+	clean: "jscpd clean",
+	findings: (n: number) => `jscpd ${n} new duplicate${n === 1 ? "" : "s"}`,
+	dismissed: (n: number) => `jscpd clean · ${n} dismissed`,
+	failed: "jscpd failed · /jscpd status",
+	incomplete: "jscpd incomplete · /jscpd status",
+	partial: "jscpd baseline partial",
+} as const;
+
+/** What the footer depends on. */
+export interface FooterInput {
+	readonly enabled: boolean;
+	readonly capability: "available" | "unavailable" | undefined;
+	readonly baseline: "none" | "pending" | "accepted" | "partial" | "unavailable" | "failed";
+	readonly checking: boolean;
+	readonly outcome: CheckOutcome | undefined;
+	/**
+	 * Current new duplicates from the triage list (not dismissed / dismissed): the footer counts
+	 * what Browse lists. Without it, a findings outcome shows its delivered count.
+	 */
+	readonly findings?: { readonly fresh: number; readonly dismissed: number };
+}
+
+/** The footer text for a state (pure). */
+export function footerText(input: FooterInput): string {
+	if (!input.enabled) return FOOTER.off;
+	if (input.capability === "unavailable") return FOOTER.unavailable;
+	if (input.baseline === "pending" || input.baseline === "none") return FOOTER.baseline;
+	if (input.baseline === "partial") return FOOTER.partial;
+	if (input.baseline !== "accepted") return FOOTER.failed;
+	if (input.checking) return FOOTER.checking;
+	const kind = input.outcome?.kind;
+	if (kind === "incomplete") return FOOTER.incomplete;
+	if (kind !== undefined && kind !== "clean" && kind !== "findings") return FOOTER.failed;
+	const fresh = input.findings?.fresh ?? (kind === "findings" ? (input.outcome?.delivered ?? 0) : 0);
+	if (fresh > 0) return FOOTER.findings(fresh);
+	if ((input.findings?.dismissed ?? 0) > 0) return FOOTER.dismissed(input.findings?.dismissed ?? 0);
+	return kind === undefined ? FOOTER.ready : FOOTER.clean;
+}
+
+/** The result text of `changed`: every new finding (acknowledged ones marked), then notes on what it could not see. */
+export function changedText(
+	selection: Pick<Selection, "findings" | "omitted">,
+	notes: {
+		readonly acknowledged: (identity: string) => boolean;
+		/** Why the baseline is partial (undefined when it is accepted). */
+		readonly partial: string | undefined;
+		/** Why the changed files may be incomplete. */
+		readonly incomplete: string | undefined;
+		/** The triage note (dismissed findings left out), or "". */
+		readonly triage?: string;
+		/** What was checked when not every kind (`checkedNote`), or "". */
+		readonly checked?: string;
+	},
+): string {
+	const lines =
+		selection.findings.length === 0
+			? [`jscpd changed: no new duplicates in files changed this session${notes.checked ?? ""}.`]
+			: [
+					`jscpd changed: ${selection.findings.length + selection.omitted} new duplicate(s) in files changed this session.`,
+					...selection.findings.map(
+						(finding, i) =>
+							`${findingLine(finding, i)}${notes.acknowledged(finding.identity) ? " [already reported]" : ""}`,
+					),
+					...(selection.omitted > 0 ? [`(${selection.omitted} more not shown)`] : []),
+				];
+	const partial = notes.partial === undefined ? "" : `\nNote: the baseline is partial (${notes.partial}).`;
+	const incomplete = notes.incomplete ? `\nNote: incomplete — ${notes.incomplete}.` : "";
+	return bound(lines.join("\n") + partial + incomplete + (notes.triage ?? ""));
+}
+
+/** The detection settings as a line of `/jscpd status`. */
+function kindsText(settings: StatusView["settings"]): string {
+	const near = settings.kinds.includes("similar")
+		? ` (near-copies from ${settings.similarity} similarity)`
+		: "";
+	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
+	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
+	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
+}
+
+/** The `/jscpd status` text. */
+export function statusText(view: StatusView): string {
+	const cap = view.capability;
+	const lines = [
+		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
+		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${printablePath(cap.command)})` : cap.status === "probing" ? "probing…" : `unavailable — ${printablePath(cap.reason)}`}`,
+		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
+		`project: ${view.root === undefined ? "(none)" : printablePath(view.root)}`,
+		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${printablePath(view.baseline.reason)}` : ""}`,
+		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
+		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
+	];
+	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
+		lines.push(
+			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
+		);
+	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
+	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
+		lines.push(
+			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,
+		);
+	}
+	lines.push(...view.settingsSources.map((s) => `settings ${s}`));
+	return bound(lines.join("\n"));
+}
