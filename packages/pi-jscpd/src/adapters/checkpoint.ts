@@ -15,6 +15,7 @@ import { type AckRecord, ackOf, type DeliveredDetails } from "../core/deliveries
 import type { LineIndex } from "../core/identity.js";
 import { checkedNote } from "../core/kinds.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "../core/presentation.js";
+import { printablePath } from "../core/project-paths.js";
 import type { CloneGroup } from "../core/report.js";
 import type { AutomaticResult } from "../core/scheduler.js";
 import type { BaselineState } from "./baseline.js";
@@ -98,11 +99,12 @@ export async function runCheckpoint(
 	if (baseline.status !== "accepted") return { kind: "retryable", reason: `baseline ${baseline.status}` };
 	const capability = await deps.capability();
 	if (signal.aborted) return { kind: "retryable", reason: "cancelled" };
+	// A failure's reason can embed a path (jscpd's stderr, the located binary): printable in status.
 	const terminal = (outcome: CheckOutcome): AutomaticResult => ({
 		kind: "terminal",
 		outcome: outcome.kind,
 		commit: () => {
-			deps.record(outcome);
+			deps.record({ ...outcome, text: printablePath(outcome.text) });
 			return true;
 		},
 	});

@@ -84,6 +84,16 @@ function kindsIssue(raw: unknown): string | undefined {
 	return undefined;
 }
 
+/**
+ * The load warning of a `kinds` list without `exact` (undefined otherwise): jscpd reports an exact
+ * copy only as exact, so such a setting reports no verbatim copy at all. Kept, since it is valid,
+ * but said once, because it is rarely what was meant.
+ */
+export function kindsWarning(settings: Pick<JscpdSettings, "kinds">): string | undefined {
+	if (settings.kinds.includes("exact")) return undefined;
+	return `pi-jscpd: "kinds" is ${JSON.stringify(settings.kinds)} without "exact": verbatim copies are not reported (jscpd reports an exact copy only as exact). Add "exact" to report them.`;
+}
+
 /** The detection part of the settings. */
 export function detectionOf(settings: JscpdSettings): Detection {
 	return {

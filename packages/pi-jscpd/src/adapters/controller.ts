@@ -13,6 +13,7 @@ import {
 import type { AckRecord } from "../core/deliveries.js";
 import type { ReplayEntry } from "../core/mutations.js";
 import { FINDINGS_MESSAGE } from "../core/presentation.js";
+import { printablePath } from "../core/project-paths.js";
 import type { StatusView } from "../core/status.js";
 import type { Triage } from "../core/triage.js";
 import { buildParts, type RuntimeParts, type RuntimeSession } from "./parts.js";
@@ -83,7 +84,10 @@ export class JscpdController {
 
 	#reportIgnoredState(ctx: ExtensionContext, ignored: readonly string[]): void {
 		if (ignored.length > 0)
-			this.#reportIgnored(ctx, `pi-jscpd: ignored saved state in this session — ${ignored.join("; ")}.`);
+			this.#reportIgnored(
+				ctx,
+				`pi-jscpd: ignored saved state in this session — ${ignored.map(printablePath).join("; ")}.`,
+			);
 	}
 
 	/** Registers who is told whether `tool_call` must wait for a pending baseline (one listener). */

@@ -6,6 +6,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import { checkedNote } from "../core/kinds.js";
 import { bound, changedText, scanText, statusText } from "../core/presentation.js";
+import { printablePath } from "../core/project-paths.js";
 import { COMMANDS, type CommandName, helpText, isCommandName } from "../core/registry.js";
 import { compareGroups } from "../core/report.js";
 import { detectionOf, SETTINGS_SPEC } from "./config.js";
@@ -138,21 +139,26 @@ async function scan(
 	args: string[],
 	scope: SwitchScope,
 ): Promise<DispatchResult> {
-	const { root, runner, capability, settings } = controller.state;
+	const { root, runner, capability, settings, baseline } = controller.state;
 	if (!root) return error("scan", "jscpd has no project root yet (no session started)");
 	const paths = validateScanPaths(root, args);
 	if (!paths.ok) return error("scan", `jscpd scan rejected: ${paths.error}`, { rejected: true });
+	// The kinds the session's checks use: a session that went exact-only (its baseline overloaded
+	// near-copy detection) scans exact clones too, and says so; before a baseline, the settings'.
+	const detection = ("detection" in baseline ? baseline.detection : undefined) ?? detectionOf(settings);
 	const outcome = await controller.explicit(async (signal) =>
 		runScan(runner, await capability(), {
 			root,
 			paths: paths.paths,
 			timeoutMs: settings.timeoutMs,
 			signal,
-			detection: detectionOf(settings),
+			detection,
 		}),
 	);
 	if (outcome.status !== "ok")
-		return error("scan", `jscpd scan ${outcome.status}: ${outcome.reason}`, { outcome: outcome.status });
+		return error("scan", `jscpd scan ${outcome.status}: ${printablePath(outcome.reason)}`, {
+			outcome: outcome.status,
+		});
 	// The model's scan result counts as told; groups the user dismissed are never listed again.
 	const { listed: groups, note } = controller.triage.scanResult(
 		[...outcome.report.groups].sort(compareGroups),
@@ -161,8 +167,13 @@ async function scan(
 	return {
 		status: "ok",
 		message:
-			scanText(groups, Math.max(settings.maxFindings, 10), outcome.report.sources, outcome.report.omitted) +
-			note,
+			scanText(
+				groups,
+				Math.max(settings.maxFindings, 10),
+				outcome.report.sources,
+				outcome.report.omitted,
+				checkedNote(detection),
+			) + note,
 		details: {
 			command: "scan",
 			total: groups.length,
@@ -184,7 +195,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 	const { root, runner, capability, settings, baseline, mutations, index } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
-		const why = "reason" in baseline ? `: ${baseline.reason}` : "";
+		const why = "reason" in baseline ? `: ${printablePath(baseline.reason ?? "")}` : "";
 		return error(
 			"changed",
 			`jscpd changed needs the session baseline, which is ${baseline.status}${why}. Try /jscpd scan.`,
@@ -211,7 +222,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		}),
 	);
 	if (outcome.status !== "ok")
-		return error("changed", `jscpd changed ${outcome.status}: ${outcome.reason}`, {
+		return error("changed", `jscpd changed ${outcome.status}: ${printablePath(outcome.reason)}`, {
 			outcome: outcome.status,
 		});
 	// Every current finding goes to the triage list; the result lists those not dismissed, capped.
@@ -250,7 +261,8 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boolean): DispatchResult {
 	const location = { agentDir: controller.agentDir(), cwd: ctx.cwd, projectTrusted: safeTrusted(ctx) };
 	const saved = saveAndReload(SETTINGS_SPEC, location, { enabled });
-	if (!saved.ok) return error(enabled ? "on" : "off", `Could not save the setting: ${saved.error}`);
+	if (!saved.ok)
+		return error(enabled ? "on" : "off", `Could not save the setting: ${printablePath(saved.error)}`);
 	// The user's saved switch also ends a session switch the model set.
 	controller.reloadSettings(ctx, null);
 	if (!enabled) controller.cancelAutomatic();
@@ -258,7 +270,7 @@ function toggle(controller: JscpdController, ctx: ExtensionContext, enabled: boo
 	const note = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
 	return {
 		status: "ok",
-		message: `jscpd automatic checkpoint ${effective ? "enabled" : "disabled"}${note}. Saved to ${saved.path}.`,
+		message: `jscpd automatic checkpoint ${effective ? "enabled" : "disabled"}${note}. Saved to ${printablePath(saved.path)}.`,
 		details: { command: enabled ? "on" : "off", enabled: effective, path: saved.path },
 	};
 }

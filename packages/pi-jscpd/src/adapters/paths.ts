@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isInside, toProjectPath } from "../core/project-paths.js";
+import { isInside, printablePath, toProjectPath } from "../core/project-paths.js";
 
 /** Most paths accepted by one `scan`. */
 export const MAX_SCAN_PATHS = 32;
@@ -95,6 +95,8 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 	if (args.length > MAX_SCAN_PATHS) {
 		return { ok: false, error: `too many paths (${args.length}); at most ${MAX_SCAN_PATHS} are accepted` };
 	}
+	// The argument is the model's (or the user's) text, the root the repository's name: both printable.
+	const shown = (arg: string) => `"${printablePath(arg)}"`;
 	const paths: string[] = [];
 	for (const arg of args) {
 		if (typeof arg !== "string" || arg.length === 0) return { ok: false, error: "empty path argument" };
@@ -103,13 +105,16 @@ export function validateScanPaths(root: string, args: readonly string[]): ScanPa
 		if (arg.startsWith("-")) {
 			return {
 				ok: false,
-				error: `"${arg}" looks like an option; jscpd options cannot be passed through scan`,
+				error: `${shown(arg)} looks like an option; jscpd options cannot be passed through scan`,
 			};
 		}
 		const canonical = canonicalPath(resolve(root, arg));
-		if (!canonical) return { ok: false, error: `"${arg}" does not exist` };
+		if (!canonical) return { ok: false, error: `${shown(arg)} does not exist` };
 		if (!isInside(root, canonical)) {
-			return { ok: false, error: `"${arg}" resolves outside the project root (${root})` };
+			return {
+				ok: false,
+				error: `${shown(arg)} resolves outside the project root (${printablePath(root)})`,
+			};
 		}
 		if (!paths.includes(canonical)) paths.push(canonical);
 	}

@@ -5,10 +5,11 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadSettings } from "@pi-lifecycle/lifecycle-kit";
-import { DEFAULT_SETTINGS, type JscpdSettings, SETTINGS_SPEC } from "./config.js";
+import { printablePath } from "../core/project-paths.js";
+import { DEFAULT_SETTINGS, type JscpdSettings, kindsWarning, SETTINGS_SPEC } from "./config.js";
 import { notify, safeTrusted } from "./ui.js";
 
-/** See the module comment. Warns about rejected files once per runtime. */
+/** See the module comment. Warns about rejected files (and `kinds` without `exact`) once per runtime. */
 export class SettingsHolder {
 	#value: JscpdSettings = DEFAULT_SETTINGS;
 	#sources: string[] = [];
@@ -37,10 +38,13 @@ export class SettingsHolder {
 		if (session !== undefined) this.#session = session ?? undefined;
 		const loaded = loadSettings(SETTINGS_SPEC, { agentDir, cwd: ctx.cwd, projectTrusted: safeTrusted(ctx) });
 		this.#value = this.#session === undefined ? loaded.value : { ...loaded.value, enabled: this.#session };
-		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${s.path})`);
-		if (loaded.warnings.length > 0 && !this.#warned) {
+		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${printablePath(s.path)})`);
+		const kinds = kindsWarning(loaded.value);
+		const warnings = [...loaded.warnings.map(printablePath), ...(kinds ? [kinds] : [])];
+		if (warnings.length > 0 && !this.#warned) {
 			this.#warned = true;
-			notify(ctx, loaded.warnings.join("\n"), "warning");
+			// A warning names the settings file (under the project's own directory): one line each.
+			notify(ctx, warnings.join("\n"), "warning");
 		}
 	}
 }

@@ -3,7 +3,7 @@
  * identity.ts) in a file changed in this session, minus acknowledged ones, prioritised and capped.
  * Only the groups touching a changed file are judged; the line index covers the whole report.
  */
-import { findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
+import { copiesInIndex, findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
 import { type CloneGroup, type CloneLocation, compareGroups } from "./report.js";
 
 /** How a new finding relates to code that existed before. */
@@ -24,7 +24,27 @@ export interface Finding {
 	readonly label: FindingLabel;
 	/** `matches-existing`: the location in a file this session did not change (what was copied). */
 	readonly original?: CloneLocation;
+	/**
+	 * New locations in a file that holds the content more than once: which of its copies is the
+	 * new one is not known (line numbers shift), so texts name the file and all its copies.
+	 */
+	readonly copies?: readonly CopyNote[];
 }
+
+/** A file holding a finding's content more than once (see {@link Finding.copies}). */
+export interface CopyNote {
+	/** Project path. */
+	readonly path: string;
+	/** First lines of every copy in it, ascending (at most {@link MAX_COPY_STARTS}). */
+	readonly starts: readonly number[];
+	/** How many copies it holds now. */
+	readonly copies: number;
+	/** How many more than at the baseline (at least 1). */
+	readonly added: number;
+}
+
+/** Most copy positions a {@link CopyNote} lists. */
+export const MAX_COPY_STARTS = 8;
 
 /** Inputs of {@link selectFindings}. */
 export interface SelectInput {
@@ -65,6 +85,7 @@ export function selectFindings(input: SelectInput): Selection {
 		);
 		if (fresh.length > 0) candidates.push({ group, fresh });
 	}
+	const starts = copyStarts(touching);
 	for (const { group, fresh } of strongestPerCopy(candidates)) {
 		const identity = findingIdentity(group, fresh);
 		if (seen.has(identity)) continue;
@@ -74,8 +95,12 @@ export function selectFindings(input: SelectInput): Selection {
 			continue;
 		}
 		const original = group.locations.find((loc) => !input.changed.has(loc.path));
+		const notes = copyNotes(group, fresh, starts, input.baseline);
+		const copies = notes.length > 0 ? { copies: notes } : {};
 		eligible.push(
-			original ? { identity, group, label: "matches-existing", original } : { identity, group, label: "new" },
+			original
+				? { identity, group, label: "matches-existing", original, ...copies }
+				: { identity, group, label: "new", ...copies },
 		);
 	}
 	eligible.sort((a, b) => rank(a) - rank(b) || compareGroups(a.group, b.group));
@@ -117,6 +142,41 @@ function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] 
 			byPath.get(loc.path)?.some((other) => other.strength > own && overlapsMostly(loc, other.loc)),
 		);
 	});
+}
+
+const contentKey = (group: CloneGroup, path: string) =>
+	`${path}\0${group.kind ?? "exact"}|${group.hashes.join(",")}`;
+
+/** First lines of the copies of each repeated content, per file (report.ts counted them). */
+function copyStarts(groups: readonly CloneGroup[]): Map<string, Set<number>> {
+	const starts = new Map<string, Set<number>>();
+	for (const group of groups) {
+		for (const loc of group.locations) {
+			if ((loc.copies ?? 1) < 2) continue;
+			const key = contentKey(group, loc.path);
+			const seen = starts.get(key) ?? new Set<number>();
+			seen.add(loc.startLine);
+			starts.set(key, seen);
+		}
+	}
+	return starts;
+}
+
+function copyNotes(
+	group: CloneGroup,
+	fresh: readonly CloneLocation[],
+	starts: ReadonlyMap<string, ReadonlySet<number>>,
+	baseline: LineIndex,
+): CopyNote[] {
+	const notes: CopyNote[] = [];
+	for (const loc of fresh) {
+		const copies = loc.copies ?? 1;
+		if (copies < 2 || notes.some((note) => note.path === loc.path)) continue;
+		const lines = [...(starts.get(contentKey(group, loc.path)) ?? [loc.startLine])].sort((a, b) => a - b);
+		const before = Math.min(copies - 1, copiesInIndex(group, loc.path, baseline));
+		notes.push({ path: loc.path, starts: lines.slice(0, MAX_COPY_STARTS), copies, added: copies - before });
+	}
+	return notes;
 }
 
 function rank(finding: Finding): number {

@@ -6,6 +6,8 @@
  * new finding, which is reported again.
  */
 
+import { copyCounts, covers, splitCopies } from "./copy-keys.js";
+
 /** Custom entry type of a dismissal or its undo. */
 export const DISMISSAL_ENTRY = "pi-jscpd/dismissal";
 
@@ -37,12 +39,23 @@ export function isDismissalData(value: unknown): value is DismissalData {
 	);
 }
 
-/** Applies one dismissal or undo to the set of dismissed keys (pure: returns a new set). */
+/**
+ * Applies one dismissal or undo to the set of dismissed keys (pure: returns a new set). An undo
+ * removes every dismissed key of the same content that covers a key (copy-keys.ts): a dismissal
+ * made when a file held two copies is undone by undoing the one copy left.
+ */
 export function applyDismissal(dismissed: ReadonlySet<string>, data: DismissalData): ReadonlySet<string> {
 	const next = new Set(dismissed);
 	for (const key of data.keys) {
-		if (data.action === "dismiss") next.add(key);
-		else next.delete(key);
+		if (data.action === "dismiss") {
+			next.add(key);
+			continue;
+		}
+		const { base, copies } = splitCopies(key);
+		for (const other of next) {
+			const held = splitCopies(other);
+			if (held.base === base && held.copies >= copies) next.delete(other);
+		}
 	}
 	return next;
 }
@@ -63,6 +76,8 @@ export function replayDismissals(entries: readonly DismissalEntry[]): {
 	readonly dismissed: ReadonlySet<string>;
 	readonly malformed: number;
 	readonly saved: readonly string[];
+	/** Where each dismissal was, by its keys joined with a space (for {@link savedDismissals}). */
+	readonly where: ReadonlyMap<string, string>;
 } {
 	let dismissed: ReadonlySet<string> = new Set();
 	let malformed = 0;
@@ -78,11 +93,23 @@ export function replayDismissals(entries: readonly DismissalEntry[]): {
 		if (entry.data.action === "dismiss") where.set(key, entry.data.where.slice(0, 400));
 		else where.delete(key);
 	}
-	const saved = [...where].filter(([key]) => isDismissed(dismissed, key.split(" "))).map(([, text]) => text);
-	return { dismissed, malformed, saved };
+	return { dismissed, malformed, saved: savedDismissals(dismissed, where), where };
 }
 
-/** Whether a finding with these keys is dismissed (any of them). */
+/** Where each dismissal still in force was (`where`: by keys joined with a space). */
+export function savedDismissals(
+	dismissed: ReadonlySet<string>,
+	where: ReadonlyMap<string, string>,
+): string[] {
+	return [...where].filter(([key]) => isDismissed(dismissed, key.split(" "))).map(([, text]) => text);
+}
+
+/**
+ * Whether a finding with these keys is dismissed (any of them): that key, or the same content
+ * with at least as many copies (copy-keys.ts). O(dismissed keys): the list is the user's own.
+ */
 export function isDismissed(dismissed: ReadonlySet<string>, keys: readonly string[]): boolean {
-	return keys.some((key) => dismissed.has(key));
+	if (keys.some((key) => dismissed.has(key))) return true;
+	const counts = copyCounts(dismissed);
+	return keys.some((key) => covers(counts, key));
 }

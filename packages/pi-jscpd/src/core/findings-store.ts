@@ -9,7 +9,7 @@
  * finding found again keeps its place. Dismissal keys are the stable clone identities of
  * identity.ts (the new locations' paths and content, never line numbers or the partner).
  */
-import type { Finding } from "./compare.js";
+import type { CopyNote, Finding } from "./compare.js";
 import { findingIdentity } from "./identity.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 
@@ -43,6 +43,8 @@ export interface StoredFinding {
 	readonly found: number;
 	/** Its position in the result that found it first (priority order within one result). */
 	readonly rank: number;
+	/** Files holding the content more than once, for a new duplicate (see {@link Finding.copies}). */
+	readonly copies?: readonly CopyNote[];
 }
 
 /** Most scan groups kept (the scan's first ones, largest first): a list to browse, not an index. */
@@ -81,6 +83,7 @@ export class FindingsStore {
 				toldInResult: false,
 				found: before?.found ?? stamp,
 				rank: before?.rank ?? rank,
+				...(finding.copies ? { copies: finding.copies } : {}),
 			});
 		});
 		this.#fresh = next;

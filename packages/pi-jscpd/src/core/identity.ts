@@ -16,10 +16,11 @@
  *   remaining duplicated lines were duplicated before): none of these grows a count.
  *
  * A finding's identity (what acknowledgement records) is a digest of its new locations only:
- * path and line hashes (plus the occurrence rank of a repeated copy in one file), never the
- * partner or line numbers.
+ * path and line hashes, never the partner or line numbers. When a file holds the content more
+ * than once, the identity carries the number of copies (copy-keys.ts), never which copy it is.
  */
 import { createHash } from "node:crypto";
+import { withCopies } from "./copy-keys.js";
 import { shapeHashes } from "./kinds.js";
 import { type CloneGroup, type CloneLocation, fragmentHashes } from "./report.js";
 
@@ -99,19 +100,45 @@ export function isNewLocation(
 	return grown * 2 > hashes.length;
 }
 
-/** The identity of a finding: its new locations (path and content), independent of the partner. */
+/**
+ * The identity of a finding: its new locations (path and content), independent of the partner;
+ * with the number of copies when a file holds the content more than once (copy-keys.ts).
+ */
 export function findingIdentity(group: CloneGroup, fresh: readonly CloneLocation[]): string {
 	const content = group.hashes.filter((hash) => hash >= 0).join(",");
-	// A second copy in the same file is a finding of its own (report.ts numbers the occurrences).
-	const keys = fresh
-		.map((loc) => `${loc.path}#${content}${loc.occurrence ? `#${loc.occurrence}` : ""}`)
-		.sort();
+	// One key per file: two copies in one file are counted (`copies`), not listed twice.
+	const keys = [...new Set(fresh.map((loc) => `${loc.path}#${content}`))].sort();
 	// Exact identities stay as they were before kinds existed (acknowledgements already recorded).
 	const kind = group.kind === undefined || group.kind === "exact" ? [] : [group.kind];
-	return createHash("sha256")
+	const base = createHash("sha256")
 		.update(JSON.stringify([group.format, keys, ...kind]))
 		.digest("hex")
 		.slice(0, 32);
+	return withCopies(base, copiesOf(fresh));
+}
+
+/** Copies a finding over `locations` covers: one, plus each of their files' extra copies. */
+export function copiesOf(locations: readonly CloneLocation[]): number {
+	const perPath = new Map<string, number>();
+	for (const loc of locations) perPath.set(loc.path, Math.max(loc.copies ?? 1, perPath.get(loc.path) ?? 1));
+	let copies = 1;
+	for (const count of perPath.values()) copies += count - 1;
+	return copies;
+}
+
+/**
+ * About how many copies of `group`'s content `path` held in `index`: the count most of the
+ * content's significant lines reach (a line hash occurring k times per copy counts k per copy).
+ */
+export function copiesInIndex(group: CloneGroup, path: string, index: LineIndex): number {
+	const counts = index.perPath.get(path);
+	const perCopy = new Map<number, number>();
+	for (const hash of group.hashes) if (hash >= 0) bump(perCopy, hash);
+	if (!counts || perCopy.size === 0) return 0;
+	const reached = [...perCopy]
+		.map(([hash, k]) => Math.floor((counts.get(hash) ?? 0) / k))
+		.sort((a, b) => b - a);
+	return reached[Math.floor(reached.length / 2)] ?? 0;
 }
 
 /** The persisted form: project path → space-separated hex hashes (repeated per occurrence). */

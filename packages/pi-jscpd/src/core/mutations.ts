@@ -9,6 +9,7 @@
  * - {@link replayBranch} rebuilds both from the session branch once, at session start or tree
  *   navigation (never on hot events).
  */
+import { copyCounts, covers } from "./copy-keys.js";
 import {
 	type AckRecord,
 	type DeliveryEntry,
@@ -22,28 +23,41 @@ import {
 export class MutationState {
 	readonly #changed = new Set<string>();
 	readonly #acks = new Map<string, readonly string[]>();
+	/** Highest acknowledged copy count per identity digest (copy-keys.ts); rebuilt after a change. */
+	#counts: Map<string, number> | undefined;
 
 	/** Records a changed project path and invalidates acknowledgements on it. */
 	record(path: string): void {
 		this.#changed.add(path);
-		for (const [identity, paths] of this.#acks) if (paths.includes(path)) this.#acks.delete(identity);
+		for (const [identity, paths] of this.#acks) {
+			if (!paths.includes(path)) continue;
+			this.#acks.delete(identity);
+			this.#counts = undefined;
+		}
 	}
 
 	/** Acknowledges delivered findings. */
 	acknowledge(items: readonly AckRecord[]): void {
 		for (const item of items) this.#acks.set(item.identity, [...item.paths]);
+		if (items.length > 0) this.#counts = undefined;
 	}
 
 	/** Withdraws acknowledgements (deliveries the model never saw); returns how many were withdrawn. */
 	unacknowledge(items: readonly AckRecord[]): number {
 		let withdrawn = 0;
 		for (const item of items) if (this.#acks.delete(item.identity)) withdrawn++;
+		if (withdrawn > 0) this.#counts = undefined;
 		return withdrawn;
 	}
 
-	/** Whether an identity was delivered and not invalidated since. */
+	/**
+	 * Whether an identity was delivered and not invalidated since: that identity, or the same
+	 * content with at least as many copies (a copy deleted since does not make the rest new).
+	 */
 	isAcknowledged(identity: string): boolean {
-		return this.#acks.has(identity);
+		if (this.#acks.has(identity)) return true;
+		this.#counts ??= copyCounts(this.#acks.keys());
+		return covers(this.#counts, identity);
 	}
 
 	/** Changed project paths. */
@@ -60,6 +74,7 @@ export class MutationState {
 	clear(): void {
 		this.#changed.clear();
 		this.#acks.clear();
+		this.#counts = undefined;
 	}
 }
 

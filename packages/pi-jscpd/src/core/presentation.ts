@@ -4,8 +4,8 @@
  */
 
 import type { CheckOutcome } from "./check-outcome.js";
-import type { Finding, Selection } from "./compare.js";
-import { locationText } from "./project-paths.js";
+import type { CopyNote, Finding, Selection } from "./compare.js";
+import { locationText, printablePath } from "./project-paths.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
 import type { StatusView } from "./status.js";
 
@@ -38,6 +38,28 @@ function kindFacts(group: CloneGroup): string {
 	return `(${similar}${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
 }
 
+/**
+ * A file holding the content more than once: which copy is new is not known (line numbers shift
+ * with every edit), so the text names the file and every copy, never one old block as the new one.
+ */
+export function copyText(note: CopyNote): string {
+	const more = note.added === 1 ? "one more copy" : `${note.added} more copies`;
+	const lines = `${note.starts.join(", ")}${note.copies > note.starts.length ? ", …" : ""}`;
+	return `${more} in ${printablePath(note.path)} (${note.copies} copies now, at lines ${lines})`;
+}
+
+/** A location as text: a file with several copies of the content names them all (see {@link copyText}). */
+export function side(finding: Pick<Finding, "copies">, loc: CloneLocation): string {
+	const note = finding.copies?.find((candidate) => candidate.path === loc.path);
+	return note ? copyText(note) : where(loc);
+}
+
+/** `a ≈ b`, or one text when both locations are copies in one file with several (its copies are listed). */
+export function pairText(finding: Pick<Finding, "copies">, a: CloneLocation, b: CloneLocation): string {
+	const [first, second] = [side(finding, a), side(finding, b)];
+	return first === second ? first : `${first} ≈ ${second}`;
+}
+
 /** One finding as a line: a renamed or near-copy names the copy, then the original's location. */
 export function findingLine(finding: Finding, index: number): string {
 	const { group } = finding;
@@ -49,12 +71,12 @@ export function findingLine(finding: Finding, index: number): string {
 			loc.path === original?.path && loc.startLine === original.startLine;
 		const copy = original && (isOriginal(a) ? b : a);
 		return copy && original
-			? `${index + 1}. ${where(copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
+			? `${index + 1}. ${side(finding, copy)}: ${noun} of ${where(original)} ${kindFacts(group)}`
 			: // Both locations are new clone code; which one was copied is unknown (its file may have held it).
-				`${index + 1}. new ${noun}: ${where(a)} ≈ ${where(b)} ${kindFacts(group)}`;
+				`${index + 1}. new ${noun}: ${pairText(finding, a, b)} ${kindFacts(group)}`;
 	}
 	const label = finding.label === "new" ? "new duplicate" : "copies existing code";
-	return `${index + 1}. ${label}: ${where(a)} ≈ ${where(b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
+	return `${index + 1}. ${label}: ${pairText(finding, a, b)} (${group.lines} lines, ${group.tokens} tokens, ${group.format})`;
 }
 
 /** The checkpoint message content. */
@@ -68,14 +90,15 @@ export function findingsMessage(findings: readonly Finding[], omitted: number): 
 	return bound(lines.join("\n"));
 }
 
-/** The result text of `scan`. */
+/** The result text of `scan`; `checked`: the kinds detected when not every kind (`checkedNote`). */
 export function scanText(
 	groups: readonly CloneGroup[],
 	max: number,
 	sources: number | undefined,
 	omitted: number,
+	checked = "",
 ): string {
-	const files = sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`;
+	const files = `${sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`}${checked}`;
 	if (groups.length === 0) return `jscpd: no duplicated blocks found${files}.`;
 	const shown = groups.slice(0, max);
 	const lines = [`jscpd: ${groups.length} duplicated block${groups.length === 1 ? "" : "s"}${files}.`];
@@ -189,10 +212,10 @@ export function statusText(view: StatusView): string {
 	const cap = view.capability;
 	const lines = [
 		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
-		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${cap.command})` : cap.status === "probing" ? "probing…" : `unavailable — ${cap.reason}`}`,
+		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${printablePath(cap.command)})` : cap.status === "probing" ? "probing…" : `unavailable — ${printablePath(cap.reason)}`}`,
 		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
-		`project: ${view.root ?? "(none)"}`,
-		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${view.baseline.reason}` : ""}`,
+		`project: ${view.root === undefined ? "(none)" : printablePath(view.root)}`,
+		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${printablePath(view.baseline.reason)}` : ""}`,
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
 		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
 	];

@@ -18,14 +18,22 @@ export function toProjectPath(root: string, absolute: string): string {
 }
 
 /**
- * A path as text for the model or the user: control, line-separator and bidi-override characters
- * escaped, so a file name cannot start a line of its own or reorder what the message says.
+ * Characters no repository- or model-controlled text may carry into a message raw: C0 and C1
+ * controls (terminal escapes, line breaks), line and paragraph separators, bidi overrides and
+ * isolates (which reorder what a line appears to say). One class for every sanitiser here.
+ */
+export const UNPRINTABLE_CLASS = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+
+const ESCAPED = new RegExp(`[\\\\${UNPRINTABLE_CLASS}]`, "g");
+
+/**
+ * A path (or a text embedding one) for the model or the user: {@link UNPRINTABLE_CLASS} escaped as
+ * `\u{a}`, and a literal backslash doubled, so a file name cannot start a line of its own, reorder
+ * what the message says, or spell an escape that reads like one of ours (`a\u{a}b`).
  */
 export function printablePath(path: string): string {
-	return path.replace(
-		// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-		/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-		(char) => `\\u{${char.codePointAt(0)?.toString(16)}}`,
+	return path.replace(ESCAPED, (char) =>
+		char === "\\" ? "\\\\" : `\\u{${char.codePointAt(0)?.toString(16)}}`,
 	);
 }
 

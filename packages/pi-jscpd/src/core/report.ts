@@ -27,11 +27,12 @@ export interface CloneLocation {
 	/** Last line (1-based). */
 	readonly endLine: number;
 	/**
-	 * Set (≥ 2) when the same file holds this clone content more than once: the location's rank among
-	 * them by line. Identity needs it: path and content alone would make a second copy in one file
-	 * the first one's twin, hidden by the first one's acknowledgement or dismissal.
+	 * Set (≥ 2) when the same file holds this clone content more than once: how many copies it
+	 * holds. Identity needs it (copy-keys.ts): path and content alone would make a second copy in
+	 * one file the first one's twin, hidden by the first one's acknowledgement or dismissal. A count,
+	 * not a rank by line: a copy inserted above an old one must not take the old one's identity.
 	 */
-	readonly occurrence?: number;
+	readonly copies?: number;
 }
 
 /** One jscpd clone pair. */
@@ -170,13 +171,21 @@ export function parseReport(root: string, text: string): ParseResult {
 }
 
 /**
- * Ranks, per file and clone content (kind and line hashes), the distinct places that content is
- * reported at, by first line; locations ranked 2 and above carry {@link CloneLocation.occurrence}.
+ * Counts, per file and clone content (kind and line hashes), the distinct places that content is
+ * reported at; locations in a file holding it two or more times carry {@link CloneLocation.copies}.
+ * Independent of the order of the copies and of the report.
  */
 export function numberOccurrences(groups: readonly CloneGroup[]): CloneGroup[] {
 	const starts = new Map<string, Set<number>>();
-	const keyOf = (group: CloneGroup, loc: CloneLocation) =>
-		JSON.stringify([group.kind ?? "exact", loc.path, group.hashes]);
+	const content = new Map<CloneGroup, string>();
+	const keyOf = (group: CloneGroup, loc: CloneLocation) => {
+		let hashes = content.get(group);
+		if (hashes === undefined) {
+			hashes = `${group.kind ?? "exact"}|${group.hashes.join(",")}`;
+			content.set(group, hashes);
+		}
+		return `${loc.path}\0${hashes}`;
+	};
 	for (const group of groups) {
 		for (const loc of group.locations) {
 			const key = keyOf(group, loc);
@@ -185,18 +194,14 @@ export function numberOccurrences(groups: readonly CloneGroup[]): CloneGroup[] {
 			starts.set(key, seen);
 		}
 	}
-	const rank = new Map<string, Map<number, number>>();
-	for (const [key, lines] of starts) {
-		if (lines.size < 2) continue;
-		rank.set(key, new Map([...lines].sort((a, b) => a - b).map((line, i) => [line, i + 1])));
-	}
-	if (rank.size === 0) return [...groups];
+	if (![...starts.values()].some((lines) => lines.size > 1)) return [...groups];
 	return groups.map((group) => {
-		const numbered = group.locations.map((loc) => {
-			const occurrence = rank.get(keyOf(group, loc))?.get(loc.startLine) ?? 1;
-			return occurrence > 1 ? { ...loc, occurrence } : loc;
+		const counted = group.locations.map((loc) => {
+			const copies = starts.get(keyOf(group, loc))?.size ?? 1;
+			const { copies: _, ...plain } = loc;
+			return copies > 1 ? { ...plain, copies } : plain;
 		});
-		return { ...group, locations: [numbered[0], numbered[1]] as const };
+		return { ...group, locations: [counted[0], counted[1]] as const };
 	});
 }
 

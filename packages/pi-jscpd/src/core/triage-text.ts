@@ -4,8 +4,8 @@
  */
 
 import type { FindingKind, FindingSource } from "./findings-store.js";
-import { bound } from "./presentation.js";
-import { locationText, printablePath } from "./project-paths.js";
+import { bound, side } from "./presentation.js";
+import { printablePath, UNPRINTABLE_CLASS } from "./project-paths.js";
 import { type TriageCounts, type TriageItem, whereText } from "./triage.js";
 
 /** Most lines shown of one block. */
@@ -66,8 +66,7 @@ export function itemDetail(item: TriageItem): string {
 	const told = item.told ? "Reported to the model." : "Not reported to the model.";
 	return [
 		`Finding ${item.n}: ${KIND[f.kind]} (from the ${SOURCE[f.source]})`,
-		`  ${locationText(a)}`,
-		`  ${locationText(b)}`,
+		...[...new Set([side(f, a), side(f, b)])].map((text) => `  ${text}`),
 		`  ${f.lines} lines, ${f.tokens} tokens, ${f.format}`,
 		`  ${item.dismissed ? "Dismissed as intended: never reported to the model again." : told}`,
 	].join("\n");
@@ -83,11 +82,11 @@ export function fixRequest(item: TriageItem): string {
 }
 
 /**
- * C0/C1 control characters but tab: a repository's file may hold terminal escape sequences (or be
- * binary), which must reach the TUI as text, never as commands to the terminal.
+ * The characters paths.ts escapes (tabs are expanded first): a repository's file may hold terminal
+ * escape sequences, bidi overrides (or be binary), which must reach the TUI as text, never as
+ * commands to the terminal or a reordered line.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+const CONTROL = new RegExp(`[${UNPRINTABLE_CLASS}]`, "g");
 
 /** One block of "Show both blocks": numbered lines, bounded in length and width, control characters shown as �. */
 export function snippetText(header: string, text: string | undefined, start: number, end: number): string {

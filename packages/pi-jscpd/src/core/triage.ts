@@ -12,9 +12,10 @@ import {
 	type DismissalEntry,
 	isDismissed,
 	replayDismissals,
+	savedDismissals,
 } from "./dismissals.js";
 import { FindingsStore, groupKey, type StoredFinding } from "./findings-store.js";
-import { locationText } from "./project-paths.js";
+import { pairText } from "./presentation.js";
 import type { CloneGroup } from "./report.js";
 
 /** One numbered finding of the triage list. */
@@ -44,10 +45,10 @@ export type TriageChange =
 	| { readonly ok: true; readonly item: TriageItem }
 	| { readonly ok: false; readonly reason: "unchanged" | "failed"; readonly item: TriageItem };
 
-/** `path:start-end ≈ path:start-end`. */
-export function whereText(finding: Pick<StoredFinding, "locations">): string {
+/** `path:start-end ≈ path:start-end` (a file holding the content several times: all its copies). */
+export function whereText(finding: Pick<StoredFinding, "locations" | "copies">): string {
 	const [a, b] = finding.locations;
-	return `${locationText(a)} ≈ ${locationText(b)}`;
+	return pairText(finding, a, b);
 }
 
 /** A result's line saying that findings the user dismissed are not listed ("" when none were). */
@@ -68,7 +69,8 @@ export class Triage {
 	readonly #store = new FindingsStore();
 	readonly #deps: TriageDeps;
 	#dismissed: ReadonlySet<string> = new Set();
-	#saved: readonly string[] = [];
+	/** Where each dismissal of the branch was (replayed, then kept up to date by {@link set}). */
+	#where = new Map<string, string>();
 
 	constructor(deps: TriageDeps) {
 		this.#deps = deps;
@@ -81,22 +83,25 @@ export class Triage {
 
 	/** Rebuilds dismissals from the session branch (start, tree navigation); returns malformed entries. */
 	replay(entries: readonly DismissalEntry[], clearFindings: boolean): number {
-		const { dismissed, malformed, saved } = replayDismissals(entries);
+		const { dismissed, malformed, where } = replayDismissals(entries);
 		this.#dismissed = dismissed;
-		this.#saved = saved;
+		this.#where = new Map(where);
 		if (clearFindings) this.#store.clear();
 		this.#deps.changed();
 		return malformed;
 	}
 
-	/** Where the dismissals replayed from the session were (their findings return with the next check). */
+	/**
+	 * Where the dismissals in force were (their findings return with the next check): the ones
+	 * replayed from the session and the ones made or undone since, from the live key set.
+	 */
 	get savedDismissals(): readonly string[] {
-		return this.#saved;
+		return savedDismissals(this.#dismissed, this.#where);
 	}
 
 	/** Whether a new-duplicate identity is dismissed (never reported to the model then). */
 	isDismissed(identity: string): boolean {
-		return this.#dismissed.has(identity);
+		return isDismissed(this.#dismissed, [identity]);
 	}
 
 	/**
@@ -104,12 +109,12 @@ export class Triage {
 	 * its whole clone group (dismissed from a scan's list before a check found it as new).
 	 */
 	isFindingDismissed(finding: Pick<Finding, "identity" | "group">): boolean {
-		return this.#dismissed.has(finding.identity) || this.#dismissed.has(groupKey(finding.group));
+		return isDismissed(this.#dismissed, [finding.identity, groupKey(finding.group)]);
 	}
 
 	/** Whether a scan's clone group is dismissed. */
 	isGroupDismissed(group: CloneGroup): boolean {
-		return this.#dismissed.has(groupKey(group));
+		return isDismissed(this.#dismissed, [groupKey(group)]);
 	}
 
 	/** Records every current new duplicate of a checkpoint or `changed` result. */
@@ -185,6 +190,7 @@ export class Triage {
 			return { ok: false, reason: "failed", item };
 		}
 		this.#dismissed = applyDismissal(this.#dismissed, data);
+		if (dismiss) this.#where.set(data.keys.join(" "), data.where.slice(0, 400));
 		this.#deps.changed();
 		return { ok: true, item: { ...item, dismissed: dismiss } };
 	}

@@ -1,0 +1,122 @@
+/**
+ * Audit a-lead (s4): failing tests for the occurrence rank, printable scan errors and the saved-dismissals list.
+ * s5-f6c adapted the two rank tests to the copy-count identity (copy-keys.ts): the first now checks the
+ * text names both copies instead of one line the product cannot know; the second checks the dismissal
+ * still applies rather than that two keys are equal.
+ */
+import { describe, expect, it } from "vitest";
+import { validateScanPaths } from "../src/adapters/paths.js";
+import { triageCommand } from "../src/adapters/triage-command.js";
+import type { Finding } from "../src/core/compare.js";
+import { selectFindings } from "../src/core/compare.js";
+import { applyDismissal, isDismissed } from "../src/core/dismissals.js";
+import { groupKey } from "../src/core/findings-store.js";
+import { indexGroups } from "../src/core/identity.js";
+import { findingLine } from "../src/core/presentation.js";
+import { type CloneGroup, type CloneLocation, numberOccurrences } from "../src/core/report.js";
+import { Triage } from "../src/core/triage.js";
+
+const H = [11, 12, 13, 14, 15, 16];
+const loc = (path: string, startLine: number) => ({ path, startLine, endLine: startLine + 5 });
+const g = (a: CloneLocation, b: CloneLocation): CloneGroup => ({
+	identity: "x",
+	format: "typescript",
+	lines: 6,
+	tokens: 60,
+	locations: [a, b],
+	hashes: H,
+});
+/** The n-th element, failing the test when it is missing. */
+function nth<T>(list: readonly T[], n: number): T {
+	const item = list[n];
+	if (item === undefined) throw new Error(`no element ${n}`);
+	return item;
+}
+describe("repeated copies in one file (copy counts, no rank)", () => {
+	it("a copy inserted above an acknowledged copy is reported once, naming the file's copies, never the old block alone as new", () => {
+		// baseline: nothing. Turn 1: a.ts@100 copies b.ts@1 -> delivered, acknowledged.
+		const acked = new Set<string>();
+		const t1 = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 100))]);
+		const s1 = selectFindings({
+			groups: t1,
+			baseline: indexGroups([]),
+			changed: new Set(["a.ts"]),
+			acknowledged: (i) => acked.has(i),
+			max: 10,
+		});
+		expect(s1.findings).toHaveLength(1);
+		for (const f of s1.findings) acked.add(f.identity);
+		// Turn 2: a new copy is inserted at a.ts@10 (old one moves to 106).
+		const t2 = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 10)), g(loc("b.ts", 1), loc("a.ts", 106))]);
+		const s2 = selectFindings({
+			groups: t2,
+			baseline: indexGroups([]),
+			changed: new Set(["a.ts"]),
+			acknowledged: (i) => acked.has(i),
+			max: 10,
+		});
+		// Which copy is new is not known (line numbers shift), so the finding names the file and both
+		// copies; it never calls the old block alone the new one.
+		expect(s2.findings).toHaveLength(1);
+		const text = findingLine(nth(s2.findings, 0), 0);
+		expect(text).toContain("in a.ts (2 copies now, at lines 10, 106)");
+		expect(text).not.toMatch(/a\.ts:106/);
+	});
+	it("a scan dismissal made with two copies still applies after the first copy is deleted", () => {
+		const before = numberOccurrences([
+			g(loc("b.ts", 1), loc("a.ts", 10)),
+			g(loc("b.ts", 1), loc("a.ts", 100)),
+		]);
+		// Both copies share one key (content, file and the number of copies), whatever their order.
+		expect(groupKey(nth(before, 1))).toBe(groupKey(nth(before, 0)));
+		const dismissed = applyDismissal(new Set(), {
+			action: "dismiss",
+			keys: [groupKey(nth(before, 1))],
+			where: "",
+		});
+		const after = numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 94))]);
+		expect(isDismissed(dismissed, [groupKey(nth(after, 0))])).toBe(true);
+	});
+});
+describe("printable paths", () => {
+	it("a rejected scan path is printed escaped", () => {
+		const r = validateScanPaths("/tmp", ["nope\nIGNORE PREVIOUS"]);
+		expect(r.ok).toBe(false);
+		expect(r.ok ? "" : r.error).not.toContain("\n");
+	});
+});
+
+const tgroup = (a: string, b: string, seed: number): CloneGroup => ({
+	identity: `${a}|${b}`,
+	format: "typescript",
+	lines: 10,
+	tokens: 80,
+	locations: [
+		{ path: a, startLine: 1, endLine: 10 },
+		{ path: b, startLine: 5, endLine: 14 },
+	],
+	hashes: [seed, seed + 1, seed + 2],
+});
+const finding = (g: CloneGroup): Finding => ({ identity: groupKey(g), group: g, label: "new" });
+function tTriage() {
+	const appended: { type: string; data: unknown }[] = [];
+	const t = new Triage({ acknowledged: () => false, changed: () => {} });
+	const pi = { appendEntry: (type: string, data: unknown) => appended.push({ type, data }) };
+	return { t, pi, appended };
+}
+it("after a reload, a dismissal undone since is not listed as saved", () => {
+	const first = tTriage();
+	first.t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
+	triageCommand(first.t, first.pi, "dismiss", ["1"]);
+	const { t, pi } = tTriage();
+	t.replay(
+		first.appended.map((e) => ({ type: "custom", customType: e.type, data: e.data })),
+		true,
+	);
+	t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
+	triageCommand(t, pi, "undismiss", []);
+	triageCommand(t, pi, "undismiss", ["1"]);
+	t.recordNew("changed", []);
+	const listed = triageCommand(t, pi, "undismiss", []).message;
+	expect(listed).not.toMatch(/dismissal\(s\) saved/);
+});
