@@ -6,7 +6,7 @@
  * a restore re-checks, what a deadline wakes, what a model change stops. It never touches Pi.
  */
 import { foldClock } from "./accounting.js";
-import type { GoalEffect, GoalEvent, GoalFacts, ModelRef, Transition, WakeKind } from "./goal-events.js";
+import type { GoalEffect, GoalEvent, GoalFacts, ModelRef, Transition } from "./goal-events.js";
 import { beforeSettle, checkpoint, compacted, promptDue } from "./goal-host-rules.js";
 import { andThen, reduceStep, unchanged, wake, withEffects, working } from "./goal-transitions.js";
 import { classifySettlement } from "./outcome.js";
