@@ -16,7 +16,6 @@ import { registerGoalCommand } from "./adapters/command-register.js";
 import { GoalController } from "./adapters/controller.js";
 import { FooterClock } from "./adapters/footer-clock.js";
 import { registerHooks } from "./adapters/hooks.js";
-import { helpersAvailable } from "./adapters/host-facts.js";
 import { registerManagedRuns } from "./adapters/managed-run.js";
 import { Dormancy } from "./adapters/peer.js";
 import { registerTools } from "./adapters/tools.js";
@@ -70,7 +69,6 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			identity,
 			nonce,
 			timers,
-			helpersAvailable: () => helpersAvailable(pi),
 		});
 		const footerClock = new FooterClock({ controller, timers, now });
 		const boundaries = createGoalBoundaries(pi, {
@@ -79,11 +77,11 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			run,
 			nonce,
 			needs,
-			helpersAvailable: () => helpersAvailable(pi),
 		});
 		controller.attach({
 			waker,
 			usage,
+			run,
 			onChange: () => {
 				boundaries.sync();
 				restorer.sync();

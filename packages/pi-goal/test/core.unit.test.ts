@@ -223,7 +223,9 @@ describe("command parsing", () => {
 			expect(parsed, text).toMatchObject({ ok: false });
 			if (!parsed.ok) expect(parsed.error).toContain(`/goal -- ${text}`);
 		}
-		expect(parseGoalCommand("stop")).toMatchObject({ error: expect.stringContaining("/goal pause") });
+		expect(parseGoalCommand("stop", "working")).toMatchObject({
+			error: expect.stringContaining("/goal pause"),
+		});
 		expect(parseGoalCommand("budget 200k")).toMatchObject({ error: expect.stringContaining("--tokens") });
 		// With more text it is an objective, and `--` always takes the text literally.
 		expect(parseGoalCommand("stop the flaky test from timing out")).toMatchObject({

@@ -27,10 +27,9 @@ import {
 	createBoundaryParticipant,
 } from "@pi-lifecycle/lifecycle-kit";
 import { continuationMessage, type GoalMessage } from "../core/contract.js";
-import { mayContinue } from "../core/outcome.js";
 import { assistantTurn, type HeldResponse } from "../core/replay.js";
 import type { RunOwnership } from "../core/run.js";
-import { automaticAllowed, countTurn, type TurnFacts } from "../core/safety.js";
+import { countTurn, type TurnFacts } from "../core/safety.js";
 import type { GoalController } from "./controller.js";
 import type { GoalWaker } from "./wake.js";
 import { resetAhead } from "./window.js";
@@ -106,8 +105,6 @@ export interface BoundaryDeps {
 	readonly waker: GoalWaker;
 	readonly run: RunOwnership;
 	readonly nonce: () => string;
-	/** Whether goal_complete and goal_blocked are active tools (rechecked before every continuation). */
-	readonly helpersAvailable: () => boolean;
 	readonly needs: TurnEndNeeds;
 }
 
@@ -190,50 +187,41 @@ function queuedWork(event: BoundaryEvent, ctx: ExtensionContext): boolean {
 	return event.context.pendingMessages.length > 0 || ctx.hasPendingMessages();
 }
 
+/**
+ * The reducer decides (goal-host-rules.ts: budget, helpers, limits, queued work); this adapter
+ * gathers the host facts, and returns the decision as Pi's proposal: the pending contract, and with
+ * a `continueInRun` effect the goal prompt with `continue: true`.
+ */
 function onBeforeSettle(
 	deps: BoundaryDeps,
 	event: BoundaryEvent,
 	ctx: ExtensionContext,
 ): BoundaryProposal | undefined {
 	const { controller, waker, run } = deps;
-	const goal = controller.goal;
-	if (goal?.status === "active" && !goal.wait && controller.owned) {
-		if (mayContinue(event.outcome, run.facts())) {
-			controller.apply({ type: "budget_check" }, ctx);
-			// Hidden after the goal started (an allowlist, another extension): it could never finish.
-			if (controller.working && !deps.helpersAvailable())
-				controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
-			const current = controller.goal;
-			if (
-				current &&
-				controller.working &&
-				!queuedWork(event, ctx) &&
-				!ctx.signal?.aborted &&
-				automaticAllowed(current.safety, controller.settings)
-			) {
-				// A usage-limit deadline that fired during this run keeps its recovery kind (exemption).
-				const recovery = waker.queued === "recovery";
-				controller.apply({ type: "continued" }, ctx);
-				const next = controller.goal ?? current;
-				const drafts = contractDrafts(controller, event);
-				drafts.push(
-					draft(
-						continuationMessage({
-							goalId: next.id,
-							iteration: next.iteration,
-							nonce: deps.nonce(),
-							kind: recovery ? "recovery" : "continuation",
-						}),
-					),
-				);
-				waker.cancel();
-				run.continuationProposed(recovery);
-				return { drafts, continue: true };
-			}
-		}
-	}
+	const decided =
+		controller.goal?.status === "active"
+			? controller.apply(
+					{
+						type: "before_settle",
+						outcome: event.outcome,
+						run: run.facts(),
+						owned: controller.owned,
+						queuedWork: queuedWork(event, ctx),
+						aborted: ctx.signal?.aborted === true,
+						recoveryQueued: waker.queued === "recovery",
+					},
+					ctx,
+				).effects
+			: [];
 	const drafts = contractDrafts(controller, event);
-	return drafts.length > 0 ? { drafts } : undefined;
+	const proposal = decided.find((effect) => effect.type === "continueInRun");
+	const goal = controller.goal;
+	if (!proposal || !goal) return drafts.length > 0 ? { drafts } : undefined;
+	const nonce = deps.nonce();
+	drafts.push(
+		draft(continuationMessage({ goalId: goal.id, iteration: goal.iteration, nonce, kind: proposal.kind })),
+	);
+	return { drafts, continue: true };
 }
 
 /** The participant's propose function. */

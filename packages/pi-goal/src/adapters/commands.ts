@@ -6,7 +6,7 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
-import { HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
+import { goalSituation, HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
 import { nextStep } from "../core/footer.js";
 import { CHANGED_NOTICE } from "../core/menu-model.js";
 import { isUnfinished } from "../core/types.js";
@@ -81,7 +81,7 @@ export async function handleGoalCommand(
 	ctx: ExtensionCommandContext,
 ): Promise<void> {
 	const { controller } = deps;
-	const parsed = parseGoalCommand(args);
+	const parsed = parseGoalCommand(args, goalSituation(controller.goal, controller.branchTotal));
 	if (!parsed.ok) {
 		say(ctx, `${parsed.error}\n${HELP_TEXT}`, "error");
 		return;

@@ -17,6 +17,7 @@ import {
 	goalFacts,
 	type HostFacts,
 	pendingContract,
+	type RuntimeEffect,
 	type RuntimeEvent,
 	reduceRuntime,
 } from "../core/goal-runtime.js";
@@ -56,6 +57,8 @@ export interface ApplyResult {
 	readonly changed: boolean;
 	/** Why the event was rejected (state unchanged). */
 	readonly error?: string;
+	/** The effects the transition ran, in order (a boundary reads its decision from them). */
+	readonly effects: readonly RuntimeEffect[];
 }
 
 /** What follows the state, attached once after the dependants exist (no forward stubs). */
@@ -186,22 +189,13 @@ export class GoalController {
 	apply(event: RuntimeEvent, ctx: ExtensionContext | undefined = this.#ctx): ApplyResult {
 		const before = this.#runtime;
 		const transition = reduceRuntime(before, event, this.#host(ctx));
-		if (transition.error) return { changed: false, error: transition.error };
+		if (transition.error) return { changed: false, error: transition.error, effects: [] };
 		const changed = transition.runtime.goal !== before.goal;
 		if (changed && activates(before.goal, transition.runtime.goal) && !this.#acquireMutex())
-			return { changed: false, error: WORKFLOW_BUSY };
+			return { changed: false, error: WORKFLOW_BUSY, effects: [] };
 		this.#runtime = transition.runtime;
 		if (changed || transition.effects.length > 0) this.#runner.run(transition.effects, ctx, changed);
-		return { changed };
-	}
-
-	/** Persists a checkpoint (before compaction, at shutdown) when a goal exists. */
-	checkpoint(): void {
-		const goal = this.goal;
-		if (goal?.status !== "active") return;
-		const clock = foldClock(goal.clock, this.#deps.now());
-		this.#runtime = { ...this.#runtime, goal: { ...this.#runtime.goal, goal: { ...goal, clock } } };
-		this.#persist();
+		return { changed, effects: transition.effects };
 	}
 
 	#persist(): void {

@@ -24,10 +24,16 @@ export interface UsagePort {
 	query(ctx: ExtensionContext): void;
 }
 
+/** What the runner tells the run under way (core/run.ts). */
+export interface RunPort {
+	continuationProposed(recovery: boolean): void;
+}
+
 /** The collaborators attached after construction. */
 export interface EffectPorts {
 	readonly waker: WakePort;
 	readonly usage: UsagePort;
+	readonly run: RunPort;
 }
 
 /** What the runner needs from the state holder. */
@@ -55,6 +61,8 @@ const OUTWARD = new Set<RuntimeEffect["type"]>([
 	"publishContract",
 	"requestWake",
 	"queryUsage",
+	"continueInRun",
+	"steerContract",
 ]);
 
 /**
@@ -76,6 +84,22 @@ export function publishWhileIdle(
 	if (!contract) return;
 	host.pi.sendMessage(contract, { triggerTurn: false });
 	host.published?.(contract.details.revision);
+}
+
+/**
+ * Queues a missing contract revision as a steering message while a run is under way (after a
+ * compaction): Pi delivers it before the next request, so it is persisted there and keeps its
+ * position in every later request. While idle, publishWhileIdle appended it.
+ */
+function steerWhileRunning(host: Pick<EffectHost, "pi" | "pendingContract">, ctx?: ExtensionContext): void {
+	if (!ctx) return;
+	try {
+		if (ctx.isIdle()) return;
+	} catch {
+		return;
+	}
+	const contract = host.pendingContract();
+	if (contract) host.pi.sendMessage(contract, { deliverAs: "steer" });
 }
 
 /** Runs effects for one transition. */
@@ -147,6 +171,13 @@ export class EffectRunner {
 				ports.waker.request(effect.kind);
 				if (effect.when === "now") ports.waker.flush(ctx);
 				else ports.waker.flushSoon();
+				break;
+			case "continueInRun":
+				// The boundary proposes the prompt (it reads this effect); the run ahead is automatic work.
+				ports?.run.continuationProposed(effect.kind === "recovery");
+				break;
+			case "steerContract":
+				steerWhileRunning(host, ctx);
 				break;
 			case "queryUsage":
 				if (ctx) ports?.usage.query(ctx);

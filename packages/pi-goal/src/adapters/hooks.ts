@@ -19,7 +19,6 @@ import type { RunOwnership } from "../core/run.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
 import type { GoalController } from "./controller.js";
-import { publishWhileIdle } from "./effect-runner.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
@@ -44,31 +43,6 @@ export interface HookDeps {
 	readonly usage: UsageRecovery;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
-}
-
-/**
- * After a compaction inside a run, queues a missing revision of a working goal as a steering
- * message: Pi delivers it before the next request (a threshold compaction between turns is
- * followed by a steering poll; an overflow retry polls at its start), so it is persisted there and
- * keeps its position in every later request. After Pi's post-run threshold check nothing is queued:
- * a steering message would start an extra request; the goal's next boundary or run start carries
- * the revision, and the armed context fallback covers anything else.
- */
-function restoreBeforeNextRequest(
-	pi: Pick<ExtensionAPI, "sendMessage">,
-	controller: GoalController,
-	afterRun: boolean,
-	willRetry: boolean,
-): void {
-	const ctx = controller.ctx;
-	if (!ctx || !controller.working || (afterRun && !willRetry)) return;
-	try {
-		if (ctx.isIdle()) return; // publishWhileIdle appended it
-	} catch {
-		return;
-	}
-	const contract = controller.pendingContract();
-	if (contract) pi.sendMessage(contract, { deliverAs: "steer" });
 }
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
@@ -126,7 +100,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_shutdown", () => {
-		controller.checkpoint();
+		controller.apply({ type: "checkpoint" });
 		waker.dispose();
 		usage.cancel();
 		controller.unbind();
@@ -217,7 +191,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 
 	pi.on("session_before_compact", (event) => {
-		controller.checkpoint();
+		controller.apply({ type: "checkpoint" });
 		run.noteCompactStart(event.reason, event.willRetry);
 	});
 	pi.on("session_compact_failed", (event) => {
@@ -232,11 +206,11 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	pi.on("session_compact", (event, ctx) => {
 		const entry = event.compactionEntry;
 		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
-		controller.apply({ type: "window", revision: contractRevisionSince(ctx.sessionManager, since) }, ctx);
-		publishWhileIdle({ pi, pendingContract: () => controller.pendingContract() }, controller.ctx);
-		restoreBeforeNextRequest(pi, controller, afterRun, event.willRetry);
-		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
-		if (event.reason === "manual" && !event.willRetry) controller.apply({ type: "manual_compaction" }, ctx);
+		const revision = contractRevisionSince(ctx.sessionManager, since);
+		// The reducer republishes a missing contract (idle: appended; in a run: steered) and wakes
+		// a working goal after a manual compaction (goal-host-rules.ts).
+		const { willRetry } = event;
+		controller.apply({ type: "compacted", revision, manual: event.reason === "manual", willRetry, afterRun });
 	});
 	onResetAnnouncement(
 		pi.events,

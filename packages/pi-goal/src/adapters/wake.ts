@@ -33,8 +33,6 @@ export interface WakerDeps {
 	readonly identity: LifecycleIdentity;
 	readonly timers: Timers;
 	readonly nonce: () => string;
-	/** Whether goal_complete and goal_blocked are active tools (rechecked before every send). */
-	readonly helpersAvailable?: () => boolean;
 }
 
 /** Why a goal prompt is sent from idle. */
@@ -83,15 +81,11 @@ export class GoalWaker {
 	#send(ctx: ExtensionContext, kind: WakeKind): boolean {
 		const { controller, pi } = this.#deps;
 		this.#queued = undefined;
-		if (this.#deps.helpersAvailable && !this.#deps.helpersAvailable()) {
-			// Hidden after the goal started (an allowlist, another extension): it could never finish.
-			controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
-			return true; // nothing to restore: the goal stopped
-		}
-		if (kind === "continuation" || kind === "wake" || kind === "recovery")
-			controller.apply({ type: "continued" }, ctx);
+		// The reducer decides: hidden helper tools stop the goal, an automatic prompt counts (goal-host-rules.ts).
+		controller.apply({ type: "prompt_due", kind }, ctx);
 		const goal = controller.goal;
 		if (!goal) return false;
+		if (!controller.working) return true; // nothing to restore: the goal stopped
 		const nonce = this.#deps.nonce();
 		this.#outstanding = nonce;
 		pi.sendMessage(continuationMessage({ goalId: goal.id, iteration: goal.iteration, nonce, kind }), {

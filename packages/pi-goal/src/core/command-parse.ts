@@ -10,8 +10,8 @@
  * A bare word that only looks like a command (`/goal stop`, `/goal cancel`, `/goal budget 200k`)
  * is refused with the command meant: a user who typed it never wants a goal named "stop".
  */
-import { parseTokenCount } from "./accounting.js";
-import { MAX_OBJECTIVE } from "./types.js";
+import { budgetExhausted, parseTokenCount } from "./accounting.js";
+import { type GoalRecord, MAX_OBJECTIVE } from "./types.js";
 
 /** Subcommands with their one-line help. */
 export const SUBCOMMANDS = {
@@ -27,46 +27,119 @@ export const SUBCOMMANDS = {
 /** Subcommands that take no text: followed by text, the whole text is an objective. */
 export const NO_TEXT_SUBCOMMANDS = ["status", "help", "pause", "resume", "clear"] as const;
 
-/** Words users type for a subcommand, with the one they mean (refused when they are the whole text). */
-const NEAR_COMMANDS: Readonly<Record<string, string>> = {
-	stop: "/goal pause (keeps the goal) or /goal clear (removes it)",
-	cancel: "/goal pause (keeps the goal) or /goal clear (removes it)",
-	abort: "/goal pause (keeps the goal) or /goal clear (removes it)",
-	halt: "/goal pause (keeps the goal) or /goal clear (removes it)",
-	quit: "/goal pause (keeps the goal) or /goal clear (removes it)",
-	exit: "/goal pause (keeps the goal) or /goal clear (removes it)",
-	end: "/goal clear",
-	remove: "/goal clear",
-	delete: "/goal clear",
-	reset: "/goal clear",
-	done: "/goal clear (the model reports completion with goal_complete)",
-	finish: "/goal clear (the model reports completion with goal_complete)",
-	complete: "/goal clear (the model reports completion with goal_complete)",
-	continue: "/goal resume",
-	unpause: "/goal resume",
-	restart: "/goal resume",
-	start: "/goal <objective>",
-	show: "/goal status",
-	info: "/goal status",
-	list: "/goal status",
-	menu: "/goal (bare, in the TUI)",
-	budget: "/goal edit --tokens N <objective>",
-	tokens: "/goal edit --tokens N <objective>",
-	"--help": "/goal help",
-	"-h": "/goal help",
+/**
+ * What the goal is now, as far as a suggestion cares: every suggested command must work in it
+ * (`/goal resume` cannot bring back a cleared goal; `/goal pause` does nothing to a stopped one).
+ * `exhausted`: stopped with its token budget used up, so resume is refused until the budget rises.
+ */
+export type GoalSituation = "none" | "working" | "waiting" | "stopped" | "exhausted";
+
+/** The goal's situation for suggestions (`branchTotal`: the branch's running token total). */
+export function goalSituation(goal: GoalRecord | null, branchTotal: number): GoalSituation {
+	if (!goal) return "none";
+	if (goal.status === "active") return goal.wait ? "waiting" : "working";
+	return budgetExhausted(goal, branchTotal) ? "exhausted" : "stopped";
+}
+
+/** The command groups users reach for with a word that is not a subcommand. */
+type NearGroup = "stop" | "remove" | "done" | "resume" | "start" | "status" | "menu" | "budget" | "help";
+
+/** Words users type for a subcommand, with the group they mean (refused when they are the whole text). */
+const NEAR_COMMANDS: Readonly<Record<string, NearGroup>> = {
+	stop: "stop",
+	cancel: "stop",
+	abort: "stop",
+	halt: "stop",
+	quit: "stop",
+	exit: "stop",
+	end: "remove",
+	remove: "remove",
+	delete: "remove",
+	reset: "remove",
+	done: "done",
+	finish: "done",
+	complete: "done",
+	continue: "resume",
+	unpause: "resume",
+	restart: "resume",
+	start: "start",
+	show: "status",
+	info: "status",
+	list: "status",
+	menu: "menu",
+	budget: "budget",
+	tokens: "budget",
+	"--help": "help",
+	"-h": "help",
 };
 
+/**
+ * The command meant by a group in this situation (one that works now), or, when nothing of the
+ * group applies, why not (`noGoal`: there is no goal for it to act on).
+ */
+function suggestion(
+	group: NearGroup,
+	situation: GoalSituation,
+	count: string,
+): { meant: string } | { noGoal: true } {
+	const hasGoal = situation !== "none";
+	switch (group) {
+		case "stop":
+			if (!hasGoal) return { noGoal: true };
+			return situation === "working" || situation === "waiting"
+				? { meant: "/goal pause (keeps the goal) or /goal clear (removes it)" }
+				: { meant: "/goal clear (the goal is already stopped; clear removes it)" };
+		case "remove":
+			return hasGoal ? { meant: "/goal clear" } : { noGoal: true };
+		case "done":
+			return hasGoal
+				? { meant: "/goal clear (the model reports completion with goal_complete)" }
+				: { noGoal: true };
+		case "resume":
+			switch (situation) {
+				case "none":
+					return { meant: "/goal <objective> (there is no goal to resume; start one)" };
+				case "working":
+					return { meant: "/goal status (the goal is already working)" };
+				case "waiting":
+					return { meant: "/goal resume (ends the wait)" };
+				case "stopped":
+					return { meant: "/goal resume" };
+				case "exhausted":
+					return {
+						meant: "/goal edit --tokens N <objective> (its token budget is used up; raise it to resume)",
+					};
+			}
+			break;
+		case "start":
+			return { meant: "/goal <objective>" };
+		case "status":
+			return { meant: "/goal status" };
+		case "menu":
+			return { meant: "/goal (bare, in the TUI)" };
+		case "budget":
+			return {
+				meant: hasGoal ? `/goal edit --tokens ${count} <objective>` : `/goal --tokens ${count} <objective>`,
+			};
+		case "help":
+			return { meant: "/goal help" };
+	}
+	return { meant: "/goal help" };
+}
+
 /** The refusal for a text that is only a command-like word (and a token count after `budget`). */
-function nearCommandError(text: string): string | undefined {
+function nearCommandError(text: string, situation: GoalSituation): string | undefined {
 	const [head = "", ...rest] = text.split(/\s+/);
 	const word = head.toLowerCase();
-	const meant = Object.hasOwn(NEAR_COMMANDS, word) ? NEAR_COMMANDS[word] : undefined;
-	if (!meant) return undefined;
-	const tokenWord = word === "budget" || word === "tokens";
-	const bare =
-		rest.length === 0 || (tokenWord && rest.length === 1 && parseTokenCount(rest[0] ?? "") !== undefined);
+	const group = Object.hasOwn(NEAR_COMMANDS, word) ? NEAR_COMMANDS[word] : undefined;
+	if (!group) return undefined;
+	const count = group === "budget" && rest.length === 1 ? (rest[0] ?? "") : "";
+	const bare = rest.length === 0 || (count !== "" && parseTokenCount(count) !== undefined);
 	if (!bare) return undefined;
-	return `"/goal ${text}" is not a /goal command; did you mean ${meant}? To start a goal with this text: /goal -- ${text}`;
+	const literally = `To start a goal with this text: /goal -- ${text}`;
+	const meant = suggestion(group, situation, count || "N");
+	if ("noGoal" in meant) return `"/goal ${text}" is not a /goal command, and there is no goal. ${literally}`;
+	return `"/goal ${text}" is not a /goal command; did you mean ${meant.meant}? ${literally}`;
 }
 
 /** A parsed `/goal` command. */
@@ -127,8 +200,11 @@ function takeTokens(text: string): { tokens?: number; rest: string; error?: stri
 	return { tokens, rest: (match[2] ?? "").trim() };
 }
 
-/** Parses the text after `/goal`. */
-export function parseGoalCommand(args: string): ParseResult {
+/**
+ * Parses the text after `/goal`. `situation` only shapes the text of a near-command refusal
+ * (whether a text is refused never depends on it); callers pass the goal's current one.
+ */
+export function parseGoalCommand(args: string, situation: GoalSituation = "none"): ParseResult {
 	const text = args.trim();
 	if (text === "") return { ok: true, command: { kind: "status" } };
 	const literal = /^--(?:\s+|$)([\s\S]*)$/.exec(text);
@@ -165,7 +241,7 @@ export function parseGoalCommand(args: string): ParseResult {
 			},
 		};
 	}
-	const near = nearCommandError(text);
+	const near = nearCommandError(text, situation);
 	if (near) return { ok: false, error: near };
 	const taken = takeTokens(text);
 	if (taken.error) return { ok: false, error: taken.error };

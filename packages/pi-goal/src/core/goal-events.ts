@@ -3,7 +3,7 @@
  * a transition may read and the named effects the controller's one effect runner executes.
  */
 import type { ContinuationDetails } from "./contract.js";
-import type { RunFacts } from "./outcome.js";
+import type { RunFacts, SettleOutcome } from "./outcome.js";
 import type { TurnFacts } from "./safety.js";
 import type { GoalSettings, GoalState, GoalStatus, PauseReason, UsageLimitScope, WaitKind } from "./types.js";
 
@@ -87,7 +87,36 @@ export type GoalEvent =
 	/** A manual compaction finished without a retry (Pi emits no agent_settled after it). */
 	| { readonly type: "manual_compaction" }
 	/** The goal was restored from the branch (session_start, session_tree) and bound to the session. */
-	| { readonly type: "restored" };
+	| { readonly type: "restored" }
+	/**
+	 * Pi is about to settle a run (agent_before_settle): may the goal continue inside it? The host
+	 * facts: Pi's outcome and the run's facts, whether the goal belongs to this runtime, whether user
+	 * work is queued or the run's signal aborted, and whether a usage-limit recovery is queued.
+	 */
+	| {
+			readonly type: "before_settle";
+			readonly outcome: SettleOutcome;
+			readonly run: Omit<RunFacts, "aborted">;
+			readonly owned: boolean;
+			readonly queuedWork: boolean;
+			readonly aborted: boolean;
+			readonly recoveryQueued: boolean;
+	  }
+	/** An idle goal prompt of `kind` is about to be sent (the dispatcher found Pi idle). */
+	| { readonly type: "prompt_due"; readonly kind: WakeKind }
+	/**
+	 * A compaction finished; the window now holds contract `revision` (-1: none). `afterRun`: it is
+	 * Pi's post-run threshold check (between agent_end and the next agent_start).
+	 */
+	| {
+			readonly type: "compacted";
+			readonly revision: number;
+			readonly manual: boolean;
+			readonly willRetry: boolean;
+			readonly afterRun: boolean;
+	  }
+	/** Before a compaction and at shutdown: the running goal's time is folded in and written. */
+	| { readonly type: "checkpoint" };
 
 /** Terminal statuses a managed run can end with. */
 export type TerminalStatus = GoalStatus | "cleared" | "cancelled" | "replaced";
@@ -119,7 +148,14 @@ export type GoalEffect =
 	 */
 	| { readonly type: "requestWake"; readonly kind: WakeKind; readonly when: "now" | "afterHandlers" }
 	/** Ask usage:query:v1 for a reset hint for the new usage-limit wait. */
-	| { readonly type: "queryUsage" };
+	| { readonly type: "queryUsage" }
+	/**
+	 * Continue inside the settling run (agent_before_settle): the boundary proposes a goal prompt of
+	 * `kind` with `continue: true`, and the run ahead counts as automatic work (a recovery: exempt).
+	 */
+	| { readonly type: "continueInRun"; readonly kind: "continuation" | "recovery" }
+	/** Queue a missing contract revision as a steering message if a run is under way (after a compaction). */
+	| { readonly type: "steerContract" };
 
 /** Result of one transition. */
 export interface Transition {

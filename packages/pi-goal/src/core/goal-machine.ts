@@ -6,8 +6,9 @@
  * a restore re-checks, what a deadline wakes, what a model change stops. It never touches Pi.
  */
 import { foldClock } from "./accounting.js";
-import type { GoalEffect, GoalEvent, GoalFacts, ModelRef, Transition, WakeKind } from "./goal-events.js";
-import { reduceStep, type StepEvent, unchanged } from "./goal-transitions.js";
+import type { GoalEffect, GoalEvent, GoalFacts, ModelRef, Transition } from "./goal-events.js";
+import { beforeSettle, checkpoint, compacted, promptDue } from "./goal-host-rules.js";
+import { andThen, reduceStep, unchanged, wake, withEffects, working } from "./goal-transitions.js";
 import { classifySettlement } from "./outcome.js";
 import { persistWorthy } from "./persistence.js";
 import { limitReached } from "./safety.js";
@@ -24,26 +25,6 @@ export type {
 } from "./goal-events.js";
 export { activates, EMPTY_STATE, offlineTimeDropped } from "./goal-transitions.js";
 
-/** Whether the goal is active and not waiting (it works, so automatic prompts may follow). */
-function working(state: GoalState): boolean {
-	return state.goal?.status === "active" && !state.goal.wait;
-}
-
-/** Runs `event` after `first`; a rejected or empty second step leaves `first` as it was. */
-function then(first: Transition, event: StepEvent, facts: GoalFacts): Transition {
-	const next = reduceStep(first.state, event, facts);
-	if (next.error || next.state === first.state) return first;
-	return { state: next.state, effects: [...first.effects, ...next.effects] };
-}
-
-function withEffects(transition: Transition, ...effects: GoalEffect[]): Transition {
-	return effects.length === 0 ? transition : { ...transition, effects: [...transition.effects, ...effects] };
-}
-
-function wake(kind: WakeKind, when: "now" | "afterHandlers"): GoalEffect {
-	return { type: "requestWake", kind, when };
-}
-
 /** Whether the selected model is the one a usage limit rejected. */
 export function sameScope(model: ModelRef | undefined, scope: UsageLimitScope): boolean {
 	return model !== undefined && model.provider === scope.provider && model.id === scope.model;
@@ -58,7 +39,7 @@ function stopOnModelMismatch(start: Transition, model: ModelRef | undefined, fac
 	const scope = wait.usageLimit;
 	const to = model ? `${model.provider}/${model.id}` : "no model";
 	const detail = `usage limit of ${scope.provider}/${scope.model}; the model changed to ${to}`;
-	return then(start, { type: "usage_limited", detail }, facts);
+	return andThen(start, { type: "usage_limited", detail }, facts);
 }
 
 /**
@@ -70,9 +51,9 @@ function recheckBeforeWait(state: GoalState, facts: GoalFacts): Transition {
 	const goal = checked.state.goal;
 	if (goal?.status !== "active") return checked;
 	const limit = limitReached(goal.safety, facts.settings);
-	if (limit) return then(checked, { type: "pause", reason: limit }, facts);
+	if (limit) return andThen(checked, { type: "pause", reason: limit }, facts);
 	if (facts.helpersAvailable && !facts.helpersAvailable())
-		return then(checked, { type: "pause", reason: "helpers-unavailable" }, facts);
+		return andThen(checked, { type: "pause", reason: "helpers-unavailable" }, facts);
 	return checked;
 }
 
@@ -93,16 +74,16 @@ function settleGoal(state: GoalState, event: Extract<GoalEvent, { type: "settled
 		case "pause":
 			// Also when the aborted batch accepted goal_wait: its wait and timer must not wake the goal
 			// by itself later. (A wait from before the run was already woken when the run started.)
-			return then(start, { type: "pause", reason: "interrupted" }, facts);
+			return andThen(start, { type: "pause", reason: "interrupted" }, facts);
 		case "blocked":
-			return then(start, { type: "blocked", reason: settlement.reason }, facts);
+			return andThen(start, { type: "blocked", reason: settlement.reason }, facts);
 		case "usage_limited":
-			return then(start, { type: "usage_limited", detail: settlement.detail }, facts);
+			return andThen(start, { type: "usage_limited", detail: settlement.detail }, facts);
 		case "provider_wait": {
 			const checked = recheckBeforeWait(state, facts);
 			if (!working(checked.state)) return checked;
 			const reason = `provider error: ${settlement.detail}`;
-			return then(checked, { type: "wait", kind: settlement.wait, reason, resumeAt: null }, facts);
+			return andThen(checked, { type: "wait", kind: settlement.wait, reason, resumeAt: null }, facts);
 		}
 		case "usage_wait": {
 			const checked = recheckBeforeWait(state, facts);
@@ -111,11 +92,11 @@ function settleGoal(state: GoalState, event: Extract<GoalEvent, { type: "settled
 			const scope =
 				settledRun.error?.scope ??
 				(model ? { provider: model.provider, model: model.id, api: String(model.api) } : undefined);
-			if (!scope) return then(checked, { type: "usage_limited", detail: settlement.detail }, facts);
+			if (!scope) return andThen(checked, { type: "usage_limited", detail: settlement.detail }, facts);
 			const usageLimit = { type: "wait" as const, kind: "usage_limit" as const, usageLimit: scope };
 			const reason = `usage limit: ${settlement.detail}`;
 			const resumeAt = facts.now + USAGE_FALLBACK_MS;
-			const waiting = then(checked, { ...usageLimit, reason, resumeAt }, facts);
+			const waiting = andThen(checked, { ...usageLimit, reason, resumeAt }, facts);
 			const scoped = stopOnModelMismatch(waiting, model, facts);
 			return scoped === waiting ? withEffects(waiting, { type: "queryUsage" }) : scoped;
 		}
@@ -130,11 +111,11 @@ function restoreGoal(state: GoalState, facts: GoalFacts): Transition {
 	let result = reduceStep(state, { type: "budget_check" }, facts);
 	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
 	if (result.state.goal?.status === "active" && facts.helpersAvailable && !facts.helpersAvailable())
-		result = then(result, { type: "pause", reason: "helpers-unavailable" }, facts);
+		result = andThen(result, { type: "pause", reason: "helpers-unavailable" }, facts);
 	// Settings may have lowered a limit below the current count: stop instead of idling "active".
 	const goal = result.state.goal;
 	const limit = goal?.status === "active" ? limitReached(goal.safety, facts.settings) : undefined;
-	if (limit) result = then(result, { type: "pause", reason: limit }, facts);
+	if (limit) result = andThen(result, { type: "pause", reason: limit }, facts);
 	const current = result.state.goal;
 	if (!current || !working(result.state)) return result;
 	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the
@@ -191,13 +172,21 @@ function reduceRules(state: GoalState, event: GoalEvent, facts: GoalFacts): Tran
 			return working(state)
 				? withEffects(unchanged(state), wake("continuation", "afterHandlers"))
 				: unchanged(state);
+		case "before_settle":
+			return beforeSettle(state, event, facts);
+		case "prompt_due":
+			return promptDue(state, event.kind, facts);
+		case "compacted":
+			return compacted(state, event);
+		case "checkpoint":
+			return checkpoint(state, facts);
 		case "model_check":
 			return stopOnModelMismatch(unchanged(state), event.model, facts);
 		case "edit": {
 			const edited = reduceStep(state, event, facts);
 			if (edited.error) return edited;
 			// Rule: an edit re-checks the budget at once (a lowered budget already used up stops the goal).
-			const checked = then(edited, { type: "budget_check" }, facts);
+			const checked = andThen(edited, { type: "budget_check" }, facts);
 			const kickoff = working(checked.state) ? [wake("kickoff", "now")] : [];
 			// The kickoff first: a run it starts carries the contract (before_agent_start), else it is appended.
 			return withEffects(checked, ...kickoff, { type: "publishContract" });

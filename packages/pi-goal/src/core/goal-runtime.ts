@@ -107,6 +107,13 @@ export function reduceRuntime(runtime: GoalRuntime, event: RuntimeEvent, host: H
 			const next = { ...runtime, branchTotal: runtime.branchTotal + event.tokens };
 			return { runtime: lastCounted ? { ...next, lastCounted } : next, effects: [] };
 		}
+		case "compacted": {
+			// The window first: the contract the compaction rules publish is the one it now misses.
+			const moved = runtime.windowRevision !== event.revision;
+			const next = moved ? { ...runtime, windowRevision: event.revision } : runtime;
+			const result = withGoal(next, reduceGoal(next.goal, event, goalFacts(next, host)), event);
+			return moved ? { ...result, effects: [{ type: "followWindow" }, ...result.effects] } : result;
+		}
 		case "window":
 			if (runtime.windowRevision === event.revision) return { runtime, effects: [] };
 			return { runtime: { ...runtime, windowRevision: event.revision }, effects: [{ type: "followWindow" }] };

@@ -5,7 +5,14 @@
  * persist and the outward effects. Invalid transitions return `error` and the unchanged state.
  */
 import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
-import type { GoalEffect, GoalEvent, GoalFacts, TerminalStatus, Transition } from "./goal-events.js";
+import type {
+	GoalEffect,
+	GoalEvent,
+	GoalFacts,
+	TerminalStatus,
+	Transition,
+	WakeKind,
+} from "./goal-events.js";
 import { countTurn, freshSafety } from "./safety.js";
 import type { GoalRecord, GoalState, GoalStatus } from "./types.js";
 
@@ -20,7 +27,11 @@ export type StepEvent = Exclude<
 			| "model_check"
 			| "foreign_run"
 			| "recovery_failed"
-			| "manual_compaction";
+			| "manual_compaction"
+			| "before_settle"
+			| "prompt_due"
+			| "compacted"
+			| "checkpoint";
 	}
 >;
 
@@ -213,6 +224,28 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 			return stop(state, goal, "budget_limited", facts, {}, true);
 		}
 	}
+}
+
+/** Whether the goal is active and not waiting (it works, so automatic prompts may follow). */
+export function working(state: GoalState): boolean {
+	return state.goal?.status === "active" && !state.goal.wait;
+}
+
+/** Runs `event` after `first`; a rejected or empty second step leaves `first` as it was. */
+export function andThen(first: Transition, event: StepEvent, facts: GoalFacts): Transition {
+	const next = reduceStep(first.state, event, facts);
+	if (next.error || next.state === first.state) return first;
+	return { state: next.state, effects: [...first.effects, ...next.effects] };
+}
+
+/** Appends effects to a transition. */
+export function withEffects(transition: Transition, ...effects: GoalEffect[]): Transition {
+	return effects.length === 0 ? transition : { ...transition, effects: [...transition.effects, ...effects] };
+}
+
+/** A wake-up request. */
+export function wake(kind: WakeKind, when: "now" | "afterHandlers"): GoalEffect {
+	return { type: "requestWake", kind, when };
 }
 
 /** Rule: offline time never counts; a restored working goal's clock restarts `now`, any other stands. */
