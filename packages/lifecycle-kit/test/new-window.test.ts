@@ -17,7 +17,12 @@ function bus() {
 	};
 }
 
-const contract: SessionBoundaryDraft = { type: "custom_message", customType: "c", content: "x", display: false };
+const contract: SessionBoundaryDraft = {
+	type: "custom_message",
+	customType: "c",
+	content: "x",
+	display: false,
+};
 
 describe("pi-lifecycle:new-window:v1", () => {
 	it("uses the public channel name exactly", () => {
