@@ -9,6 +9,7 @@ import {
 	createOnceReporter,
 	isExplicitlyTrusted,
 	loadSettings,
+	offerNewWindowDrafts,
 	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "../core/accounting.js";
@@ -18,7 +19,7 @@ import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
 import { limitReached } from "../core/safety.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
-import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
+import { countResponse, flushHeldTurn, newWindowDrafts, type TurnEndNeeds } from "./boundary.js";
 import type { GoalController } from "./controller.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
@@ -27,7 +28,7 @@ import { helpersAvailable, settleRun } from "./settle.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 import { publishWhileIdle } from "./use-cases.js";
 import type { GoalWaker } from "./wake.js";
-import { contractRevisionSince, resetAhead } from "./window.js";
+import { contractRevisionSince, RESET_TOOL, resetAhead } from "./window.js";
 
 /** Dependencies of the hooks. */
 export interface HookDeps {
@@ -77,6 +78,7 @@ function restoreBeforeNextRequest(
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
 function isResetCall(event: { toolName: string; isError: boolean; result?: unknown }): boolean {
+	if (event.toolName !== RESET_TOOL) return false;
 	const details = (event.result as { details?: unknown } | undefined)?.details;
 	return resetAhead({
 		entries: [],
@@ -176,7 +178,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
-			controller.addTokens(messageTokens(message.usage), ctx.sessionManager.getLeafId());
+			const tokens = messageTokens(message.usage);
+			if (tokens > 0) controller.addTokens(tokens, ctx.sessionManager.getLeafId());
 			const assistant = event.message as AssistantLike;
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
@@ -195,7 +198,11 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		// An accepted goal_wait invalidates an older length-recovery candidate.
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
+		// pi-reset proposes it with its reset when it takes our offer; only an older reset owner needs
+		// our own turn_end (Pi rebuilds a whole-branch preview after every boundary handler).
 		if (controller.goal?.status === "active" && isResetCall(event)) {
+			if (offerNewWindowDrafts(pi.events, ctx.sessionManager, "pi-goal", () => newWindowDrafts(controller)))
+				return;
 			needs.reset = true;
 			deps.syncBoundaries();
 		}
