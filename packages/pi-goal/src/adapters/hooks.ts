@@ -17,16 +17,14 @@ import { readContinuationDetails, readContractDetails } from "../core/contract.j
 import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
-import { limitReached } from "../core/safety.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
 import { countResponse, flushHeldTurn, newWindowDrafts, type TurnEndNeeds } from "./boundary.js";
 import type { GoalController } from "./controller.js";
+import { publishWhileIdle } from "./effect-runner.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
-import { helpersAvailable, settleRun } from "./settle.js";
 import type { UsageRecovery } from "./usage-recovery.js";
-import { publishWhileIdle } from "./use-cases.js";
 import type { GoalWaker } from "./wake.js";
 import { contractRevisionSince, RESET_TOOL, resetAhead } from "./window.js";
 
@@ -45,8 +43,6 @@ export interface HookDeps {
 	readonly disarm: () => void;
 	/** Usage-limit recovery queries. */
 	readonly usage: UsageRecovery;
-	/** Clock. */
-	readonly now: () => number;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
 }
@@ -93,31 +89,13 @@ function ignoredText(ignored: number): string {
 	return `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`;
 }
 
-function restore(
-	deps: HookDeps,
-	pi: Pick<ExtensionAPI, "getActiveTools">,
-	ctx: ExtensionContext,
-	onIgnored: (ignored: number) => void,
-): void {
+function restore(deps: HookDeps, ctx: ExtensionContext, onIgnored: (ignored: number) => void): void {
 	deps.needs.clear();
 	const restored = restoreBranch(ctx.sessionManager as unknown as RestoreLookup);
 	if (restored.ignored > 0) onIgnored(restored.ignored);
 	deps.controller.bind(ctx, restored);
-	deps.controller.apply({ type: "budget_check" }, ctx);
-	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
-	if (deps.controller.goal?.status === "active" && !helpersAvailable(pi))
-		deps.controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
-	// Settings may have lowered a limit below the current count: stop instead of idling "active".
-	const goal = deps.controller.goal;
-	const limit = goal?.status === "active" ? limitReached(goal.safety, deps.controller.settings) : undefined;
-	if (limit) deps.controller.apply({ type: "pause", reason: limit }, ctx);
-	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the
-	// replayed clock now, so offline time (or another branch's) never counts after a later crash.
-	if (deps.controller.working) deps.controller.checkpoint();
-	if (deps.controller.working) {
-		deps.waker.request("wake");
-		deps.waker.flushSoon();
-	}
+	// The reducer rechecks budget, helpers and limits, checkpoints a working goal and wakes it.
+	deps.controller.apply({ type: "restored" }, ctx);
 }
 
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
@@ -140,14 +118,14 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			projectTrusted: isExplicitlyTrusted(ctx),
 		});
 		for (const warning of loaded.warnings) say(ctx, warning, "warning");
-		controller.setSettings(loaded.value);
-		restore(deps, pi, ctx, onIgnored(ctx));
+		controller.apply({ type: "settings", settings: loaded.value }, ctx);
+		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
 		waker.dispose();
 		usage.cancel();
-		restore(deps, pi, ctx, onIgnored(ctx));
+		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_shutdown", () => {
 		controller.checkpoint();
@@ -179,7 +157,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		}
 		if (message.role === "assistant") {
 			const tokens = messageTokens(message.usage);
-			if (tokens > 0) controller.addTokens(tokens, ctx.sessionManager.getLeafId());
+			if (tokens > 0)
+				controller.apply({ type: "tokens", tokens, leafBefore: ctx.sessionManager.getLeafId() }, ctx);
 			const assistant = event.message as AssistantLike;
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
@@ -189,7 +168,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				deps.syncBoundaries();
 		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
-			if (details) controller.markWindow(details.revision);
+			if (details) controller.apply({ type: "window", revision: details.revision }, ctx);
 		}
 	});
 	pi.on("tool_execution_end", (event, ctx) => {
@@ -203,7 +182,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (controller.goal?.status === "active" && isResetCall(event)) {
 			if (offerNewWindowDrafts(pi.events, ctx.sessionManager, "pi-goal", () => newWindowDrafts(controller)))
 				return;
-			needs.reset = true;
+			needs.resetAccepted();
 			deps.syncBoundaries();
 		}
 	});
@@ -227,11 +206,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery, true);
 		} else {
 			run.startRun(false);
-			// A newer user or extension run supersedes a queued or delivered-but-unstarted goal prompt.
-			waker.cancel();
-			// Any non-goal follow-up wakes quiet provider-error waiting (same goal id).
-			const kind = controller.goal?.status === "active" ? controller.goal.wait?.kind : undefined;
-			if (kind === "provider_error" || kind === "provider_retry") controller.apply({ type: "wake" }, ctx);
+			controller.apply({ type: "foreign_run" }, ctx);
 		}
 		const contract = controller.pendingContract();
 		return contract ? { message: contract } : undefined;
@@ -243,17 +218,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("agent_settled", (event, ctx) => {
 		// The run of a dropped stale goal prompt was aborted by us, not by the user.
-		const aborted = event.aborted === true && !run.stale;
-		settleRun({ pi, controller, usage, now: deps.now }, run.settle(aborted), ctx);
-		if (event.aborted && !aborted) {
-			if (controller.working) waker.request("continuation");
-			waker.flushSoon();
-			return;
-		}
-		publishWhileIdle(pi, controller);
-		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
-		if (!event.aborted && controller.working) waker.request("continuation");
-		waker.flushSoon();
+		const staleAbort = event.aborted === true && run.stale;
+		const facts = run.settle(event.aborted === true && !run.stale);
+		controller.apply({ type: "settled", run: facts, staleAbort, owned: controller.owned }, ctx);
 	});
 
 	pi.on("session_before_compact", (event) => {
@@ -262,23 +229,21 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("session_compact_failed", (event) => {
 		// A failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
-		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted })) waker.cancel();
+		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted }))
+			controller.apply({ type: "recovery_failed" });
 	});
 	pi.on("model_select", (event, ctx) => {
 		// An observed model change ends usage-limit recovery for the old model as usage_limited.
-		usage.stopOnModelMismatch(event.model, ctx);
+		controller.apply({ type: "model_check", model: event.model }, ctx);
 	});
 	pi.on("session_compact", (event, ctx) => {
 		const entry = event.compactionEntry;
 		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
-		controller.markWindow(contractRevisionSince(ctx.sessionManager, since));
-		publishWhileIdle(pi, controller);
+		controller.apply({ type: "window", revision: contractRevisionSince(ctx.sessionManager, since) }, ctx);
+		publishWhileIdle({ pi, pendingContract: () => controller.pendingContract() }, controller.ctx);
 		restoreBeforeNextRequest(pi, controller, afterRun, event.willRetry);
 		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
-		if (event.reason === "manual" && !event.willRetry && controller.working) {
-			waker.request("continuation");
-			waker.flushSoon();
-		}
+		if (event.reason === "manual" && !event.willRetry) controller.apply({ type: "manual_compaction" }, ctx);
 	});
 	onResetAnnouncement(
 		pi.events,
@@ -288,7 +253,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			const ctx = controller.ctx;
 			if (!ctx) return;
 			// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
-			controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
+			const revision = contractRevisionSince(ctx.sessionManager, announcement.entryId);
+			controller.apply({ type: "window", revision }, ctx);
 			controller.sync();
 		},
 	);
