@@ -89,6 +89,7 @@ export class GoalController {
 			followWindow: () => this.#attached?.onWindowChange(),
 			working: () => this.working,
 			pendingContract: () => this.pendingContract(),
+			published: (revision) => this.apply({ type: "window", revision }),
 		});
 	}
 

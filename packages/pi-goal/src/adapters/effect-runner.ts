@@ -45,6 +45,8 @@ export interface EffectHost {
 	working(): boolean;
 	/** The contract revision the window is missing, if any. */
 	pendingContract(): GoalMessage<ContractDetails> | undefined;
+	/** Records that a contract revision entered the window (an idle append emits no message_end). */
+	published?(revision: number): void;
 }
 
 /** Effects that leave the runtime: derived state follows before the first of them. */
@@ -55,9 +57,13 @@ const OUTWARD = new Set<RuntimeEffect["type"]>([
 	"queryUsage",
 ]);
 
-/** Appends a missing contract revision right away when Pi is idle (no run is started). */
+/**
+ * Appends a missing contract revision right away when Pi is idle (no run is started). Pi emits no
+ * message_end for an idle append, so the window is marked here; else the next run start appends
+ * the same revision again and the model reads it twice.
+ */
 export function publishWhileIdle(
-	host: Pick<EffectHost, "pi" | "pendingContract">,
+	host: Pick<EffectHost, "pi" | "pendingContract" | "published">,
 	ctx?: ExtensionContext,
 ): void {
 	if (!ctx) return;
@@ -67,7 +73,9 @@ export function publishWhileIdle(
 		return;
 	}
 	const contract = host.pendingContract();
-	if (contract) host.pi.sendMessage(contract, { triggerTurn: false });
+	if (!contract) return;
+	host.pi.sendMessage(contract, { triggerTurn: false });
+	host.published?.(contract.details.revision);
 }
 
 /** Runs effects for one transition. */
