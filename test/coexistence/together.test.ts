@@ -74,6 +74,15 @@ describe.each(permutations(ALL))("load order %s, %s, %s", (...order) => {
 		expect(activeGoalId(fresh)).toBe(activeGoalId(first?.messages ?? []));
 		expect(freshTexts).not.toContain("Step one of the objective is done.");
 		expect(countContaining(fresh, "Goal id:")).toBe(1);
+		// The contract rode pi-reset's proposal (pi-lifecycle:new-window:v1), so it follows the boot
+		// message in every load order: pi-goal needed no turn_end handler of its own at the reset.
+		const branch = harness.session.sessionManager.getBranch();
+		const reset = branch.findIndex((entry) => entry.type === "compaction");
+		expect(
+			branch
+				.slice(reset + 1, reset + 3)
+				.map((entry) => (entry.type === "custom_message" ? entry.customType : entry.type)),
+		).toEqual(["pi-reset/boot", "pi-goal/contract"]);
 
 		// The goal completed: no further request, and the footer state is complete.
 		expect(harness.count("agent_settled")).toBeGreaterThanOrEqual(1);

@@ -64,6 +64,13 @@ export {
 	type WorkflowMutexOptions,
 } from "./mutex.js";
 export {
+	NEW_WINDOW_CHANNEL,
+	type NewWindowBus,
+	NewWindowCollector,
+	type NewWindowOffer,
+	offerNewWindowDrafts,
+} from "./new-window.js";
+export {
 	defaultRegistry,
 	type ProcessOutcome,
 	ProcessRegistry,

@@ -4,7 +4,7 @@
  */
 import type { Message } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
-import { createBoundaryParticipant, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
+import { createBoundaryParticipant, NewWindowCollector, RESET_CHANNEL } from "@pi-lifecycle/lifecycle-kit";
 import {
 	createScriptedSession,
 	type DynamicStep,
@@ -16,6 +16,7 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
+import { CONTRACT_MESSAGE } from "../src/core/types.js";
 import { createPiGoal } from "../src/index.js";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
 import {
@@ -71,16 +72,23 @@ function contractCount(request: RecordedRequest | undefined): number {
  * continuation; the reset is announced on `pi-lifecycle:reset:v1` at the next turn_start.
  * `toolName` lets a test hide the tool name pi-goal recognises.
  */
-function resetterExtension(toolName = "new_context"): { name: string; factory: ExtensionFactory } {
+function resetterExtension(
+	toolName = "new_context",
+	offers?: { accept: true; atReset: () => void },
+): { name: string; factory: ExtensionFactory } {
 	return {
 		name: "resetter",
 		factory: (pi: ExtensionAPI) => {
 			let pending = false;
 			let committed = false;
+			// As pi-reset: other extensions' new-window drafts (pi-lifecycle:new-window:v1) follow the boot message.
+			const newWindow = new NewWindowCollector();
+			if (offers) newWindow.listen(pi.events, () => pending);
 			const participant = createBoundaryParticipant(pi, {
 				events: ["turn_end"],
-				propose: () => {
+				propose: (_event, ctx) => {
 					if (!pending) return undefined;
+					offers?.atReset();
 					pending = false;
 					committed = true;
 					return {
@@ -92,6 +100,7 @@ function resetterExtension(toolName = "new_context"): { name: string; factory: E
 								content: "BOOT handoff",
 								display: false,
 							},
+							...newWindow.take(ctx.sessionManager),
 						],
 						continue: true,
 					};
@@ -128,21 +137,27 @@ function resetterExtension(toolName = "new_context"): { name: string; factory: E
 	};
 }
 
-/** pi-goal with a proxy `pi` that tracks how many `context` handlers it has subscribed. */
-function trackedGoal(): { name: string; factory: ExtensionFactory; contextHandlers: () => number } {
-	let subscribed = 0;
+/** pi-goal with a proxy `pi` that tracks how many `context` and `turn_end` handlers it has subscribed. */
+function trackedGoal(): {
+	name: string;
+	factory: ExtensionFactory;
+	contextHandlers: () => number;
+	turnEndHandlers: () => number;
+} {
+	const subscribed = { context: 0, turn_end: 0 };
 	const goal = createPiGoal({ agentDir: agentDirWith() });
 	return {
 		name: "pi-goal",
-		contextHandlers: () => subscribed,
+		contextHandlers: () => subscribed.context,
+		turnEndHandlers: () => subscribed.turn_end,
 		factory: (pi: ExtensionAPI) => {
 			const on = ((event: string, handler: never) => {
 				const off = (pi.on as (e: string, h: never) => () => void)(event, handler);
-				if (event !== "context") return off;
-				subscribed++;
+				if (event !== "context" && event !== "turn_end") return off;
+				subscribed[event]++;
 				let live = true;
 				return () => {
-					if (live) subscribed--;
+					if (live) subscribed[event]--;
 					live = false;
 					off();
 				};
@@ -190,6 +205,40 @@ describe("contract window", () => {
 			// The contract was persisted at the reset boundary, so the context fallback never ran.
 			expect(seen).toEqual([false, false, false, false, false]);
 			expect(contracts(harness).filter((c) => (c.details as { active: boolean }).active)).toHaveLength(2);
+		});
+	}
+
+	for (const accept of [true, false]) {
+		it(`a reset owner that ${accept ? "takes" : "does not take"} the new-window offer: the contract follows its boot message, ${accept ? "without" : "with"} a turn_end handler of pi-goal at the reset`, async () => {
+			const goal = trackedGoal();
+			const turnEndAtReset: number[] = [];
+			const resetter = resetterExtension(
+				"new_context",
+				accept ? { accept: true, atReset: () => turnEndAtReset.push(goal.turnEndHandlers()) } : undefined,
+			);
+			harness = await createScriptedSession({
+				extensions: [goal, resetter],
+				responses: [
+					() => toolCall("new_context", { handoff: "part one done" }),
+					() => reply("part two written"),
+					completeGoal(),
+				],
+			});
+			await harness.prompt("/goal write the report in parts");
+			await settle(harness);
+			expect(lastState(harness)?.goal?.status).toBe("complete");
+			const branch = harness.session.sessionManager.getBranch();
+			const at = branch.findIndex((e) => e.type === "compaction");
+			const kinds = branch
+				.slice(at + 1, at + 3)
+				.map((e) => (e.type === "custom_message" ? e.customType : e.type));
+			// Taken: proposed by the reset owner after its boot message. Not taken: pi-goal's own turn_end
+			// handler ran first (this load order), so the kit's merge put it first in the new window.
+			expect(kinds).toEqual(
+				accept ? ["resetter/boot", CONTRACT_MESSAGE] : [CONTRACT_MESSAGE, "resetter/boot"],
+			);
+			expect(contractCount(harness.requests[1])).toBe(1);
+			if (accept) expect(turnEndAtReset).toEqual([0]);
 		});
 	}
 

@@ -7,8 +7,9 @@
  *   with tool calls once its tools ran);
  * - turn_end, armed only for a turn that needs it: a pending contract revision (published after the
  *   turn's tool results, so an inactive revision follows the terminal tool result), an accepted
- *   `new_context` call (the contract goes into the new window), or a breaker that trips on a
- *   response with tool calls (counted here, after its tools ran, then the loop is aborted);
+ *   `new_context` call whose reset owner did not take the contract for the new window (an older
+ *   pi-reset; see hooks.ts), or a breaker that trips on a response with tool calls (counted here,
+ *   after its tools ran, then the loop is aborted);
  * - agent_before_settle, armed while a goal is active: proposes exactly one hidden continuation with
  *   `continue: true` when the outcome is completed (no final error, no failed or cancelled
  *   compaction recovery), the goal is active and owned, not waiting, within its limits, and no user
@@ -112,17 +113,26 @@ function draft(message: GoalMessage<unknown>): CustomMessageEntryDraft {
 	return { type: "custom_message", ...message };
 }
 
-/**
- * The pending contract as a draft; the window counts it as published once proposed. When this
- * boundary opens a new window (a reset), the current revision of an active goal goes into the new
- * window here, so it is persisted before the window's first request and keeps its position after.
- */
-function contractDrafts(controller: GoalController, event: BoundaryEvent): CustomMessageEntryDraft[] {
-	if (resetAhead(event)) controller.apply({ type: "window", revision: -1 });
+/** The pending contract as a draft; the window counts it as published once proposed. */
+function pendingContractDrafts(controller: GoalController): CustomMessageEntryDraft[] {
 	const contract = controller.pendingContract();
 	if (!contract) return [];
 	controller.apply({ type: "window", revision: contract.details.revision });
 	return [draft(contract)];
+}
+
+/**
+ * The drafts for a new window (a reset): the current revision of an active goal, so it is persisted
+ * before the window's first request and keeps its position after. Proposed by our own turn_end, or
+ * by pi-reset with its reset when it accepted our offer (`pi-lifecycle:new-window:v1`, hooks.ts).
+ */
+export function newWindowDrafts(controller: GoalController): CustomMessageEntryDraft[] {
+	controller.apply({ type: "window", revision: -1 });
+	return pendingContractDrafts(controller);
+}
+
+function contractDrafts(controller: GoalController, event: BoundaryEvent): CustomMessageEntryDraft[] {
+	return resetAhead(event) ? newWindowDrafts(controller) : pendingContractDrafts(controller);
 }
 
 /**

@@ -27,7 +27,7 @@ import {
 
 /** Dependencies of the command and of managed runs. */
 export interface CommandDeps extends UseCaseDeps {
-	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage" | "getActiveTools">;
+	readonly pi: Pick<ExtensionAPI, "registerCommand" | "sendMessage" | "getActiveTools" | "on">;
 	/** Dismisses the TUI menu's dialogs on session replacement (bare `/goal` in the TUI). */
 	readonly dialogs?: DialogScope;
 	/** Whether another goal extension owns the goal tools (then /goal only says so). */

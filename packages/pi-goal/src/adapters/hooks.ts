@@ -9,6 +9,7 @@ import {
 	createOnceReporter,
 	isExplicitlyTrusted,
 	loadSettings,
+	offerNewWindowDrafts,
 	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
 import { messageTokens, type UsageLike } from "../core/accounting.js";
@@ -17,14 +18,14 @@ import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
-import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
+import { countResponse, flushHeldTurn, newWindowDrafts, type TurnEndNeeds } from "./boundary.js";
 import type { GoalController } from "./controller.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 import type { UsageRecovery } from "./usage-recovery.js";
 import type { GoalWaker } from "./wake.js";
-import { contractRevisionSince, resetAhead } from "./window.js";
+import { contractRevisionSince, RESET_TOOL, resetAhead } from "./window.js";
 
 /** Dependencies of the hooks. */
 export interface HookDeps {
@@ -47,6 +48,7 @@ export interface HookDeps {
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
 function isResetCall(event: { toolName: string; isError: boolean; result?: unknown }): boolean {
+	if (event.toolName !== RESET_TOOL) return false;
 	const details = (event.result as { details?: unknown } | undefined)?.details;
 	return resetAhead({
 		entries: [],
@@ -128,8 +130,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
-			const leafBefore = ctx.sessionManager.getLeafId();
-			controller.apply({ type: "tokens", tokens: messageTokens(message.usage), leafBefore }, ctx);
+			const tokens = messageTokens(message.usage);
+			if (tokens > 0)
+				controller.apply({ type: "tokens", tokens, leafBefore: ctx.sessionManager.getLeafId() }, ctx);
 			const assistant = event.message as AssistantLike;
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
@@ -148,7 +151,11 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		// An accepted goal_wait invalidates an older length-recovery candidate.
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
+		// pi-reset proposes it with its reset when it takes our offer; only an older reset owner needs
+		// our own turn_end (Pi rebuilds a whole-branch preview after every boundary handler).
 		if (controller.goal?.status === "active" && isResetCall(event)) {
+			if (offerNewWindowDrafts(pi.events, ctx.sessionManager, "pi-goal", () => newWindowDrafts(controller)))
+				return;
 			needs.resetAccepted();
 			deps.syncBoundaries();
 		}

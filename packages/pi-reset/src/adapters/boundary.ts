@@ -8,6 +8,11 @@
  * - a run that started after `/reset` while idle: its first request already saw only the new window
  *   (context.ts); the compaction committed here keeps from the run's first entry, so the session
  *   projects the same window from then on.
+ *
+ * Other extensions' drafts for the new window (pi-goal's contract) come as offers on the kit's
+ * `pi-lifecycle:new-window:v1` channel, accepted while an explicit reset waits for its boundary and
+ * proposed after the boot message: they need no `turn_end` handler of their own, and Pi rebuilds a
+ * whole-branch preview after every boundary handler.
  */
 import type {
 	CompactionEntryDraft,
@@ -22,6 +27,7 @@ import {
 	type BoundaryProposal,
 	createBoundaryParticipant,
 	entriesSince,
+	NewWindowCollector,
 	WINDOW_KEY,
 	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
@@ -101,6 +107,7 @@ function propose(
 	event: BoundaryEvent,
 	ctx: ExtensionContext,
 	options: BoundaryOptions,
+	newWindow: NewWindowCollector,
 ): BoundaryProposal | undefined {
 	const taken = control.dispatch({ type: "take-warning" }, ctx);
 	const closing: SessionBoundaryDraft[] =
@@ -113,7 +120,10 @@ function propose(
 		return {
 			// A warning for the window being closed is not persisted: it was shown in its request, and
 			// the kit's merge would place an owner's own drafts after its reset (in the new window).
-			drafts: explicitDrafts(effect.request, effect.proposal, ctx, options),
+			drafts: [
+				...explicitDrafts(effect.request, effect.proposal, ctx, options),
+				...newWindow.take(ctx.sessionManager),
+			],
 			// new_context promises one continuation; a user's /reset lets the run go on or end as it would.
 			continue: effect.request.source === "tool",
 		};
@@ -133,13 +143,15 @@ function propose(
 
 /** Creates the participant (armed by the control only while a reset is pending). */
 export function createResetBoundary(
-	pi: Pick<ExtensionAPI, "on">,
+	pi: Pick<ExtensionAPI, "on" | "events">,
 	control: ResetControl,
 	options: BoundaryOptions,
 ): BoundaryParticipant {
+	const newWindow = new NewWindowCollector();
+	newWindow.listen(pi.events, () => control.state.request?.mode === "boundary");
 	return createBoundaryParticipant(pi, {
 		events: ["turn_end", "agent_before_settle"],
-		propose: (event, ctx) => propose(control, event, ctx, options),
+		propose: (event, ctx) => propose(control, event, ctx, options, newWindow),
 	});
 }
 
