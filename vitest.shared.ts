@@ -36,7 +36,7 @@ export function packageTestConfig() {
 	return {
 		// PI_LIFECYCLE_HOST=1.3.0 runs the suite against the oldest supported Pi (see above). Another
 		// workspace package (lifecycle-kit) is imported from its built dist: `pnpm build` after changing
-		// it (`pnpm test` does). packages/lifecycle-kit/test/host-pass.test.ts checks which Pi a pass drives.
+		// it (`pnpm test` does). packages/lifecycle-kit/test/host-pass.session.test.ts checks which Pi a pass drives.
 		resolve: { alias: hostAliases() },
 		test: {
 			include: ["test/**/*.test.ts"],
