@@ -30,7 +30,7 @@ import { queryUsage } from "../../packages/pi-goal/src/adapters/usage-query.js";
 import { selectResetHint } from "../../packages/pi-goal/src/core/usage-reset.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { buildLive, type LiveRecipe, liveRecipes } from "./support/live-hostile.js";
-import { BUS, runs, Tally } from "./support/plan.js";
+import { BUS, runs, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 

@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { bundle } from "./support/bundle.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { type BranchEntry, branchViolations } from "./support/invariants.js";
-import { FAULTS, SEED, Tally } from "./support/plan.js";
+import { FAULTS, SEED, Tally } from "@pi-lifecycle/seed-plan";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tally = new Tally();

@@ -15,7 +15,7 @@ import { statusText } from "../../packages/pi-jscpd/src/presentation.js";
 import { ProcessRunner } from "../../packages/pi-jscpd/src/runner.js";
 import { runScan } from "../../packages/pi-jscpd/src/scan.js";
 import { fakeJscpd, processesWith, tempDir, writeScript } from "./support/extensions.js";
-import { FAULTS, Tally } from "./support/plan.js";
+import { FAULTS, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 afterAll(() => tally.verify("faults", { jscpdProcess: FAULTS.jscpdProcess }));

@@ -37,7 +37,7 @@ import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/sr
 import { footerText as resetFooter } from "../../packages/pi-reset/src/core/texts.js";
 import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";
 import { anyJson, mutations, textVariants } from "./support/hostile.js";
-import { FUZZ, runs, Tally } from "./support/plan.js";
+import { FUZZ, runs, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 afterAll(() =>

@@ -27,7 +27,7 @@ import {
 	type GoalSettings,
 	type GoalState,
 } from "../../packages/pi-goal/src/core/types.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 const seen = { continued: 0, rotations: 0, terminals: 0, trips: 0, budgetStops: 0, staleContinuations: 0 };

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { type BranchEntry, branchViolations } from "./support/invariants.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import { COMMANDS, run } from "./support/schedule.js";
 
 const tally = new Tally();

@@ -13,11 +13,11 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AckRecord, lostAtReset } from "../../packages/pi-jscpd/src/deliveries.js";
-import { MutationState, type ReplayEntry, replayBranch } from "../../packages/pi-jscpd/src/mutations.js";
-import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/presentation.js";
-import { type AutomaticResult, CheckScheduler } from "../../packages/pi-jscpd/src/scheduler.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+import { type AckRecord, lostAtReset } from "../src/deliveries.js";
+import { MutationState, type ReplayEntry, replayBranch } from "../src/mutations.js";
+import { FINDINGS_MESSAGE } from "../src/presentation.js";
+import { type AutomaticResult, CheckScheduler } from "../src/scheduler.js";
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 const seen = {
