@@ -7,6 +7,7 @@
 import { chmodSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { FAULTS, Tally } from "@pi-lifecycle/seed-plan";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { JscpdController } from "../../packages/pi-jscpd/src/controller.js";
 import { createJscpdExtension } from "../../packages/pi-jscpd/src/index.js";
@@ -15,7 +16,6 @@ import { statusText } from "../../packages/pi-jscpd/src/presentation.js";
 import { ProcessRunner } from "../../packages/pi-jscpd/src/runner.js";
 import { runScan } from "../../packages/pi-jscpd/src/scan.js";
 import { fakeJscpd, processesWith, tempDir, writeScript } from "./support/extensions.js";
-import { FAULTS, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 afterAll(() => tally.verify("faults", { jscpdProcess: FAULTS.jscpdProcess }));

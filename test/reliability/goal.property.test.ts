@@ -11,6 +11,8 @@
  * accounting never goes negative or backwards; abort is only requested by /goal pause and the
  * budget.
  */
+
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { goalTokens } from "../../packages/pi-goal/src/core/accounting.js";
@@ -27,7 +29,6 @@ import {
 	type GoalSettings,
 	type GoalState,
 } from "../../packages/pi-goal/src/core/types.js";
-import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 const seen = { continued: 0, rotations: 0, terminals: 0, trips: 0, budgetStops: 0, staleContinuations: 0 };

@@ -6,6 +6,9 @@
  * the shrunk schedule on failure.
  */
 import { createEventBus } from "@earendil-works/pi-coding-agent";
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
 import {
 	applyProposal,
 	IdleDispatcher,
@@ -17,9 +20,6 @@ import {
 	WorkflowMutex,
 } from "../src/index.js";
 import { type Deferred, deferred } from "../src/testing/index.js";
-import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 /** Coverage counters: the properties must exercise what they claim to check. */

@@ -11,13 +11,14 @@
  * Deliveries: random branches of findings messages, `jscpd_run changed` results, answers and
  * resets; replayBranch acknowledges exactly what a simple oracle says was delivered and seen.
  */
+
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AckRecord, lostAtReset } from "../src/deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "../src/mutations.js";
 import { FINDINGS_MESSAGE } from "../src/presentation.js";
 import { type AutomaticResult, CheckScheduler } from "../src/scheduler.js";
-import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 const seen = {

@@ -8,6 +8,8 @@
  * its window; a commit only for the proposed window; an accepted request is never dropped without a
  * named effect (cancelled / toggled / commit-missing / a generation move).
  */
+
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { nextRunBoot } from "../src/adapters/boundary.js";
@@ -20,7 +22,6 @@ import {
 	reduceReset,
 } from "../src/core/reducer.js";
 import { bootText } from "../src/core/texts.js";
-import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 
 const tally = new Tally();
 const seen = { proposals: 0, commits: 0, folded: 0, cancelled: 0, blockedSecondProposal: 0 };
