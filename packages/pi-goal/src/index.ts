@@ -5,21 +5,20 @@
 import { randomUUID } from "node:crypto";
 import { type ExtensionAPI, getAgentDir, VERSION } from "@earendil-works/pi-coding-agent";
 import {
-	createBoundaryParticipant,
 	createDialogScope,
 	createWorkflowMutex,
 	guardHost,
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
-import { proposeAtBoundary, TurnEndNeeds } from "./adapters/boundary.js";
+import { createGoalBoundaries, TurnEndNeeds } from "./adapters/boundary.js";
 import { registerGoalCommand } from "./adapters/command-register.js";
 import { GoalController } from "./adapters/controller.js";
 import { FooterClock } from "./adapters/footer-clock.js";
 import { registerHooks } from "./adapters/hooks.js";
+import { helpersAvailable } from "./adapters/host-facts.js";
 import { registerManagedRuns } from "./adapters/managed-run.js";
 import { Dormancy } from "./adapters/peer.js";
-import { helpersAvailable } from "./adapters/settle.js";
 import { registerTools } from "./adapters/tools.js";
 import { UsageRecovery } from "./adapters/usage-recovery.js";
 import { GoalWaker, type Timers } from "./adapters/wake.js";
@@ -46,16 +45,11 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		const nonce = () => randomUUID();
 		const run = new RunOwnership();
 		const needs = new TurnEndNeeds();
-		let syncDependants = () => {};
-		let syncBoundaries = () => {};
-		let syncWindow = () => {};
 		const controller = new GoalController({
 			pi,
 			mutex,
 			guard: () => identity.guard("generation"),
 			now,
-			onChange: () => syncDependants(),
-			onWindowChange: () => syncWindow(),
 			runOrigin: () => ({
 				automatic: run.running && run.automatic,
 				goalWork: run.running && run.goalOwned,
@@ -63,10 +57,6 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			}),
 		});
 		const restorer = createContractRestorer(pi, controller);
-		syncWindow = () => {
-			restorer.sync();
-			syncBoundaries();
-		};
 		// Unref'd: a waiting goal's deadline never keeps an embedding process (or a test) alive.
 		const timers: Timers = options.timers ?? {
 			setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
@@ -80,50 +70,36 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			identity,
 			nonce,
 			timers,
-			checkUsageDue: () => usage.checkDue(),
 			helpersAvailable: () => helpersAvailable(pi),
 		});
 		const footerClock = new FooterClock({ controller, timers, now });
-		const boundaryDeps = {
+		const boundaries = createGoalBoundaries(pi, {
 			controller,
 			waker,
 			run,
 			nonce,
 			needs,
 			helpersAvailable: () => helpersAvailable(pi),
-		};
-		const settleParticipant = createBoundaryParticipant(pi, {
-			events: ["agent_before_settle"],
-			propose: (event, ctx) => proposeAtBoundary(boundaryDeps, event, ctx),
 		});
-		const turnParticipant = createBoundaryParticipant(pi, {
-			events: ["turn_end"],
-			propose: (event, ctx) => {
-				const proposal = proposeAtBoundary(boundaryDeps, event, ctx);
-				syncBoundaries(); // usually unsubscribes again: turn_end is needed for one turn at a time
-				return proposal;
+		controller.attach({
+			waker,
+			usage,
+			onChange: () => {
+				boundaries.sync();
+				restorer.sync();
+				waker.syncTimer();
+				usage.sync();
+				footerClock.sync();
+			},
+			onWindowChange: () => {
+				restorer.sync();
+				boundaries.sync();
 			},
 		});
-		syncBoundaries = () => {
-			// agent_before_settle while a goal is active or a revision is pending; turn_end only for a turn
-			// that needs it (boundary.ts). Pi checks for handlers per dispatch, so unsubscribed costs nothing.
-			if (controller.goal?.status === "active" || controller.pendingContract()) settleParticipant.arm();
-			else settleParticipant.disarm();
-			if (controller.ctx && needs.wanted(controller)) turnParticipant.arm();
-			else turnParticipant.disarm();
-		};
-		syncDependants = () => {
-			syncBoundaries();
-			restorer.sync();
-			waker.syncTimer();
-			usage.sync();
-			footerClock.sync();
-		};
 		const agentDir = () => options.agentDir ?? getAgentDir();
 		const disarm = () => {
 			needs.clear();
-			settleParticipant.disarm();
-			turnParticipant.disarm();
+			boundaries.disarm();
 			restorer.hook.disarm();
 			footerClock.stop();
 		};
@@ -133,23 +109,21 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			waker,
 			run,
 			needs,
-			syncBoundaries: () => syncBoundaries(),
+			syncBoundaries: () => boundaries.sync(),
 			agentDir,
 			disarm,
 			usage,
-			now,
 			dormancy,
 		});
 		registerTools(pi, controller);
 		registerGoalCommand({
 			pi,
 			controller,
-			waker,
 			agentDir,
 			dialogs: createDialogScope(pi, identity),
 			dormancy,
 		});
-		registerManagedRuns(pi, { pi, controller, waker, dormancy });
+		registerManagedRuns(pi, { pi, controller, dormancy });
 	};
 }
 

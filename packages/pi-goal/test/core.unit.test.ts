@@ -89,17 +89,21 @@ describe("goal state machine", () => {
 	});
 	it("budget exhaustion moves to budget_limited once and aborts", () => {
 		const first = reduceGoal(started({}, 100), { type: "budget_check" }, facts({ branchTotal: 100 }));
-		expect(first.effects).toEqual([{ type: "abort" }]);
+		expect(first.effects).toEqual([{ type: "persist" }, { type: "abort" }, { type: "cancelWake" }]);
 		const second = reduceGoal(first.state, { type: "budget_check" }, facts({ branchTotal: 500 }));
 		expect(second.state).toBe(first.state);
 		expect(second.effects).toEqual([]);
 	});
 	it("a managed run gets exactly one terminal effect", () => {
 		const done = reduceGoal(started({}, null, "r1"), { type: "complete", summary: "s" }, facts());
-		expect(done.effects).toMatchObject([{ type: "terminal", runId: "r1", status: "complete" }]);
+		expect(done.effects).toMatchObject([
+			{ type: "persist" },
+			{ type: "terminal", runId: "r1", status: "complete" },
+			{ type: "cancelWake" },
+		]);
 		const resumed = reduceGoal(done.state, { type: "resume", newId: "g-2" }, facts()).state;
 		const again = reduceGoal(resumed, { type: "complete", summary: "s" }, facts());
-		expect(again.effects).toEqual([]);
+		expect(again.effects.some((effect) => effect.type === "terminal")).toBe(false);
 	});
 	it("invalid transitions are rejected with the state unchanged", () => {
 		const state = started();

@@ -17,10 +17,15 @@
  */
 import type {
 	CustomMessageEntryDraft,
+	ExtensionAPI,
 	ExtensionContext,
 	TurnEndEvent,
 } from "@earendil-works/pi-coding-agent";
-import type { BoundaryEvent, BoundaryProposal } from "@pi-lifecycle/lifecycle-kit";
+import {
+	type BoundaryEvent,
+	type BoundaryProposal,
+	createBoundaryParticipant,
+} from "@pi-lifecycle/lifecycle-kit";
 import { continuationMessage, type GoalMessage } from "../core/contract.js";
 import { mayContinue } from "../core/outcome.js";
 import { assistantTurn, type HeldResponse } from "../core/replay.js";
@@ -32,19 +37,45 @@ import { resetAhead } from "./window.js";
 
 export { RunOwnership } from "../core/run.js";
 
+/** A response with tool calls whose count waits until its tools ran. */
+interface HeldTurn {
+	readonly goalId: string;
+	readonly turn: TurnFacts;
+	readonly trips: boolean;
+}
+
 /** What makes the next `turn_end` worth a subscription, besides a pending contract revision. */
 export class TurnEndNeeds {
 	/**
 	 * A response with tool calls, counted once its tools ran (a tool that stopped the goal, such as
 	 * `goal_complete`, means it is not counted), at the next response, agent_end or turn_end.
 	 */
-	held: { goalId: string; turn: TurnFacts; trips: boolean } | undefined;
+	#held: HeldTurn | undefined;
 	/** An accepted `new_context` call: this turn's boundary opens a new window. */
-	reset = false;
+	#reset = false;
+
+	/** A response with tool calls is held until its tools ran. */
+	hold(held: HeldTurn): void {
+		this.#held = held;
+	}
+	/** Takes the held response out (it is counted now, or dropped). */
+	takeHeld(): HeldTurn | undefined {
+		const held = this.#held;
+		this.#held = undefined;
+		return held;
+	}
+	/** An accepted `new_context` call: this turn's boundary opens a new window. */
+	resetAccepted(): void {
+		this.#reset = true;
+	}
+	/** The turn's boundary ran: the new window got its contract. */
+	turnEnded(): void {
+		this.#reset = false;
+	}
 
 	/** The held response as a state entry's anchor records it (replay.ts). */
 	heldResponse(): HeldResponse | undefined {
-		const held = this.held;
+		const held = this.#held;
 		if (!held) return undefined;
 		return {
 			goalId: held.goalId,
@@ -56,16 +87,16 @@ export class TurnEndNeeds {
 	/** Whether turn_end is needed (with the controller's pending contract). */
 	wanted(controller: GoalController): boolean {
 		return (
-			this.held?.trips === true ||
-			(this.reset && controller.goal?.status === "active") ||
+			this.#held?.trips === true ||
+			(this.#reset && controller.goal?.status === "active") ||
 			controller.pendingContract() !== undefined
 		);
 	}
 
 	/** A new attempt starts or the session changed: nothing from an earlier turn carries over. */
 	clear(): void {
-		this.held = undefined;
-		this.reset = false;
+		this.#held = undefined;
+		this.#reset = false;
 	}
 }
 
@@ -90,10 +121,10 @@ function draft(message: GoalMessage<unknown>): CustomMessageEntryDraft {
  * window here, so it is persisted before the window's first request and keeps its position after.
  */
 function contractDrafts(controller: GoalController, event: BoundaryEvent): CustomMessageEntryDraft[] {
-	if (resetAhead(event)) controller.forgetWindow();
+	if (resetAhead(event)) controller.apply({ type: "window", revision: -1 });
 	const contract = controller.pendingContract();
 	if (!contract) return [];
-	controller.markWindow(contract.details.revision);
+	controller.apply({ type: "window", revision: contract.details.revision });
 	return [draft(contract)];
 }
 
@@ -105,8 +136,7 @@ export function flushHeldTurn(
 	ctx: ExtensionContext | undefined,
 ): boolean {
 	const { controller, needs } = deps;
-	const held = needs.held;
-	needs.held = undefined;
+	const held = needs.takeHeld();
 	const goal = controller.goal;
 	if (!held || goal?.status !== "active" || goal.id !== held.goalId) return false;
 	controller.apply({ type: "turn", turn: held.turn }, ctx);
@@ -139,7 +169,7 @@ export function countResponse(
 		return false;
 	}
 	const trips = countTurn(goal.safety, turn, controller.settings).trip !== undefined;
-	needs.held = { goalId: goal.id, turn, trips };
+	needs.hold({ goalId: goal.id, turn, trips });
 	return trips;
 }
 
@@ -152,7 +182,7 @@ function onTurnEnd(
 	// A breaker tripped in a tool loop: stop the loop before its next request.
 	if (flushHeldTurn(deps, ctx) && !ctx.isIdle()) ctx.abort();
 	const drafts = contractDrafts(controller, event);
-	needs.reset = false;
+	needs.turnEnded();
 	return drafts.length > 0 ? { drafts } : undefined;
 }
 
@@ -197,8 +227,7 @@ function onBeforeSettle(
 					),
 				);
 				waker.cancel();
-				run.nextAutomatic = true;
-				run.nextRecovery = recovery;
+				run.continuationProposed(recovery);
 				return { drafts, continue: true };
 			}
 		}
@@ -214,4 +243,45 @@ export function proposeAtBoundary(
 	ctx: ExtensionContext,
 ): BoundaryProposal | undefined {
 	return event.type === "turn_end" ? onTurnEnd(deps, event, ctx) : onBeforeSettle(deps, event, ctx);
+}
+
+/** The two boundary participants and their arming rule. */
+export interface GoalBoundaries {
+	/**
+	 * Arms agent_before_settle while a goal is active or a revision is pending, and turn_end only for
+	 * a turn that needs it. Pi checks for handlers per dispatch, so unsubscribed costs nothing.
+	 */
+	sync(): void;
+	/** Unsubscribes both (session_shutdown). */
+	disarm(): void;
+}
+
+/** Creates the goal's boundary participants for one runtime. Call in the factory. */
+export function createGoalBoundaries(pi: ExtensionAPI, deps: BoundaryDeps): GoalBoundaries {
+	const { controller, needs } = deps;
+	const settle = createBoundaryParticipant(pi, {
+		events: ["agent_before_settle"],
+		propose: (event, ctx) => proposeAtBoundary(deps, event, ctx),
+	});
+	const turn = createBoundaryParticipant(pi, {
+		events: ["turn_end"],
+		propose: (event, ctx) => {
+			const proposal = proposeAtBoundary(deps, event, ctx);
+			sync(); // usually unsubscribes again: turn_end is needed for one turn at a time
+			return proposal;
+		},
+	});
+	const sync = () => {
+		if (controller.goal?.status === "active" || controller.pendingContract()) settle.arm();
+		else settle.disarm();
+		if (controller.ctx && needs.wanted(controller)) turn.arm();
+		else turn.disarm();
+	};
+	return {
+		sync,
+		disarm() {
+			settle.disarm();
+			turn.disarm();
+		},
+	};
 }

@@ -1,27 +1,36 @@
 /**
- * The goal controller: holds the current state, runs transitions through the pure reducer with
- * mutex admission, persists changes, applies effects and keeps derived things (mutex ownership,
- * boundary arming, footer, contract window) in line. Adapters call it; nothing else mutates state.
+ * The goal controller: the one holder of the runtime's state (goal, settings, token total,
+ * contract window). Adapters dispatch events; each runs through the pure reducer (goal-runtime.ts)
+ * with mutex admission, and the named effects go to the one effect runner. It keeps derived things
+ * (mutex ownership, footer, and through `attach` boundary arming, timers and the context fallback)
+ * in line. There are no setters: nothing else mutates state.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createFooterStatus, type StaleGuard, type WorkflowMutex } from "@pi-lifecycle/lifecycle-kit";
 import { foldClock } from "../core/accounting.js";
-import { type ContractDetails, contractMessage, type GoalMessage } from "../core/contract.js";
+import type { ContractDetails, GoalMessage } from "../core/contract.js";
 import { footerText } from "../core/footer.js";
-import { activates, EMPTY_STATE, type GoalEvent, reduceGoal, type Transition } from "../core/goal-machine.js";
-import { persistedTotal, persistWorthy, stateEntryData } from "../core/persistence.js";
-import type { StateAnchor } from "../core/replay.js";
-import { emitTerminal } from "../core/run-protocol.js";
+import { activates, type GoalFacts, offlineTimeDropped } from "../core/goal-machine.js";
 import {
-	DEFAULT_SETTINGS,
+	EMPTY_RUNTIME,
+	type GoalRuntime,
+	goalFacts,
+	type HostFacts,
+	pendingContract,
+	type RuntimeEvent,
+	reduceRuntime,
+} from "../core/goal-runtime.js";
+import { persistedTotal, stateEntryData } from "../core/persistence.js";
+import type { StateAnchor } from "../core/replay.js";
+import {
 	type GoalRecord,
 	type GoalSettings,
 	type GoalState,
 	STATE_ENTRY,
 	STATUS_KEY,
 } from "../core/types.js";
-
-export { RUN_EVENT_PREFIX } from "../core/run-protocol.js";
+import { type EffectPorts, EffectRunner } from "./effect-runner.js";
+import { currentModel, helpersAvailable } from "./host-facts.js";
 
 /** Why a goal cannot start while another workflow holds the mutex. */
 export const WORKFLOW_BUSY =
@@ -30,17 +39,13 @@ export const WORKFLOW_BUSY =
 /** What the controller needs from the composition root. */
 export interface ControllerDeps {
 	/** Pi's API (appendEntry, sendMessage, events). */
-	readonly pi: Pick<ExtensionAPI, "appendEntry" | "sendMessage" | "events">;
+	readonly pi: Pick<ExtensionAPI, "appendEntry" | "sendMessage" | "events" | "getActiveTools">;
 	/** The workflow mutex participant. */
 	readonly mutex: WorkflowMutex;
 	/** Captures a generation guard (owner identity of the goal). */
 	readonly guard: () => StaleGuard;
 	/** Clock. */
 	readonly now: () => number;
-	/** Called after every change so dependants (boundary arming, wake timers) follow the state. */
-	readonly onChange?: () => void;
-	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
-	readonly onWindowChange?: () => void;
 	/** The run under way: automatic goal work, goal-owned (written with each state entry for the replay). */
 	readonly runOrigin?: () => Omit<StateAnchor, "tokens">;
 }
@@ -53,43 +58,65 @@ export interface ApplyResult {
 	readonly error?: string;
 }
 
+/** What follows the state, attached once after the dependants exist (no forward stubs). */
+export interface ControllerAttachments extends EffectPorts {
+	/** Called after every persisted change so dependants (boundary arming, wake timers) follow the state. */
+	readonly onChange: () => void;
+	/** Called when the window's contract revision changes (arms or disarms the context fallback). */
+	readonly onWindowChange: () => void;
+}
+
 /** Holds one runtime's goal state. Create in the factory. */
 export class GoalController {
 	readonly #deps: ControllerDeps;
-	#state: GoalState = EMPTY_STATE;
-	#branchTotal = 0;
-	#windowRevision = -1;
-	#settings: GoalSettings = DEFAULT_SETTINGS;
+	#runtime: GoalRuntime = EMPTY_RUNTIME;
 	#ctx: ExtensionContext | undefined;
 	#owner: StaleGuard | undefined;
-	/** The last goal removed by clear, for its inactive contract revision. */
-	#cleared: GoalRecord | undefined;
 	/** The token of this controller's agent-workflow acquisition, while it holds one. */
 	#mutexToken: symbol | undefined;
-	/** The assistant message counted last, until it is seen on the branch (Pi persists it after message_end). */
-	#lastCounted: { leafBefore: string | null; tokens: number } | undefined;
 	/** The footer entry (setStatus only when the text or the context changes; a stale ctx is ignored). */
 	readonly #footer = createFooterStatus(STATUS_KEY);
+	readonly #runner: EffectRunner;
+	#attached: ControllerAttachments | undefined;
 
 	constructor(deps: ControllerDeps) {
 		this.#deps = deps;
+		this.#runner = new EffectRunner({
+			pi: deps.pi,
+			persist: () => this.#persist(),
+			follow: (full) => (full ? this.sync() : this.refreshFooter()),
+			refreshFooter: () => this.refreshFooter(),
+			followWindow: () => this.#attached?.onWindowChange(),
+			working: () => this.working,
+			pendingContract: () => this.pendingContract(),
+		});
+	}
+
+	/** Attaches the waker, the usage recovery and what follows a change (once, in the composition root). */
+	attach(attachments: ControllerAttachments): void {
+		this.#attached = attachments;
+		this.#runner.attach(attachments);
 	}
 
 	/** Current state (immutable). */
 	get state(): GoalState {
-		return this.#state;
+		return this.#runtime.goal;
 	}
 	/** Current goal, or null. */
 	get goal(): GoalRecord | null {
-		return this.#state.goal;
+		return this.#runtime.goal.goal;
 	}
 	/** Effective settings. */
 	get settings(): GoalSettings {
-		return this.#settings;
+		return this.#runtime.settings;
 	}
 	/** Running token total of the branch. */
 	get branchTotal(): number {
-		return this.#branchTotal;
+		return this.#runtime.branchTotal;
+	}
+	/** The contract revision the current context window is known to hold (-1: none). */
+	get windowRevision(): number {
+		return this.#runtime.windowRevision;
 	}
 	/** The session context captured at session_start (undefined after shutdown). */
 	get ctx(): ExtensionContext | undefined {
@@ -102,13 +129,21 @@ export class GoalController {
 
 	/** Whether the goal is active and not waiting. */
 	get working(): boolean {
-		const goal = this.#state.goal;
+		const goal = this.goal;
 		return goal?.status === "active" && !goal.wait;
 	}
 
-	/** Facts for the reducer. */
-	facts() {
-		return { now: this.#deps.now(), branchTotal: this.#branchTotal, settings: this.#settings };
+	/** Facts for the reducer (the helper tools and the model of `ctx` are read lazily). */
+	facts(ctx: ExtensionContext | undefined = this.#ctx): GoalFacts {
+		return goalFacts(this.#runtime, this.#host(ctx));
+	}
+
+	#host(ctx: ExtensionContext | undefined): HostFacts {
+		return {
+			now: this.#deps.now(),
+			helpersAvailable: () => helpersAvailable(this.#deps.pi),
+			model: () => currentModel(ctx),
+		};
 	}
 
 	/** Binds to a session after restore (session_start / session_tree). */
@@ -118,21 +153,13 @@ export class GoalController {
 	): void {
 		this.#ctx = ctx;
 		this.#owner = this.#deps.guard();
-		this.#branchTotal = restored.branchTotal;
-		this.#windowRevision = restored.windowRevision;
-		this.#cleared = undefined;
-		this.#lastCounted = undefined;
-		const goal = restored.state.goal;
-		// Offline time never counts: a restored active goal's clock restarts now.
-		const now = this.#deps.now();
-		const clock =
-			goal && goal.status === "active" && !goal.wait
-				? { activeMs: goal.clock.activeMs, since: now }
-				: goal
-					? { activeMs: goal.clock.activeMs, since: null }
-					: undefined;
-		this.#state = goal && clock ? { ...restored.state, goal: { ...goal, clock } } : restored.state;
-		if (goal?.status === "active" && !this.#acquireMutex())
+		this.#runtime = {
+			goal: offlineTimeDropped(restored.state, this.#deps.now()),
+			settings: this.#runtime.settings,
+			branchTotal: restored.branchTotal,
+			windowRevision: restored.windowRevision,
+		};
+		if (this.goal?.status === "active" && !this.#acquireMutex())
 			this.apply({ type: "pause", reason: "workflow-busy" });
 		this.sync();
 	}
@@ -151,63 +178,34 @@ export class GoalController {
 		this.#owner = undefined;
 	}
 
-	/** Replaces effective settings. */
-	setSettings(settings: GoalSettings): void {
-		this.#settings = settings;
-	}
-
-	/**
-	 * Adds one assistant message's tokens to the running branch total (at its message_end, before Pi
-	 * persists it; `leafBefore` is the leaf then, see persistedTotal).
-	 */
-	addTokens(tokens: number, leafBefore?: string | null): void {
-		if (tokens <= 0) return;
-		this.#branchTotal += tokens;
-		if (leafBefore !== undefined) this.#lastCounted = { leafBefore, tokens };
-	}
-
 	/**
 	 * Runs one event. If it moves the goal into `active`, the mutex is acquired first and a busy
-	 * group rejects the event before anything changes.
+	 * group rejects the event before anything changes. The effects run in the reducer's order.
 	 */
-	apply(event: GoalEvent, ctx: ExtensionContext | undefined = this.#ctx): ApplyResult {
-		const before = this.#state;
-		const transition: Transition = reduceGoal(before, event, this.facts());
+	apply(event: RuntimeEvent, ctx: ExtensionContext | undefined = this.#ctx): ApplyResult {
+		const before = this.#runtime;
+		const transition = reduceRuntime(before, event, this.#host(ctx));
 		if (transition.error) return { changed: false, error: transition.error };
-		if (transition.state === before) return { changed: false };
-		if (activates(before, transition.state) && !this.#acquireMutex())
-			return {
-				changed: false,
-				error: WORKFLOW_BUSY,
-			};
-		if (event.type === "clear" && before.goal) this.#cleared = before.goal;
-		this.#state = transition.state;
-		if (!persistWorthy(before, transition.state)) {
-			// Per-turn counters only: no entry (the restore replays them), nothing to re-arm.
-			this.refreshFooter();
-			return { changed: true };
-		}
-		this.#persist();
-		for (const effect of transition.effects) {
-			if (effect.type === "abort") {
-				if (ctx && !ctx.isIdle()) ctx.abort();
-			} else emitTerminal(this.#deps.pi.events, { ...effect, session: ctx?.sessionManager });
-		}
-		this.sync();
-		return { changed: true };
+		const changed = transition.runtime.goal !== before.goal;
+		if (changed && activates(before.goal, transition.runtime.goal) && !this.#acquireMutex())
+			return { changed: false, error: WORKFLOW_BUSY };
+		this.#runtime = transition.runtime;
+		if (changed || transition.effects.length > 0) this.#runner.run(transition.effects, ctx, changed);
+		return { changed };
 	}
 
 	/** Persists a checkpoint (before compaction, at shutdown) when a goal exists. */
 	checkpoint(): void {
-		const goal = this.#state.goal;
+		const goal = this.goal;
 		if (goal?.status !== "active") return;
-		this.#state = { ...this.#state, goal: { ...goal, clock: foldClock(goal.clock, this.#deps.now()) } };
+		const clock = foldClock(goal.clock, this.#deps.now());
+		this.#runtime = { ...this.#runtime, goal: { ...this.#runtime.goal, goal: { ...goal, clock } } };
 		this.#persist();
 	}
 
 	#persist(): void {
 		try {
-			const state = this.#state;
+			const state = this.#runtime.goal;
 			const goal = state.goal;
 			// The running period is folded in, so the restore only adds the time the branch shows after the entry.
 			const saved = goal
@@ -231,46 +229,28 @@ export class GoalController {
 
 	/** The branch total of the messages already on the branch (see {@link persistedTotal}). */
 	#persistedTotal(): number {
-		const last = this.#lastCounted;
+		const { lastCounted: last, branchTotal } = this.#runtime;
 		const session = this.#ctx?.sessionManager;
-		if (!last || !session) return this.#branchTotal;
-		const total = persistedTotal(session, this.#branchTotal, last);
-		if (total === this.#branchTotal) this.#lastCounted = undefined; // on the branch: no walk next time
+		if (!last || !session) return branchTotal;
+		const total = persistedTotal(session, branchTotal, last);
+		// On the branch: no walk next time (a cache, not a state change).
+		if (total === branchTotal) this.#runtime = { ...this.#runtime, lastCounted: undefined };
 		return total;
 	}
 
 	/** Releases the mutex when not active, refreshes the footer, notifies dependants. */
 	sync(): void {
-		if (this.#state.goal?.status !== "active" && this.#mutexToken) {
+		if (this.goal?.status !== "active" && this.#mutexToken) {
 			this.#deps.mutex.release(this.#mutexToken);
 			this.#mutexToken = undefined;
 		}
 		this.refreshFooter();
-		this.#deps.onChange?.();
+		this.#attached?.onChange();
 	}
 
 	/** Updates the footer (Pi's setStatus only when the text changed). */
 	refreshFooter(): void {
-		if (this.#ctx) this.#footer.set(this.#ctx, footerText(this.#state.goal, this.facts()));
-	}
-
-	// --- contract window -------------------------------------------------------------------
-
-	/** The contract revision the current context window is known to hold (-1: none). */
-	get windowRevision(): number {
-		return this.#windowRevision;
-	}
-
-	/** Records that a contract revision entered the window (-1: the window holds none). */
-	markWindow(revision: number): void {
-		if (this.#windowRevision === revision) return;
-		this.#windowRevision = revision;
-		this.#deps.onWindowChange?.();
-	}
-
-	/** The context window lost its messages (compaction, reset, tree navigation). */
-	forgetWindow(): void {
-		this.markWindow(-1);
+		if (this.#ctx) this.#footer.set(this.#ctx, footerText(this.goal, this.facts()));
 	}
 
 	/**
@@ -278,11 +258,6 @@ export class GoalController {
 	 * or one inactive revision after a stop when the window held an earlier revision.
 	 */
 	pendingContract(): GoalMessage<ContractDetails> | undefined {
-		const { goal, revision } = this.#state;
-		if (this.#windowRevision === revision) return undefined;
-		if (goal?.status === "active") return contractMessage(goal, revision);
-		if (this.#windowRevision < 0) return undefined;
-		if (goal) return contractMessage(goal, revision);
-		return this.#cleared ? contractMessage(this.#cleared, revision, "cleared") : undefined;
+		return pendingContract(this.#runtime);
 	}
 }

@@ -16,16 +16,14 @@ import { readContinuationDetails, readContractDetails } from "../core/contract.j
 import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
-import { limitReached } from "../core/safety.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
 import { countResponse, flushHeldTurn, type TurnEndNeeds } from "./boundary.js";
 import type { GoalController } from "./controller.js";
+import { publishWhileIdle } from "./effect-runner.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
-import { helpersAvailable, settleRun } from "./settle.js";
 import type { UsageRecovery } from "./usage-recovery.js";
-import { publishWhileIdle } from "./use-cases.js";
 import type { GoalWaker } from "./wake.js";
 import { contractRevisionSince, resetAhead } from "./window.js";
 
@@ -44,8 +42,6 @@ export interface HookDeps {
 	readonly disarm: () => void;
 	/** Usage-limit recovery queries. */
 	readonly usage: UsageRecovery;
-	/** Clock. */
-	readonly now: () => number;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
 }
@@ -91,31 +87,13 @@ function ignoredText(ignored: number): string {
 	return `ignored ${entries} on this branch; restored the last valid goal state (or no goal).`;
 }
 
-function restore(
-	deps: HookDeps,
-	pi: Pick<ExtensionAPI, "getActiveTools">,
-	ctx: ExtensionContext,
-	onIgnored: (ignored: number) => void,
-): void {
+function restore(deps: HookDeps, ctx: ExtensionContext, onIgnored: (ignored: number) => void): void {
 	deps.needs.clear();
 	const restored = restoreBranch(ctx.sessionManager as unknown as RestoreLookup);
 	if (restored.ignored > 0) onIgnored(restored.ignored);
 	deps.controller.bind(ctx, restored);
-	deps.controller.apply({ type: "budget_check" }, ctx);
-	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
-	if (deps.controller.goal?.status === "active" && !helpersAvailable(pi))
-		deps.controller.apply({ type: "pause", reason: "helpers-unavailable" }, ctx);
-	// Settings may have lowered a limit below the current count: stop instead of idling "active".
-	const goal = deps.controller.goal;
-	const limit = goal?.status === "active" ? limitReached(goal.safety, deps.controller.settings) : undefined;
-	if (limit) deps.controller.apply({ type: "pause", reason: limit }, ctx);
-	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the
-	// replayed clock now, so offline time (or another branch's) never counts after a later crash.
-	if (deps.controller.working) deps.controller.checkpoint();
-	if (deps.controller.working) {
-		deps.waker.request("wake");
-		deps.waker.flushSoon();
-	}
+	// The reducer rechecks budget, helpers and limits, checkpoints a working goal and wakes it.
+	deps.controller.apply({ type: "restored" }, ctx);
 }
 
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
@@ -138,14 +116,14 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			projectTrusted: isExplicitlyTrusted(ctx),
 		});
 		for (const warning of loaded.warnings) say(ctx, warning, "warning");
-		controller.setSettings(loaded.value);
-		restore(deps, pi, ctx, onIgnored(ctx));
+		controller.apply({ type: "settings", settings: loaded.value }, ctx);
+		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
 		waker.dispose();
 		usage.cancel();
-		restore(deps, pi, ctx, onIgnored(ctx));
+		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_shutdown", () => {
 		controller.checkpoint();
@@ -176,7 +154,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				controller.apply({ type: "wake" }, ctx);
 		}
 		if (message.role === "assistant") {
-			controller.addTokens(messageTokens(message.usage), ctx.sessionManager.getLeafId());
+			const leafBefore = ctx.sessionManager.getLeafId();
+			controller.apply({ type: "tokens", tokens: messageTokens(message.usage), leafBefore }, ctx);
 			const assistant = event.message as AssistantLike;
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
@@ -186,7 +165,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 				deps.syncBoundaries();
 		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
-			if (details) controller.markWindow(details.revision);
+			if (details) controller.apply({ type: "window", revision: details.revision }, ctx);
 		}
 	});
 	pi.on("tool_execution_end", (event, ctx) => {
@@ -196,7 +175,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
 		if (controller.goal?.status === "active" && isResetCall(event)) {
-			needs.reset = true;
+			needs.resetAccepted();
 			deps.syncBoundaries();
 		}
 	});
@@ -220,11 +199,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			run.startRun(details.kind === "continuation" || details.kind === "wake" || recovery, recovery, true);
 		} else {
 			run.startRun(false);
-			// A newer user or extension run supersedes a queued or delivered-but-unstarted goal prompt.
-			waker.cancel();
-			// Any non-goal follow-up wakes quiet provider-error waiting (same goal id).
-			const kind = controller.goal?.status === "active" ? controller.goal.wait?.kind : undefined;
-			if (kind === "provider_error" || kind === "provider_retry") controller.apply({ type: "wake" }, ctx);
+			controller.apply({ type: "foreign_run" }, ctx);
 		}
 		const contract = controller.pendingContract();
 		return contract ? { message: contract } : undefined;
@@ -236,17 +211,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("agent_settled", (event, ctx) => {
 		// The run of a dropped stale goal prompt was aborted by us, not by the user.
-		const aborted = event.aborted === true && !run.stale;
-		settleRun({ pi, controller, usage, now: deps.now }, run.settle(aborted), ctx);
-		if (event.aborted && !aborted) {
-			if (controller.working) waker.request("continuation");
-			waker.flushSoon();
-			return;
-		}
-		publishWhileIdle(pi, controller);
-		// Fallback: an active goal that got no continuation at its boundary starts again from idle.
-		if (!event.aborted && controller.working) waker.request("continuation");
-		waker.flushSoon();
+		const staleAbort = event.aborted === true && run.stale;
+		const facts = run.settle(event.aborted === true && !run.stale);
+		controller.apply({ type: "settled", run: facts, staleAbort, owned: controller.owned }, ctx);
 	});
 
 	pi.on("session_before_compact", (event) => {
@@ -255,23 +222,21 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("session_compact_failed", (event) => {
 		// A failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
-		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted })) waker.cancel();
+		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted }))
+			controller.apply({ type: "recovery_failed" });
 	});
 	pi.on("model_select", (event, ctx) => {
 		// An observed model change ends usage-limit recovery for the old model as usage_limited.
-		usage.stopOnModelMismatch(event.model, ctx);
+		controller.apply({ type: "model_check", model: event.model }, ctx);
 	});
 	pi.on("session_compact", (event, ctx) => {
 		const entry = event.compactionEntry;
 		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
-		controller.markWindow(contractRevisionSince(ctx.sessionManager, since));
-		publishWhileIdle(pi, controller);
+		controller.apply({ type: "window", revision: contractRevisionSince(ctx.sessionManager, since) }, ctx);
+		publishWhileIdle({ pi, pendingContract: () => controller.pendingContract() }, controller.ctx);
 		restoreBeforeNextRequest(pi, controller, afterRun, event.willRetry);
 		// Manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
-		if (event.reason === "manual" && !event.willRetry && controller.working) {
-			waker.request("continuation");
-			waker.flushSoon();
-		}
+		if (event.reason === "manual" && !event.willRetry) controller.apply({ type: "manual_compaction" }, ctx);
 	});
 	onResetAnnouncement(
 		pi.events,
@@ -281,7 +246,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			const ctx = controller.ctx;
 			if (!ctx) return;
 			// The contract may already sit in the new window (proposed at the reset boundary, boundary.ts).
-			controller.markWindow(contractRevisionSince(ctx.sessionManager, announcement.entryId));
+			const revision = contractRevisionSince(ctx.sessionManager, announcement.entryId);
+			controller.apply({ type: "window", revision }, ctx);
 			controller.sync();
 		},
 	);

@@ -146,10 +146,9 @@ export function registerManagedRuns(
 			if (existing && existing.status !== "complete")
 				return fail(runId, "start", "GOAL_ALREADY_EXISTS", `Goal ${existing.id} is ${existing.status}.`);
 			used.ids.add(runId);
-			const { error } = startGoal(deps, ctx, request, (goalId) =>
-				// Synchronous, before the kickoff: a listener can still cancel.
-				emit(runId, { type: "state", runId, goalId, status: "active", session: ctx.sessionManager }),
-			);
+			// The reducer's runStarted effect sends the `active` state synchronously, before the kickoff:
+			// a listener can still cancel.
+			const { error } = startGoal(deps, ctx, request);
 			if (error) fail(runId, "start", "ACTIVATION_FAILED", error);
 		} catch {
 			// Never throw into the emitter (a listener of our event may throw too).

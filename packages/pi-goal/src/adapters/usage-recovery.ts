@@ -7,9 +7,11 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
-import type { GoalRecord, UsageLimitScope } from "../core/types.js";
+import { sameScope } from "../core/goal-machine.js";
+import type { GoalRecord } from "../core/types.js";
 import { selectResetHint } from "../core/usage-reset.js";
 import type { GoalController } from "./controller.js";
+import { currentModel } from "./host-facts.js";
 import { queryUsage } from "./usage-query.js";
 import type { Timers } from "./wake.js";
 
@@ -22,27 +24,11 @@ export interface UsageRecoveryDeps {
 	readonly now: () => number;
 }
 
-/** The selected model as far as scope checks need it. */
-type ModelLike = { readonly provider: string; readonly id: string; readonly name?: string } | undefined;
-
 function waitKey(goal: GoalRecord | null): string | undefined {
 	const wait = goal?.status === "active" ? goal.wait : undefined;
 	return goal && wait?.kind === "usage_limit" && wait.resumeAt != null
 		? `${goal.id}@${wait.resumeAt}`
 		: undefined;
-}
-
-/** Whether the selected model is the one the usage limit rejected. */
-export function sameScope(model: ModelLike, scope: UsageLimitScope): boolean {
-	return model !== undefined && model.provider === scope.provider && model.id === scope.model;
-}
-
-function currentModel(ctx: ExtensionContext | undefined): ModelLike {
-	try {
-		return ctx?.model as ModelLike;
-	} catch {
-		return undefined;
-	}
 }
 
 /** Owns usage-limit reset-hint queries for one runtime. */
@@ -102,31 +88,5 @@ export class UsageRecovery {
 	cancel(): void {
 		this.#pending?.abort.abort();
 		this.#pending = undefined;
-	}
-
-	/**
-	 * Stops a usage-limit wait whose model is no longer selected (a model-scope mismatch stops
-	 * quota recovery as usage_limited). Returns true when the goal was stopped.
-	 */
-	stopOnModelMismatch(model: ModelLike, ctx?: ExtensionContext): boolean {
-		const { controller } = this.#deps;
-		const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
-		if (wait?.kind !== "usage_limit" || !wait.usageLimit || sameScope(model, wait.usageLimit)) return false;
-		const scope = wait.usageLimit;
-		const to = model ? `${model.provider}/${model.id}` : "no model";
-		controller.apply(
-			{
-				type: "usage_limited",
-				detail: `usage limit of ${scope.provider}/${scope.model}; the model changed to ${to}`,
-			},
-			ctx,
-		);
-		return true;
-	}
-
-	/** Checks a due usage-limit wait against the selected model; false when it stopped the goal. */
-	checkDue(): boolean {
-		const ctx = this.#deps.controller.ctx;
-		return !this.stopOnModelMismatch(currentModel(ctx), ctx);
 	}
 }

@@ -1,24 +1,23 @@
 /**
  * The goal use cases: start, edit, pause, resume, clear and a settings change. The `/goal`
- * command, the TUI menu, managed runs and (through the controller) the tools all go through these,
- * so "what follows a pause" (cancel the wake, publish the inactive contract) is written once. Each
- * returns an {@link Outcome}: the error, or the text that says what happened.
+ * command, the TUI menu and managed runs go through these: each checks what only the host can
+ * tell (another workflow, hidden helper tools, the settings file), dispatches one event and says
+ * what happened. What follows an event (cancel the wake, publish the contract, kick off) is the
+ * reducer's (goal-machine.ts). Each returns an {@link Outcome}: the error, or the success text.
  */
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isExplicitlyTrusted, OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import type { GoalSettings } from "../core/types.js";
 import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
+import { helpersAvailable } from "./host-facts.js";
 import { say } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
-import { helpersAvailable } from "./settle.js";
-import type { GoalWaker } from "./wake.js";
 
 /** What the use cases need. */
 export interface UseCaseDeps {
-	readonly pi: Pick<ExtensionAPI, "sendMessage" | "getActiveTools">;
+	readonly pi: Pick<ExtensionAPI, "getActiveTools">;
 	readonly controller: GoalController;
-	readonly waker: GoalWaker;
 	/** Pi's agent directory (settings location); settings cannot change without it. */
 	readonly agentDir?: () => string;
 }
@@ -56,32 +55,11 @@ export function startBlocker(deps: Pick<UseCaseDeps, "pi" | "controller">): stri
 	return helpersAvailable(deps.pi) ? undefined : HELPERS_MISSING;
 }
 
-/** Appends a missing contract revision right away when Pi is idle (no run is started). */
-export function publishWhileIdle(pi: Pick<ExtensionAPI, "sendMessage">, controller: GoalController): void {
-	const ctx = controller.ctx;
-	if (!ctx) return;
-	try {
-		if (!ctx.isIdle()) return;
-	} catch {
-		return;
-	}
-	const contract = controller.pendingContract();
-	if (contract) pi.sendMessage(contract, { triggerTurn: false });
-}
-
-/** Queues an idle start and sends it now if Pi is idle; a busy run continues at its boundary. */
-function wakeWorkingGoal(deps: UseCaseDeps, ctx: ExtensionContext, kind: "kickoff" | "resume"): void {
-	if (!deps.controller.working) return;
-	deps.waker.request(kind);
-	if (ctx.isIdle()) deps.waker.flush(ctx);
-}
-
-/** Starts a goal (after any confirmation). `onStarted` runs before the kickoff (a managed run's state event). */
+/** Starts a goal (after any confirmation); a managed run hears its state before the kickoff. */
 export function startGoal(
 	deps: UseCaseDeps,
 	ctx: ExtensionContext,
 	request: { objective: string; tokenBudget: number | null; runId?: string },
-	onStarted?: (goalId: string) => void,
 ): Outcome {
 	const blocked = startBlocker(deps);
 	if (blocked) return refused(blocked);
@@ -89,14 +67,12 @@ export function startGoal(
 	const { objective, tokenBudget, runId } = request;
 	const applied = deps.controller.apply({ type: "start", id, objective, tokenBudget, runId }, ctx);
 	if (applied.error) return refused(applied.error);
-	onStarted?.(id);
-	wakeWorkingGoal(deps, ctx, "kickoff");
 	return { text: `Goal ${deps.controller.goal?.id} started.` };
 }
 
 /**
- * Edits the objective and/or the budget: new goal id, budget re-check (a lowered budget already
- * used up stops the goal now), idle kickoff, contract.
+ * Edits the objective and/or the budget: new goal id; the reducer re-checks the budget (a lowered
+ * budget already used up stops the goal now), kicks off a working goal and publishes the contract.
  */
 export function editGoal(
 	deps: UseCaseDeps,
@@ -108,11 +84,6 @@ export function editGoal(
 		{ type: "edit", newId: newGoalId(), objective: edit.objective, tokenBudget: edit.tokenBudget },
 		ctx,
 	);
-	if (!applied.error) {
-		controller.apply({ type: "budget_check" }, ctx);
-		wakeWorkingGoal(deps, ctx, "kickoff");
-	}
-	publishWhileIdle(deps.pi, controller);
 	if (applied.error) return refused(applied.error);
 	return { text: `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).` };
 }
@@ -120,8 +91,6 @@ export function editGoal(
 /** Pauses the active goal (the user's pause also aborts a run under way). */
 export function pauseGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
 	const applied = deps.controller.apply({ type: "pause", reason: "user" }, ctx);
-	if (!applied.error) deps.waker.cancel();
-	publishWhileIdle(deps.pi, deps.controller);
 	if (applied.error) return refused(applied.error);
 	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
 }
@@ -132,13 +101,12 @@ export function resumeGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
 	if (blocked) return refused(blocked);
 	const applied = deps.controller.apply({ type: "resume", newId: newGoalId() }, ctx);
 	if (applied.error) return refused(applied.error);
-	wakeWorkingGoal(deps, ctx, "resume");
 	return { text: `Goal ${deps.controller.goal?.id} resumed.` };
 }
 
 /**
  * Clears the goal. A managed run's cancel passes `cancelled` (its terminal status and reason); the
- * user's clear also publishes the cleared contract while idle.
+ * user's clear also publishes the cleared contract while idle (the reducer's rule).
  */
 export function clearGoal(
 	deps: UseCaseDeps,
@@ -153,8 +121,6 @@ export function clearGoal(
 			}
 		: { type: "clear" as const };
 	const applied = deps.controller.apply(event, ctx);
-	if (!applied.error) deps.waker.cancel();
-	if (!cancelled) publishWhileIdle(deps.pi, deps.controller);
 	if (applied.error) return refused(applied.error);
 	return { text: "Goal cleared." };
 }
@@ -182,12 +148,9 @@ export function changeSetting<K extends keyof GoalSettings>(
 			`Could not save retryUsageLimits: ${saved.error}. The previous policy (${previous}) stays in effect.`,
 		);
 	}
-	controller.setSettings(saved.loaded.value);
+	// The reducer's rule: turning retryUsageLimits off stops a pending usage-limit wait.
+	controller.apply({ type: "settings", settings: saved.loaded.value, changed: key }, ctx);
 	const effective = saved.loaded.value[key];
-	const wait = controller.goal?.status === "active" ? controller.goal.wait : undefined;
-	if (key === "retryUsageLimits" && !effective && wait?.kind === "usage_limit")
-		controller.apply({ type: "usage_limited", detail: "usage-limit recovery was turned off" }, ctx);
-	controller.refreshFooter();
 	const override = saved.overridden.length > 0 ? ` (${OVERRIDDEN_NOTE})` : "";
 	const shown = typeof effective === "boolean" ? (effective ? "on" : "off") : (effective ?? "off");
 	return { text: `${key} is now ${shown}${override}; saved to ${saved.path}.` };

@@ -8,7 +8,8 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { IdleDispatcher, LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
 import { budgetExhausted } from "../core/accounting.js";
-import { type ContinuationDetails, continuationMessage } from "../core/contract.js";
+import type { ContinuationDetails } from "../core/contract.js";
+import { continuationMessage } from "../core/contract.js";
 import { automaticAllowed } from "../core/safety.js";
 import type { GoalController } from "./controller.js";
 
@@ -32,8 +33,6 @@ export interface WakerDeps {
 	readonly identity: LifecycleIdentity;
 	readonly timers: Timers;
 	readonly nonce: () => string;
-	/** Checks a due usage-limit wait (model scope); false when it stopped the goal instead. */
-	readonly checkUsageDue?: () => boolean;
 	/** Whether goal_complete and goal_blocked are active tools (rechecked before every send). */
 	readonly helpersAvailable?: () => boolean;
 }
@@ -175,12 +174,9 @@ export class GoalWaker {
 			const current = controller.goal;
 			if (current?.id !== goal.id || current.wait?.resumeAt !== resumeAt) return;
 			if (controller.facts().now < resumeAt) return this.syncTimer();
-			// A usage-limit deadline requests one recovery request (same goal id, no /goal resume).
-			const recovery = current.wait?.kind === "usage_limit";
-			if (recovery && this.#deps.checkUsageDue && !this.#deps.checkUsageDue()) return;
-			controller.apply({ type: "wake" });
-			this.request(recovery ? "recovery" : "wake");
-			this.flush();
+			// The reducer wakes the goal and requests one prompt (a usage-limit wait: one recovery
+			// request, same goal id, after checking that its model is still selected).
+			controller.apply({ type: "deadline", resumeAt });
 		};
 		const handle = timers.setTimeout(() => {
 			// session.dispose() emits no session_shutdown: a later deadline meets a stale ctx, which

@@ -1,280 +1,236 @@
 /**
  * The goal state machine (pure). `reduceGoal` takes the state, one event and the facts it needs
- * (clock, branch token total, settings) and returns the next state plus named effects for the
- * adapters. It never touches Pi. Invalid transitions return `error` and the unchanged state.
+ * and returns the next state plus the named effects, in the order the controller's effect runner
+ * executes them. Each rule that follows from an event is written here, where unit tests see it:
+ * what an edit re-checks, the settlement order (budget → safety limits → helpers → the wait), what
+ * a restore re-checks, what a deadline wakes, what a model change stops. It never touches Pi.
  */
-import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
-import { countTurn, freshSafety, type TurnFacts } from "./safety.js";
-import type {
-	GoalRecord,
-	GoalSettings,
-	GoalState,
-	GoalStatus,
-	PauseReason,
-	UsageLimitScope,
-	WaitKind,
-} from "./types.js";
+import { foldClock } from "./accounting.js";
+import type { GoalEffect, GoalEvent, GoalFacts, ModelRef, Transition, WakeKind } from "./goal-events.js";
+import { reduceStep, type StepEvent, unchanged } from "./goal-transitions.js";
+import { classifySettlement } from "./outcome.js";
+import { persistWorthy } from "./persistence.js";
+import { limitReached } from "./safety.js";
+import { type GoalState, USAGE_FALLBACK_MS, type UsageLimitScope } from "./types.js";
 
-/** Facts every transition may read. */
-export interface GoalFacts {
-	/** Epoch ms. */
-	readonly now: number;
-	/** Running token total of the current branch. */
-	readonly branchTotal: number;
-	/** Effective settings. */
-	readonly settings: GoalSettings;
+export type {
+	GoalEffect,
+	GoalEvent,
+	GoalFacts,
+	ModelRef,
+	TerminalStatus,
+	Transition,
+	WakeKind,
+} from "./goal-events.js";
+export { activates, EMPTY_STATE, offlineTimeDropped } from "./goal-transitions.js";
+
+/** Whether the goal is active and not waiting (it works, so automatic prompts may follow). */
+function working(state: GoalState): boolean {
+	return state.goal?.status === "active" && !state.goal.wait;
 }
 
-/** Inputs to the state machine. */
-export type GoalEvent =
-	| {
-			readonly type: "start";
-			readonly id: string;
-			readonly objective: string;
-			readonly tokenBudget: number | null;
-			readonly runId?: string;
-	  }
-	| { readonly type: "pause"; readonly reason: PauseReason }
-	| { readonly type: "resume"; readonly newId: string }
-	| {
-			readonly type: "edit";
-			readonly newId: string;
-			readonly objective: string;
-			readonly tokenBudget?: number | null;
-	  }
-	| { readonly type: "clear"; readonly reason?: "user" | "cancelled"; readonly detail?: string }
-	| { readonly type: "complete"; readonly summary: string }
-	| { readonly type: "blocked"; readonly reason: string }
-	| {
-			readonly type: "wait";
-			readonly reason: string;
-			readonly resumeAt: number | null;
-			readonly kind?: WaitKind;
-			readonly usageLimit?: UsageLimitScope;
-	  }
-	| { readonly type: "usage_limited"; readonly detail: string }
-	| { readonly type: "reschedule"; readonly from: number; readonly to: number }
-	| { readonly type: "wake" }
-	| { readonly type: "continued" }
-	| { readonly type: "turn"; readonly turn: TurnFacts }
-	| { readonly type: "budget_check" };
-
-/** Terminal statuses a managed run can end with. */
-export type TerminalStatus = GoalStatus | "cleared" | "cancelled" | "replaced";
-
-/** Named effects for the adapters. */
-export type GoalEffect =
-	| { readonly type: "abort" }
-	| {
-			readonly type: "terminal";
-			readonly runId: string;
-			readonly goalId: string;
-			readonly status: TerminalStatus;
-			readonly detail?: string;
-			readonly tokens: number;
-	  };
-
-/** Result of one transition. */
-export interface Transition {
-	/** Next state (the same object when nothing changed). */
-	readonly state: GoalState;
-	/** Effects to apply, in order. */
-	readonly effects: readonly GoalEffect[];
-	/** Why the event was rejected (state unchanged). */
-	readonly error?: string;
+/** Runs `event` after `first`; a rejected or empty second step leaves `first` as it was. */
+function then(first: Transition, event: StepEvent, facts: GoalFacts): Transition {
+	const next = reduceStep(first.state, event, facts);
+	if (next.error || next.state === first.state) return first;
+	return { state: next.state, effects: [...first.effects, ...next.effects] };
 }
 
-/** The empty state. */
-export const EMPTY_STATE: GoalState = Object.freeze({ goal: null, revision: 0 });
-
-function unchanged(state: GoalState, error?: string): Transition {
-	return error === undefined ? { state, effects: [] } : { state, effects: [], error };
+function withEffects(transition: Transition, ...effects: GoalEffect[]): Transition {
+	return effects.length === 0 ? transition : { ...transition, effects: [...transition.effects, ...effects] };
 }
 
-/** Leaves the active status: folds usage and time, drops the wait. */
-function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, ...rest } = goal;
-	return {
-		...rest,
-		status,
-		usage: endUsage(goal.usage, facts.branchTotal),
-		clock: stopClock(goal.clock, facts.now),
-	};
+function wake(kind: WakeKind, when: "now" | "afterHandlers"): GoalEffect {
+	return { type: "requestWake", kind, when };
 }
 
-/** Enters the active status (not waiting). */
-function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, outcome: _outcome, ...rest } = goal;
-	return {
-		...rest,
-		status: "active",
-		usage: beginUsage(goal.usage, facts.branchTotal),
-		clock: startClock(goal.clock, facts.now),
-	};
+/** Whether the selected model is the one a usage limit rejected. */
+export function sameScope(model: ModelRef | undefined, scope: UsageLimitScope): boolean {
+	return model !== undefined && model.provider === scope.provider && model.id === scope.model;
 }
 
-function terminal(goal: GoalRecord, status: TerminalStatus, facts: GoalFacts, detail?: string): GoalEffect[] {
-	if (!goal.runId) return [];
-	return [
-		{
-			type: "terminal",
-			runId: goal.runId,
-			goalId: goal.id,
-			status,
-			detail,
-			tokens: goalTokens(goal.usage, facts.branchTotal),
-		},
-	];
+/** Rule: a usage-limit wait whose model is no longer selected cannot recover by waiting; it stops. */
+function stopOnModelMismatch(start: Transition, model: ModelRef | undefined, facts: GoalFacts): Transition {
+	const goal = start.state.goal;
+	const wait = goal?.status === "active" ? goal.wait : undefined;
+	if (wait?.kind !== "usage_limit" || !wait.usageLimit) return start;
+	if (sameScope(model, wait.usageLimit)) return start;
+	const scope = wait.usageLimit;
+	const to = model ? `${model.provider}/${model.id}` : "no model";
+	const detail = `usage limit of ${scope.provider}/${scope.model}; the model changed to ${to}`;
+	return then(start, { type: "usage_limited", detail }, facts);
 }
 
-/** Stops an active goal with a stopped status. */
-function stop(
-	state: GoalState,
-	goal: GoalRecord,
-	status: GoalStatus,
-	facts: GoalFacts,
-	extra: Partial<GoalRecord>,
-	abort: boolean,
-): Transition {
-	const stopped: GoalRecord = { ...deactivate(goal, facts, status), ...extra };
-	const effects: GoalEffect[] = abort ? [{ type: "abort" }] : [];
-	effects.push(...terminal(stopped, status, facts, extra.outcome ?? extra.pauseReason));
-	// A managed run gets exactly one terminal event: a later resume is no longer managed.
-	const { runId: _runId, ...next } = stopped;
-	return { state: { goal: next, revision: state.revision + 1 }, effects };
+/**
+ * Rule: before a settled run's wait is published, the budget, then the safety limits, then the
+ * helper tools are rechecked (native post-run work can change them); the first that fails stops.
+ */
+function recheckBeforeWait(state: GoalState, facts: GoalFacts): Transition {
+	const checked = reduceStep(state, { type: "budget_check" }, facts);
+	const goal = checked.state.goal;
+	if (goal?.status !== "active") return checked;
+	const limit = limitReached(goal.safety, facts.settings);
+	if (limit) return then(checked, { type: "pause", reason: limit }, facts);
+	if (facts.helpersAvailable && !facts.helpersAvailable())
+		return then(checked, { type: "pause", reason: "helpers-unavailable" }, facts);
+	return checked;
 }
 
-/** One transition of the goal state machine. */
-export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts): Transition {
+/** Rule: a settled run's facts become one goal outcome (outcome.ts classifies). */
+function settleGoal(state: GoalState, event: Extract<GoalEvent, { type: "settled" }>, facts: GoalFacts) {
 	const goal = state.goal;
-	switch (event.type) {
-		case "start": {
-			const effects: GoalEffect[] = goal?.status === "active" ? terminal(goal, "replaced", facts) : [];
-			const fresh: GoalRecord = {
-				id: event.id,
-				objective: event.objective,
-				tokenBudget: event.tokenBudget,
-				status: "active",
-				iteration: 0,
-				usage: { spent: 0, baseline: facts.branchTotal },
-				clock: { activeMs: 0, since: facts.now },
-				safety: freshSafety((goal?.safety.epoch ?? 0) + 1),
-				...(event.runId ? { runId: event.runId } : {}),
-			};
-			return { state: { goal: fresh, revision: state.revision + 1 }, effects };
+	if (goal?.status !== "active" || !event.owned) return unchanged(state);
+	const run = event.run;
+	// An error that arrived for an earlier goal never moves a replacement goal.
+	const settledRun =
+		run.error?.goalId !== undefined && run.error.goalId !== goal.id ? { ...run, error: undefined } : run;
+	const settlement = classifySettlement(settledRun, {
+		waiting: goal.wait ? (goal.wait.kind ?? "explicit") : undefined,
+		retryUsageLimits: facts.settings.retryUsageLimits,
+	});
+	const start = unchanged(state);
+	switch (settlement.kind) {
+		case "pause":
+			// Also when the aborted batch accepted goal_wait: its wait and timer must not wake the goal
+			// by itself later. (A wait from before the run was already woken when the run started.)
+			return then(start, { type: "pause", reason: "interrupted" }, facts);
+		case "blocked":
+			return then(start, { type: "blocked", reason: settlement.reason }, facts);
+		case "usage_limited":
+			return then(start, { type: "usage_limited", detail: settlement.detail }, facts);
+		case "provider_wait": {
+			const checked = recheckBeforeWait(state, facts);
+			if (!working(checked.state)) return checked;
+			const reason = `provider error: ${settlement.detail}`;
+			return then(checked, { type: "wait", kind: settlement.wait, reason, resumeAt: null }, facts);
 		}
-		case "pause": {
-			if (goal?.status !== "active") return unchanged(state, "No active goal to pause.");
-			return stop(state, goal, "paused", facts, { pauseReason: event.reason }, event.reason === "user");
+		case "usage_wait": {
+			const checked = recheckBeforeWait(state, facts);
+			if (!working(checked.state)) return checked;
+			const model = facts.model?.();
+			const scope =
+				settledRun.error?.scope ??
+				(model ? { provider: model.provider, model: model.id, api: String(model.api) } : undefined);
+			if (!scope) return then(checked, { type: "usage_limited", detail: settlement.detail }, facts);
+			const usageLimit = { type: "wait" as const, kind: "usage_limit" as const, usageLimit: scope };
+			const reason = `usage limit: ${settlement.detail}`;
+			const resumeAt = facts.now + USAGE_FALLBACK_MS;
+			const waiting = then(checked, { ...usageLimit, reason, resumeAt }, facts);
+			const scoped = stopOnModelMismatch(waiting, model, facts);
+			return scoped === waiting ? withEffects(waiting, { type: "queryUsage" }) : scoped;
 		}
-		case "resume": {
-			if (!goal) return unchanged(state, "No goal to resume. Start one with /goal <objective>.");
-			if (goal.status === "active") {
-				if (!goal.wait) return unchanged(state, "The goal is already active.");
-				const { wait: _wait, ...rest } = goal;
-				return {
-					state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
-					effects: [],
-				};
-			}
-			if (budgetExhausted(goal, facts.branchTotal))
-				return unchanged(
-					state,
-					"The token budget is exhausted. Raise it with /goal edit --tokens N <objective>.",
-				);
-			const resumed: GoalRecord = {
-				...activate(goal, facts),
-				id: event.newId,
-				iteration: 0,
-				safety: freshSafety(goal.safety.epoch + 1),
-			};
-			return { state: { goal: resumed, revision: state.revision + 1 }, effects: [] };
-		}
-		case "edit": {
-			if (!goal) return unchanged(state, "No goal to edit. Start one with /goal <objective>.");
-			const tokenBudget = event.tokenBudget === undefined ? goal.tokenBudget : event.tokenBudget;
-			const base: GoalRecord = {
-				...goal,
-				id: event.newId,
-				objective: event.objective,
-				tokenBudget,
-				iteration: 0,
-				safety: freshSafety(goal.safety.epoch + 1),
-			};
-			let edited: GoalRecord = base;
-			if (goal.status === "active") edited = activate(base, facts);
-			else if (goal.status === "budget_limited" && !budgetExhausted(base, facts.branchTotal))
-				edited = activate(base, facts);
-			return { state: { goal: edited, revision: state.revision + 1 }, effects: [] };
-		}
-		case "clear": {
-			if (!goal) return unchanged(state, "No goal to clear.");
-			const status = event.reason === "cancelled" ? "cancelled" : "cleared";
-			const effects = goal.status === "active" ? terminal(goal, status, facts, event.detail) : [];
-			return { state: { goal: null, revision: state.revision + 1 }, effects };
-		}
-		case "complete": {
-			if (goal?.status !== "active") return unchanged(state, "No active goal.");
-			return stop(state, goal, "complete", facts, { outcome: event.summary }, false);
-		}
-		case "blocked": {
-			if (goal?.status !== "active") return unchanged(state, "No active goal.");
-			return stop(state, goal, "blocked", facts, { outcome: event.reason }, false);
-		}
-		case "wait": {
-			if (goal?.status !== "active") return unchanged(state, "No active goal.");
-			const waiting: GoalRecord = {
-				...goal,
-				wait: {
-					reason: event.reason,
-					resumeAt: event.resumeAt,
-					kind: event.kind ?? "explicit",
-					...(event.usageLimit ? { usageLimit: event.usageLimit } : {}),
-				},
-				clock: stopClock(goal.clock, facts.now),
-			};
-			return { state: { ...state, goal: waiting }, effects: [] };
-		}
-		case "usage_limited": {
-			if (goal?.status !== "active") return unchanged(state, "No active goal.");
-			return stop(state, goal, "usage_limited", facts, { outcome: event.detail }, false);
-		}
-		case "reschedule": {
-			// Only the usage-limit wait whose deadline is still `from` moves (a stale hint changes nothing).
-			const wait = goal?.status === "active" ? goal.wait : undefined;
-			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from || event.to === event.from)
-				return unchanged(state);
-			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: event.to } } }, effects: [] };
-		}
-		case "wake": {
-			if (goal?.status !== "active" || !goal.wait) return unchanged(state);
-			const { wait: _wait, ...rest } = goal;
-			return {
-				state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
-				effects: [],
-			};
-		}
-		case "continued": {
-			if (goal?.status !== "active") return unchanged(state);
-			return { state: { ...state, goal: { ...goal, iteration: goal.iteration + 1 } }, effects: [] };
-		}
-		case "turn": {
-			if (goal?.status !== "active") return unchanged(state);
-			const counted = countTurn(goal.safety, event.turn, facts.settings);
-			const updated: GoalRecord = { ...goal, safety: counted.safety };
-			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
-			return stop(state, updated, "paused", facts, { pauseReason: counted.trip }, false);
-		}
-		case "budget_check": {
-			if (goal?.status !== "active" || !budgetExhausted(goal, facts.branchTotal)) return unchanged(state);
-			return stop(state, goal, "budget_limited", facts, {}, true);
-		}
+		case "keep":
+		case "none":
+			return start;
 	}
 }
 
-/** Whether a transition moves the goal into the active status (admission needs the mutex). */
-export function activates(before: GoalState, after: GoalState): boolean {
-	return (
-		after.goal?.status === "active" && (before.goal?.status !== "active" || before.goal.id !== after.goal.id)
-	);
+/** Rule: a restored goal rechecks its budget, its helper tools, then its safety limits, and wakes. */
+function restoreGoal(state: GoalState, facts: GoalFacts): Transition {
+	let result = reduceStep(state, { type: "budget_check" }, facts);
+	// A restored goal needs goal_complete and goal_blocked; the allowlist is never widened for it.
+	if (result.state.goal?.status === "active" && facts.helpersAvailable && !facts.helpersAvailable())
+		result = then(result, { type: "pause", reason: "helpers-unavailable" }, facts);
+	// Settings may have lowered a limit below the current count: stop instead of idling "active".
+	const goal = result.state.goal;
+	const limit = goal?.status === "active" ? limitReached(goal.safety, facts.settings) : undefined;
+	if (limit) result = then(result, { type: "pause", reason: limit }, facts);
+	const current = result.state.goal;
+	if (!current || !working(result.state)) return result;
+	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the
+	// replayed clock now, so offline time (or another branch's) never counts after a later crash.
+	const checkpoint = { ...current, clock: foldClock(current.clock, facts.now) };
+	return {
+		state: { ...result.state, goal: checkpoint },
+		effects: [...result.effects, { type: "persist" }, wake("wake", "afterHandlers")],
+	};
+}
+
+/** Rule: a passed deadline wakes the goal with one request (a usage-limit wait: one recovery request). */
+function deadline(state: GoalState, resumeAt: number, facts: GoalFacts): Transition {
+	const wait = state.goal?.status === "active" ? state.goal.wait : undefined;
+	if (wait?.resumeAt !== resumeAt) return unchanged(state);
+	const recovery = wait.kind === "usage_limit";
+	if (recovery) {
+		const scoped = stopOnModelMismatch(unchanged(state), facts.model?.(), facts);
+		if (scoped.state !== state) return scoped;
+	}
+	const woken = reduceStep(state, { type: "wake" }, facts);
+	return withEffects(woken, wake(recovery ? "recovery" : "wake", "now"));
+}
+
+/** The composed rules, before persist is added. */
+function reduceRules(state: GoalState, event: GoalEvent, facts: GoalFacts): Transition {
+	switch (event.type) {
+		case "settled": {
+			const settled = settleGoal(state, event, facts);
+			// Rule: an active goal that got no continuation at its boundary starts again from idle,
+			// unless the user aborted the run; pi-goal's own abort of a stale prompt publishes nothing.
+			const publish: GoalEffect[] = event.staleAbort ? [] : [{ type: "publishContract" }];
+			const again =
+				working(settled.state) && !event.run.aborted ? [wake("continuation", "afterHandlers")] : [];
+			return withEffects(settled, ...publish, ...again);
+		}
+		case "restored":
+			return restoreGoal(state, facts);
+		case "deadline":
+			return deadline(state, event.resumeAt, facts);
+		case "foreign_run": {
+			// Rule: a newer user or extension run supersedes a queued or delivered-but-unstarted goal
+			// prompt, and wakes quiet provider-error waiting (same goal id).
+			const kind = state.goal?.status === "active" ? state.goal.wait?.kind : undefined;
+			const providerWait = kind === "provider_error" || kind === "provider_retry";
+			const woken = providerWait ? reduceStep(state, { type: "wake" }, facts) : unchanged(state);
+			return withEffects(woken, { type: "cancelWake" });
+		}
+		case "recovery_failed":
+			// Rule: a failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
+			return withEffects(unchanged(state), { type: "cancelWake" });
+		case "manual_compaction":
+			// Rule: manual compaction emits no agent_settled: at most one fresh intent, through the idle gates.
+			return working(state)
+				? withEffects(unchanged(state), wake("continuation", "afterHandlers"))
+				: unchanged(state);
+		case "model_check":
+			return stopOnModelMismatch(unchanged(state), event.model, facts);
+		case "edit": {
+			const edited = reduceStep(state, event, facts);
+			if (edited.error) return edited;
+			// Rule: an edit re-checks the budget at once (a lowered budget already used up stops the goal).
+			const checked = then(edited, { type: "budget_check" }, facts);
+			const kickoff = working(checked.state) ? [wake("kickoff", "now")] : [];
+			// The kickoff first: a run it starts carries the contract (before_agent_start), else it is appended.
+			return withEffects(checked, ...kickoff, { type: "publishContract" });
+		}
+		case "start": {
+			const started = reduceStep(state, event, facts);
+			if (started.error) return started;
+			const goalId = event.id;
+			const owner: GoalEffect[] = event.runId ? [{ type: "runStarted", runId: event.runId, goalId }] : [];
+			return withEffects(started, ...owner, wake("kickoff", "now"));
+		}
+		case "resume": {
+			const resumed = reduceStep(state, event, facts);
+			if (resumed.error || !working(resumed.state)) return resumed;
+			return withEffects(resumed, wake("resume", "now"));
+		}
+		case "pause":
+		case "clear": {
+			const stopped = reduceStep(state, event, facts);
+			// Rule: the user's pause or clear publishes the inactive contract while idle.
+			const byUser = event.type === "pause" ? event.reason === "user" : event.reason !== "cancelled";
+			return stopped.error || !byUser ? stopped : withEffects(stopped, { type: "publishContract" });
+		}
+		default:
+			return reduceStep(state, event, facts);
+	}
+}
+
+/** One transition of the goal state machine: the rules, with `persist` first when an entry is due. */
+export function reduceGoal(state: GoalState, event: GoalEvent, facts: GoalFacts): Transition {
+	const result = reduceRules(state, event, facts);
+	if (result.error || result.state === state) return result;
+	if (!persistWorthy(state, result.state) || result.effects.some((effect) => effect.type === "persist"))
+		return result;
+	return { ...result, effects: [{ type: "persist" }, ...result.effects] };
 }

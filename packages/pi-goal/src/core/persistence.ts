@@ -6,7 +6,7 @@
  */
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { readContractDetails } from "./contract.js";
-import { EMPTY_STATE } from "./goal-machine.js";
+import { EMPTY_STATE } from "./goal-transitions.js";
 import { type ReplayEntry, readAnchor, replayAfter, type StateAnchor } from "./replay.js";
 import { CONTRACT_MESSAGE, type GoalState, STATE_ENTRY } from "./types.js";
 import { readGoalRecord, validRevision } from "./validate.js";

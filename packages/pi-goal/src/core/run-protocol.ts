@@ -5,7 +5,7 @@
  * and error events {type:"error", runId, operation, error:{code, message}}. Our additions ride
  * along as extra fields: `session`, `tokens` (spent), `detail`. See docs/pi-goal-managed-runs.md.
  */
-import type { TerminalStatus } from "./goal-machine.js";
+import type { TerminalStatus } from "./goal-events.js";
 
 /** Terminal event channel prefix. */
 export const RUN_EVENT_PREFIX = "pi-goal:event:";

@@ -1,0 +1,31 @@
+/**
+ * Facts the reducer reads lazily from Pi: whether the helper tools a goal cannot work without
+ * (goal_complete and goal_blocked; goal_wait is optional) are active, and the selected model. A
+ * restrictive tool allowlist can hide the helpers; the goal then stops rather than running work it
+ * could never finish.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ModelRef } from "../core/goal-machine.js";
+import { TOOL_NAMES } from "../core/types.js";
+
+/** The helpers a goal cannot work without (goal_wait is optional). */
+const REQUIRED_HELPERS = TOOL_NAMES.filter((name) => name !== "goal_wait");
+
+/** Whether goal_complete and goal_blocked are active tools (a restrictive allowlist can hide them). */
+export function helpersAvailable(pi: Pick<ExtensionAPI, "getActiveTools">): boolean {
+	try {
+		const active = pi.getActiveTools();
+		return REQUIRED_HELPERS.every((name) => active.includes(name));
+	} catch {
+		return true; // a stale runtime cannot tell: do not stop on that
+	}
+}
+
+/** The selected model of `ctx`; a stale context reads as none. */
+export function currentModel(ctx: ExtensionContext | undefined): ModelRef | undefined {
+	try {
+		return ctx?.model as ModelRef | undefined;
+	} catch {
+		return undefined;
+	}
+}

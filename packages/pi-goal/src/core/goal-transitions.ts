@@ -1,0 +1,231 @@
+/**
+ * The primitive goal transitions (pure): one event changes the goal record, with the effects that
+ * belong to that change alone (abort, terminal, cancelWake). goal-machine.ts composes them into
+ * the rules adapters dispatch (what follows an edit, a settled run, a restore, a deadline) and adds
+ * persist and the outward effects. Invalid transitions return `error` and the unchanged state.
+ */
+import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
+import type { GoalEffect, GoalEvent, GoalFacts, TerminalStatus, Transition } from "./goal-events.js";
+import { countTurn, freshSafety } from "./safety.js";
+import type { GoalRecord, GoalState, GoalStatus } from "./types.js";
+
+/** The events a primitive transition handles (the composed ones are goal-machine.ts's). */
+export type StepEvent = Exclude<
+	GoalEvent,
+	{
+		type:
+			| "settled"
+			| "restored"
+			| "deadline"
+			| "model_check"
+			| "foreign_run"
+			| "recovery_failed"
+			| "manual_compaction";
+	}
+>;
+
+/** The empty state. */
+export const EMPTY_STATE: GoalState = Object.freeze({ goal: null, revision: 0 });
+
+export function unchanged(state: GoalState, error?: string): Transition {
+	return error === undefined ? { state, effects: [] } : { state, effects: [], error };
+}
+
+/** Leaves the active status: folds usage and time, drops the wait. */
+function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): GoalRecord {
+	const { wait: _wait, pauseReason: _reason, ...rest } = goal;
+	return {
+		...rest,
+		status,
+		usage: endUsage(goal.usage, facts.branchTotal),
+		clock: stopClock(goal.clock, facts.now),
+	};
+}
+
+/** Enters the active status (not waiting). */
+function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
+	const { wait: _wait, pauseReason: _reason, outcome: _outcome, ...rest } = goal;
+	return {
+		...rest,
+		status: "active",
+		usage: beginUsage(goal.usage, facts.branchTotal),
+		clock: startClock(goal.clock, facts.now),
+	};
+}
+
+function terminal(goal: GoalRecord, status: TerminalStatus, facts: GoalFacts, detail?: string): GoalEffect[] {
+	if (!goal.runId) return [];
+	return [
+		{
+			type: "terminal",
+			runId: goal.runId,
+			goalId: goal.id,
+			status,
+			detail,
+			tokens: goalTokens(goal.usage, facts.branchTotal),
+		},
+	];
+}
+
+/** Stops an active goal with a stopped status. */
+function stop(
+	state: GoalState,
+	goal: GoalRecord,
+	status: GoalStatus,
+	facts: GoalFacts,
+	extra: Partial<GoalRecord>,
+	abort: boolean,
+): Transition {
+	const stopped: GoalRecord = { ...deactivate(goal, facts, status), ...extra };
+	const effects: GoalEffect[] = abort ? [{ type: "abort" }] : [];
+	effects.push(...terminal(stopped, status, facts, extra.outcome ?? extra.pauseReason));
+	// Stopped: no goal prompt of this goal may start any more (seed: stops cancel delivery intent).
+	effects.push({ type: "cancelWake" });
+	// A managed run gets exactly one terminal event: a later resume is no longer managed.
+	const { runId: _runId, ...next } = stopped;
+	return { state: { goal: next, revision: state.revision + 1 }, effects };
+}
+
+/** One primitive transition. */
+export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts): Transition {
+	const goal = state.goal;
+	switch (event.type) {
+		case "start": {
+			const effects: GoalEffect[] = goal?.status === "active" ? terminal(goal, "replaced", facts) : [];
+			const fresh: GoalRecord = {
+				id: event.id,
+				objective: event.objective,
+				tokenBudget: event.tokenBudget,
+				status: "active",
+				iteration: 0,
+				usage: { spent: 0, baseline: facts.branchTotal },
+				clock: { activeMs: 0, since: facts.now },
+				safety: freshSafety((goal?.safety.epoch ?? 0) + 1),
+				...(event.runId ? { runId: event.runId } : {}),
+			};
+			return { state: { goal: fresh, revision: state.revision + 1 }, effects };
+		}
+		case "pause": {
+			if (goal?.status !== "active") return unchanged(state, "No active goal to pause.");
+			return stop(state, goal, "paused", facts, { pauseReason: event.reason }, event.reason === "user");
+		}
+		case "resume": {
+			if (!goal) return unchanged(state, "No goal to resume. Start one with /goal <objective>.");
+			if (goal.status === "active") {
+				if (!goal.wait) return unchanged(state, "The goal is already active.");
+				const { wait: _wait, ...rest } = goal;
+				return {
+					state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
+					effects: [],
+				};
+			}
+			if (budgetExhausted(goal, facts.branchTotal))
+				return unchanged(
+					state,
+					"The token budget is exhausted. Raise it with /goal edit --tokens N <objective>.",
+				);
+			const resumed: GoalRecord = {
+				...activate(goal, facts),
+				id: event.newId,
+				iteration: 0,
+				safety: freshSafety(goal.safety.epoch + 1),
+			};
+			return { state: { goal: resumed, revision: state.revision + 1 }, effects: [] };
+		}
+		case "edit": {
+			if (!goal) return unchanged(state, "No goal to edit. Start one with /goal <objective>.");
+			const tokenBudget = event.tokenBudget === undefined ? goal.tokenBudget : event.tokenBudget;
+			const base: GoalRecord = {
+				...goal,
+				id: event.newId,
+				objective: event.objective,
+				tokenBudget,
+				iteration: 0,
+				safety: freshSafety(goal.safety.epoch + 1),
+			};
+			let edited: GoalRecord = base;
+			if (goal.status === "active") edited = activate(base, facts);
+			else if (goal.status === "budget_limited" && !budgetExhausted(base, facts.branchTotal))
+				edited = activate(base, facts);
+			return { state: { goal: edited, revision: state.revision + 1 }, effects: [] };
+		}
+		case "clear": {
+			if (!goal) return unchanged(state, "No goal to clear.");
+			const status = event.reason === "cancelled" ? "cancelled" : "cleared";
+			const effects = goal.status === "active" ? terminal(goal, status, facts, event.detail) : [];
+			effects.push({ type: "cancelWake" });
+			return { state: { goal: null, revision: state.revision + 1 }, effects };
+		}
+		case "complete": {
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
+			return stop(state, goal, "complete", facts, { outcome: event.summary }, false);
+		}
+		case "blocked": {
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
+			return stop(state, goal, "blocked", facts, { outcome: event.reason }, false);
+		}
+		case "wait": {
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
+			const waiting: GoalRecord = {
+				...goal,
+				wait: {
+					reason: event.reason,
+					resumeAt: event.resumeAt,
+					kind: event.kind ?? "explicit",
+					...(event.usageLimit ? { usageLimit: event.usageLimit } : {}),
+				},
+				clock: stopClock(goal.clock, facts.now),
+			};
+			return { state: { ...state, goal: waiting }, effects: [] };
+		}
+		case "usage_limited": {
+			if (goal?.status !== "active") return unchanged(state, "No active goal.");
+			return stop(state, goal, "usage_limited", facts, { outcome: event.detail }, false);
+		}
+		case "reschedule": {
+			// Only the usage-limit wait whose deadline is still `from` moves (a stale hint changes nothing).
+			const wait = goal?.status === "active" ? goal.wait : undefined;
+			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from || event.to === event.from)
+				return unchanged(state);
+			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: event.to } } }, effects: [] };
+		}
+		case "wake": {
+			if (goal?.status !== "active" || !goal.wait) return unchanged(state);
+			const { wait: _wait, ...rest } = goal;
+			return {
+				state: { ...state, goal: { ...rest, clock: startClock(goal.clock, facts.now) } },
+				effects: [],
+			};
+		}
+		case "continued": {
+			if (goal?.status !== "active") return unchanged(state);
+			return { state: { ...state, goal: { ...goal, iteration: goal.iteration + 1 } }, effects: [] };
+		}
+		case "turn": {
+			if (goal?.status !== "active") return unchanged(state);
+			const counted = countTurn(goal.safety, event.turn, facts.settings);
+			const updated: GoalRecord = { ...goal, safety: counted.safety };
+			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
+			return stop(state, updated, "paused", facts, { pauseReason: counted.trip }, false);
+		}
+		case "budget_check": {
+			if (goal?.status !== "active" || !budgetExhausted(goal, facts.branchTotal)) return unchanged(state);
+			return stop(state, goal, "budget_limited", facts, {}, true);
+		}
+	}
+}
+
+/** Rule: offline time never counts; a restored working goal's clock restarts `now`, any other stands. */
+export function offlineTimeDropped(state: GoalState, now: number): GoalState {
+	const goal = state.goal;
+	if (!goal) return state;
+	const since = goal.status === "active" && !goal.wait ? now : null;
+	return { ...state, goal: { ...goal, clock: { activeMs: goal.clock.activeMs, since } } };
+}
+
+/** Whether a transition moves the goal into the active status (admission needs the mutex). */
+export function activates(before: GoalState, after: GoalState): boolean {
+	return (
+		after.goal?.status === "active" && (before.goal?.status !== "active" || before.goal.id !== after.goal.id)
+	);
+}
