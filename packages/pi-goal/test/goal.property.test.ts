@@ -16,20 +16,16 @@
 import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { budgetExhausted, goalTokens } from "../../packages/pi-goal/src/core/accounting.js";
-import { contractText } from "../../packages/pi-goal/src/core/contract.js";
+import { budgetExhausted, goalTokens } from "../src/core/accounting.js";
+import { contractText } from "../src/core/contract.js";
 import {
 	activates,
 	EMPTY_STATE,
 	type GoalEvent,
 	type GoalFacts,
 	reduceGoal,
-} from "../../packages/pi-goal/src/core/goal-machine.js";
-import {
-	DEFAULT_SETTINGS,
-	type GoalSettings,
-	type GoalState,
-} from "../../packages/pi-goal/src/core/types.js";
+} from "../src/core/goal-machine.js";
+import { DEFAULT_SETTINGS, type GoalSettings, type GoalState } from "../src/core/types.js";
 
 const tally = new Tally();
 const seen = { continued: 0, rotations: 0, terminals: 0, trips: 0, budgetStops: 0, staleContinuations: 0 };
