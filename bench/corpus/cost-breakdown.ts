@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { typescriptTree } from "../lib/project.ts";
-import { jscpdBin } from "./evaluate.ts";
+import { jscpdBin, jscpdReportArgs } from "./evaluate.ts";
 
 const VARIANTS: readonly (readonly string[])[] = [
 	[],
@@ -45,16 +45,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 	try {
 		for (const args of VARIANTS) {
 			const out = join(work, "out");
-			const jscpd = [
-				jscpdBin(workspace),
-				...args,
-				"--reporters",
-				"json",
-				"--output",
-				out,
-				"--absolute",
-				"--silent",
-			];
+			const jscpd = [jscpdBin(workspace), ...jscpdReportArgs(args, out)];
 			const started = performance.now();
 			const run = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", ...jscpd, "--", "."], {
 				cwd: tree,

@@ -97,6 +97,11 @@ export interface RawDuplicate {
 	readonly secondFile: RawSide;
 }
 
+/** jscpd's arguments for one JSON report of `args` into `out`, before the paths (shared by the bench's runners). */
+export function jscpdReportArgs(args: readonly string[], out: string): string[] {
+	return [...args, "--reporters", "json", "--output", out, "--absolute", "--silent"];
+}
+
 /** Runs jscpd with `args` on `paths`; returns the duplicates and the wall time. */
 export function runJscpd(
 	workspace: string,
@@ -107,27 +112,12 @@ export function runJscpd(
 	const out = mkdtempSync(join(tmpdir(), "f21-eval-"));
 	try {
 		const started = performance.now();
-		execFileSync(
-			jscpdBin(workspace),
-			[
-				...args,
-				"--reporters",
-				"json",
-				"--output",
-				out,
-				"--absolute",
-				"--silent",
-				"--no-gitignore",
-				"--",
-				...paths,
-			],
-			{
-				cwd,
-				stdio: ["ignore", "ignore", "pipe"],
-				env: { ...process.env, JSCPD_NO_TIPS: "1" },
-				maxBuffer: 1 << 26,
-			},
-		);
+		execFileSync(jscpdBin(workspace), [...jscpdReportArgs(args, out), "--no-gitignore", "--", ...paths], {
+			cwd,
+			stdio: ["ignore", "ignore", "pipe"],
+			env: { ...process.env, JSCPD_NO_TIPS: "1" },
+			maxBuffer: 1 << 26,
+		});
 		const ms = performance.now() - started;
 		const report = JSON.parse(readFileSync(join(out, "jscpd-report.json"), "utf8"));
 		return { duplicates: report.duplicates, ms, lines: report.statistics?.total?.lines ?? 0 };

@@ -56,8 +56,30 @@ describe("read-only tools (outside git)", () => {
 		expect(await afterTool("lookup_docs", false)).toBe("incomplete");
 	});
 
+	it("an extension's tool named like a read-only built-in is treated like bash unless it says it is read-only", async () => {
+		expect(await afterTool("read", false)).toBe("incomplete");
+		expect(await afterTool("grep", true)).toBe("clean");
+	});
+
+	it("Pi's own read tool keeps a clean check clean", async () => {
+		const root = fixtures.dir("pi-jscpd-readonly-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await fixtures.ready({ project: root, agentDir: fixtures.dir("pi-jscpd-agent-") });
+		s.script(
+			toolCall("read", { path: "src/a.ts" }),
+			toolCall("write", { path: "src/other.ts", content: otherFunction("countWords") }),
+			reply("done"),
+		);
+		await s.prompt("read and write");
+		await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+		await s.controller.settled();
+		expect(s.controller.status().lastOutcome?.kind).toBe("clean");
+	});
+
 	it("the lookup knows Pi's read-only built-ins and its own tool, and treats unknown tools conservatively", () => {
+		const builtin = { source: "builtin" };
 		const tools = [
+			...["read", "grep", "find", "ls"].map((name) => ({ name, sourceInfo: builtin })),
 			{ name: "goal_complete", annotations: { readOnlyHint: true } },
 			{ name: "apply_patch", annotations: { readOnlyHint: false } },
 		];
@@ -71,8 +93,10 @@ describe("read-only tools (outside git)", () => {
 			},
 			"jscpd_run",
 		);
-		expect(["read", "grep", "find", "ls", "jscpd_run"].map(readOnly)).toEqual([true, true, true, true, true]);
+		expect(readOnly("jscpd_run")).toBe(true);
 		expect(calls).toBe(0);
+		expect(["read", "grep", "find", "ls"].map(readOnly)).toEqual([true, true, true, true]);
+		expect(calls).toBe(1);
 		expect(readOnly("goal_complete")).toBe(true);
 		expect(readOnly("apply_patch")).toBe(false);
 		expect(readOnly("bash")).toBe(false);
