@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PACKAGE_PROPERTIES, RANDOM_SEED_REPORT } from "./seeded-files.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dirs = [
@@ -13,8 +14,12 @@ const dirs = [
 // One report per host pass of scripts/test-all.mjs (plus the random-seed reliability pass).
 const hosts = process.env.PI_LIFECYCLE_TEST_HOSTS?.split(",") ?? ["latest", "1.3.0"];
 const expectedReports = hosts.map((host) => (host === "latest" ? "vitest.json" : `vitest-pi-${host}.json`));
-// scripts/test-all.mjs also runs the root suite's reliability files with a random seed (dev pin).
-const randomSeedReport = "vitest-reliability-random.json";
+// scripts/test-all.mjs also runs the root suite's reliability files and each package's core
+// properties with a random seed (dev pin): one more report in each of those projects.
+const randomSeedDirs = new Set([
+	join(root, "test"),
+	...PACKAGE_PROPERTIES.map(({ project }) => join(root, ...project.split("/"))),
+]);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -26,7 +31,7 @@ for (const dir of dirs) {
 	const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
 	if (!pkg.scripts?.test) continue;
 	const reports = [...expectedReports];
-	if (dir === join(root, "test") && hosts.includes("latest")) reports.push(randomSeedReport);
+	if (randomSeedDirs.has(dir) && hosts.includes("latest")) reports.push(RANDOM_SEED_REPORT);
 	for (const reportName of reports) {
 		const report = join(dir, ".artifacts", reportName);
 		if (!existsSync(report)) {

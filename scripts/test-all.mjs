@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `pnpm test`: lint, typecheck, then every workspace test suite twice — against the dev-pinned Pi
-// and against the oldest supported Pi (1.3.0) — and the reliability suite once more with a fresh
-// random seed (the host passes run it with the fixed regression seed), writing one vitest JSON
-// report per pass that scripts/count-tests.mjs sums. Every pass always runs; the exit code is
-// non-zero if anything failed. `PI_LIFECYCLE_RANDOM_SEED=<n>` replays a random pass.
+// and against the oldest supported Pi (1.3.0) — and the seeded reliability files once more with a
+// fresh random seed (the host passes run them with the fixed regression seed): the root
+// test/reliability/ directory and each package's core properties (scripts/seeded-files.mjs),
+// writing one vitest JSON report per pass and project that scripts/count-tests.mjs sums. Every pass
+// always runs; the exit code is non-zero if anything failed. `PI_LIFECYCLE_RANDOM_SEED=<n>` replays
+// a random pass.
 import { spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PACKAGE_PROPERTIES, RANDOM_SEED_REPORT, reproduceCommand } from "./seeded-files.mjs";
 
 // fileURLToPath, not URL.pathname: a checkout under a path with a space or non-ASCII name.
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -27,7 +30,7 @@ const passes = [
 ];
 const only = process.env.PI_LIFECYCLE_TEST_HOSTS?.split(",");
 // The random pass: printed first, so a failure anywhere later is reproducible from the log's top.
-// A replayed seed must be one the suite accepts (test/reliability/support/plan.ts), never silently another.
+// A replayed seed must be one the suite accepts (tools/seed-plan/plan.ts), never silently another.
 const MAX_SEED = 2 ** 31 - 1_001;
 const replay = process.env.PI_LIFECYCLE_RANDOM_SEED || undefined;
 if (replay !== undefined && !(/^\d{1,10}$/.test(replay) && Number(replay) <= MAX_SEED)) {
@@ -35,10 +38,16 @@ if (replay !== undefined && !(/^\d{1,10}$/.test(replay) && Number(replay) <= MAX
 	process.exit(2);
 }
 const randomSeed = replay ?? String(randomInt(0, MAX_SEED + 1));
-// A command line that runs as pasted (from the repository root), the same one the suite's failure messages print.
-const reproduce = `cd test && PI_LIFECYCLE_SEED=${randomSeed} npx -y pnpm@12.4.2 exec vitest run reliability`;
-if (!only || only.includes("latest"))
-	console.log(`=== reliability random seed: ${randomSeed}; reproduce: ${reproduce}`);
+// Command lines that run as pasted (from the repository root), the same ones the suite's failure messages print.
+const randomRuns = [
+	{ project: "test", files: ["reliability"] },
+	...PACKAGE_PROPERTIES.map(({ project, files }) => ({ project, files })),
+].map((entry) => ({ ...entry, reproduce: reproduceCommand(randomSeed, entry.project, entry.files) }));
+if (!only || only.includes("latest")) {
+	console.log(`=== reliability random seed: ${randomSeed}; reproduce: ${randomRuns[0].reproduce}`);
+	for (const entry of randomRuns.slice(1))
+		console.log(`=== ${entry.project} with the same seed: ${entry.reproduce}`);
+}
 let ok = run("lint (biome ci)", bin("biome"), ["ci", "."]);
 ok = run("typecheck", bin("turbo"), ["run", "typecheck", "--output-logs=errors-only"]) && ok;
 for (const pass of passes) {
@@ -60,26 +69,29 @@ for (const pass of passes) {
 			pass.host === "latest" ? {} : { PI_LIFECYCLE_HOST: pass.host },
 		) && ok;
 }
-// The reliability suite with the random seed (dev pin only, like its fixed-seed run). Its report is
-// counted like the others (scripts/count-tests.mjs, test/.artifacts/vitest-reliability-random.json).
+// The seeded files with the random seed (dev pin only, like their fixed-seed run): the root reliability
+// directory, then each package's core properties. Each report is counted like the others
+// (scripts/count-tests.mjs, <project>/.artifacts/vitest-reliability-random.json).
 if (!only || only.includes("latest")) {
-	const passed = run(
-		`reliability suite with random seed ${randomSeed}`,
-		bin("vitest"),
-		[
-			"run",
-			"reliability",
-			"--reporter=default",
-			"--reporter=json",
-			"--outputFile.json=.artifacts/vitest-reliability-random.json",
-		],
-		{ PI_LIFECYCLE_SEED: randomSeed },
-		join(root, "test"),
-	);
-	if (!passed)
-		console.log(
-			`=== the random seed ${randomSeed} found a failure (a finding: docs/reliability.md); reproduce: ${reproduce}`,
+	for (const entry of randomRuns) {
+		const passed = run(
+			`${entry.project} ${entry.files.join(" ")} with random seed ${randomSeed}`,
+			bin("vitest"),
+			[
+				"run",
+				...entry.files,
+				"--reporter=default",
+				"--reporter=json",
+				`--outputFile.json=.artifacts/${RANDOM_SEED_REPORT}`,
+			],
+			{ PI_LIFECYCLE_SEED: randomSeed },
+			join(root, entry.project),
 		);
-	ok = passed && ok;
+		if (!passed)
+			console.log(
+				`=== the random seed ${randomSeed} found a failure (a finding: docs/reliability.md); reproduce: ${entry.reproduce}`,
+			);
+		ok = passed && ok;
+	}
 }
 process.exit(ok ? 0 : 1);

@@ -19,6 +19,7 @@ import {
 	type WorkflowMutex,
 } from "@pi-lifecycle/lifecycle-kit";
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { BUS, runs, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -30,7 +31,6 @@ import { queryUsage } from "../../packages/pi-goal/src/adapters/usage-query.js";
 import { selectResetHint } from "../../packages/pi-goal/src/core/usage-reset.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { buildLive, type LiveRecipe, liveRecipes } from "./support/live-hostile.js";
-import { BUS, runs, Tally } from "./support/plan.js";
 
 const tally = new Tally();
 

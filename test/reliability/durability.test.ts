@@ -15,12 +15,12 @@ import {
 	type ScriptedSession,
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
+import { FAULTS, SEED, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { bundle } from "./support/bundle.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { type BranchEntry, branchViolations } from "./support/invariants.js";
-import { FAULTS, SEED, Tally } from "./support/plan.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tally = new Tally();

@@ -7,6 +7,7 @@
 import { chmodSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { FAULTS, Tally } from "@pi-lifecycle/seed-plan";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
 import { probeCapability } from "../../packages/pi-jscpd/src/adapters/locate.js";
@@ -15,7 +16,6 @@ import { runScan } from "../../packages/pi-jscpd/src/adapters/scan.js";
 import { statusText } from "../../packages/pi-jscpd/src/core/presentation.js";
 import { createJscpdExtension } from "../../packages/pi-jscpd/src/index.js";
 import { fakeJscpd, processesWith, tempDir, writeScript } from "./support/extensions.js";
-import { FAULTS, Tally } from "./support/plan.js";
 
 const tally = new Tally();
 afterAll(() => tally.verify("faults", { jscpdProcess: FAULTS.jscpdProcess }));

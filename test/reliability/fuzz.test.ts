@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseSettingsText, type SettingsSpec } from "@pi-lifecycle/lifecycle-kit";
+import { FUZZ, runs, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { GOAL_SETTINGS_SPEC } from "../../packages/pi-goal/src/adapters/settings.js";
@@ -37,7 +38,6 @@ import { SETTINGS_SPEC as RESET_SETTINGS_SPEC } from "../../packages/pi-reset/sr
 import { footerText as resetFooter } from "../../packages/pi-reset/src/core/texts.js";
 import { readResetDetails, restoreFromBranch } from "../../packages/pi-reset/src/core/window.js";
 import { anyJson, mutations, textVariants } from "./support/hostile.js";
-import { FUZZ, runs, Tally } from "./support/plan.js";
 
 const tally = new Tally();
 afterAll(() =>

@@ -7,11 +7,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { FUZZ, SEED, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { HUGE } from "./support/hostile.js";
-import { FUZZ, SEED, Tally } from "./support/plan.js";
 
 const tally = new Tally();
 afterAll(() => tally.verify("restore.session", { restoreSessions: FUZZ.restoreSessions }));

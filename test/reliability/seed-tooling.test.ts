@@ -7,14 +7,30 @@
  * scratch copy under a path with a space, with fake vitest/biome/turbo binaries: seconds, not minutes.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	copyFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { projectOf, reproduceCommand, reproduceLine, runs } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { reproduceCommand, reproduceLine, runs } from "./support/plan.js";
 
 const repo = join(import.meta.dirname, "..", "..");
+/** scripts/seeded-files.mjs: the package core properties the random pass and the soak run. */
+const { PACKAGE_PROPERTIES } = (await import(
+	pathToFileURL(join(repo, "scripts", "seeded-files.mjs")).href
+)) as {
+	PACKAGE_PROPERTIES: { project: string; files: string[] }[];
+};
 const scratch = mkdtempSync(join(tmpdir(), "pi reliability seeds "));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -27,12 +43,19 @@ function fakeBin(dir: string, name: string, source: string): void {
 	chmodSync(path, 0o755);
 }
 
-/** A scratch project root holding a copy of `script` (from scripts/) and an empty test/ directory. */
-function projectWith(script: string, name: string): string {
+/**
+ * A scratch project root holding a copy of `script` and the seeded-file list it reads (from
+ * scripts/), an empty test/ directory and, with `packages`, an empty directory per package that has
+ * core properties.
+ */
+function projectWith(script: string, name: string, packages = false): string {
 	const root = join(scratch, name);
 	mkdirSync(join(root, "scripts"), { recursive: true });
 	mkdirSync(join(root, "test"), { recursive: true });
-	copyFileSync(join(repo, "scripts", script), join(root, "scripts", script));
+	if (packages)
+		for (const { project } of PACKAGE_PROPERTIES) mkdirSync(join(root, project), { recursive: true });
+	for (const file of [script, "seeded-files.mjs"])
+		copyFileSync(join(repo, "scripts", file), join(root, "scripts", file));
 	return root;
 }
 
@@ -48,23 +71,67 @@ function node(root: string, script: string, args: string[], env: Record<string, 
 
 describe("reproduce lines", () => {
 	it("the reproduce command runs as pasted from the repository root: test/, the seed, vitest on the file", () => {
-		const root = projectWith("count-tests.mjs", "paste root");
+		const root = projectWith("count-tests.mjs", "paste root", true);
 		const bin = join(scratch, "paste bin");
 		fakeBin(
 			bin,
 			"npx",
 			'console.log([process.cwd(), process.env.PI_LIFECYCLE_SEED, process.argv.slice(2).join(" ")].join("|"));',
 		);
-		const command = reproduceCommand("reliability/reset.property.test.ts", 1_398_303_631);
-		const run = spawnSync("sh", ["-c", command], {
-			cwd: root,
-			encoding: "utf8",
-			env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
-		});
+		const paste = (command: string) =>
+			spawnSync("sh", ["-c", command], {
+				cwd: root,
+				encoding: "utf8",
+				env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+			});
+		const run = paste(reproduceCommand("reliability/bus.property.test.ts", 1_398_303_631));
 		expect(run.stderr).toBe("");
 		expect(run.stdout.trim()).toBe(
-			`${join(root, "test")}|1398303631|-y pnpm@12.4.2 exec vitest run reliability/reset.property.test.ts`,
+			`${join(root, "test")}|1398303631|-y pnpm@12.4.2 exec vitest run reliability/bus.property.test.ts`,
 		);
+		// A package's core property reruns in its package, with that package's vitest config.
+		const inPackage = paste(
+			reproduceCommand("test/reset.property.test.ts", 1_398_303_631, "packages/pi-reset"),
+		);
+		expect(inPackage.stderr).toBe("");
+		expect(inPackage.stdout.trim()).toBe(
+			`${join(root, "packages", "pi-reset")}|1398303631|-y pnpm@12.4.2 exec vitest run test/reset.property.test.ts`,
+		);
+	});
+
+	it("a package's test file reruns from its package directory; a root file from test/", () => {
+		expect(projectOf(join(repo, "packages", "pi-goal", "test", "goal.property.test.ts"))).toEqual({
+			project: "packages/pi-goal",
+			target: "test/goal.property.test.ts",
+		});
+		expect(projectOf(join(repo, "test", "reliability", "fuzz.test.ts"))).toEqual({
+			project: "test",
+			target: "reliability/fuzz.test.ts",
+		});
+		expect(projectOf(join(repo, "..", "elsewhere.test.ts"))).toBeUndefined();
+	});
+
+	it("every package test file that uses the seed plan is listed in scripts/seeded-files.mjs (random pass, soak)", () => {
+		const listed = PACKAGE_PROPERTIES.flatMap(({ project, files }) =>
+			files.map((file) => `${project}/${file}`),
+		);
+		const using: string[] = [];
+		for (const name of readdirSync(join(repo, "packages"))) {
+			const dir = join(repo, "packages", name, "test");
+			let files: string[] = [];
+			try {
+				files = readdirSync(dir);
+			} catch {
+				continue;
+			}
+			for (const file of files)
+				if (
+					file.endsWith(".test.ts") &&
+					readFileSync(join(dir, file), "utf8").includes('"@pi-lifecycle/seed-plan"')
+				)
+					using.push(`packages/${name}/test/${file}`);
+		}
+		expect(using.sort()).toEqual([...listed].sort());
 	});
 
 	it("inside a test, the reproduce line names the seed and reruns this file", () => {
@@ -110,25 +177,25 @@ describe("reproduce lines", () => {
 });
 
 describe("pnpm reliability:soak", () => {
-	const root = projectWith("reliability-soak.mjs", "soak root");
-	// The fake vitest: seed % 3 = 0 passes, 1 fails a test, 2 fails a planned-count check (afterAll).
+	const root = projectWith("reliability-soak.mjs", "soak root", true);
+	// The fake vitest reports the files it was given, in its working directory (the project): seed
+	// % 3 = 0 passes, 1 fails a test of pi-reset's core property, 2 fails the root fuzz file's
+	// planned-count check (afterAll).
 	const FAKE_VITEST = `
 import { writeFileSync } from "node:fs";
 const out = process.argv.find((a) => a.startsWith("--outputFile.json=")).slice("--outputFile.json=".length);
 const seed = Number(process.env.PI_LIFECYCLE_SEED);
-const file = (name, status, message, tests) => ({ name: process.cwd() + "/reliability/" + name, status, message, assertionResults: tests });
 const ok = (title) => ({ title, status: "passed", failureMessages: [] });
-const results = [
-	file("kit.property.test.ts", "passed", "", [ok("mutex")]),
-	seed % 3 === 1
-		? file("reset.property.test.ts", "failed", "", [{ title: "never drops a request", status: "failed", failureMessages: ["Error: [reliability] seed " + seed + "\\nmore"] }])
-		: file("reset.property.test.ts", "passed", "", [ok("never drops a request")]),
-	seed % 3 === 2
-		? file("fuzz.test.ts", "failed", "fuzz: goalState ran 383 of 1200", [ok("goal state")])
-		: file("fuzz.test.ts", "passed", "", [ok("goal state")]),
-];
+const results = process.argv.filter((a) => a.endsWith(".test.ts")).map((target) => {
+	const name = process.cwd() + "/" + target;
+	if (seed % 3 === 1 && target.endsWith("reset.property.test.ts"))
+		return { name, status: "failed", message: "", assertionResults: [{ title: "never drops a request", status: "failed", failureMessages: ["Error: [reliability] seed " + seed + "\\nmore"] }] };
+	if (seed % 3 === 2 && target.endsWith("fuzz.test.ts"))
+		return { name, status: "failed", message: "fuzz: goalState ran 383 of 1200", assertionResults: [ok("goal state")] };
+	return { name, status: "passed", message: "", assertionResults: [ok("fine")] };
+});
 writeFileSync(out, JSON.stringify({ testResults: results }));
-process.exit(seed % 3 === 0 ? 0 : 1);
+process.exit(results.some((r) => r.status === "failed") ? 1 : 0);
 `;
 	fakeBin(join(root, "node_modules", ".bin"), "vitest", FAKE_VITEST);
 
@@ -137,17 +204,26 @@ process.exit(seed % 3 === 0 ? 0 : 1);
 		expect(run.code).toBe(1);
 		expect(run.out).toContain("seed 3: ok");
 		expect(run.out).toContain("seed 4: FAILED");
-		expect(run.out).toContain("reliability/reset.property.test.ts > never drops a request");
+		expect(run.out).toContain("packages/pi-reset: test/reset.property.test.ts > never drops a request");
 		expect(run.out).toContain(
-			"reproduce: cd test && PI_LIFECYCLE_SEED=4 npx -y pnpm@12.4.2 exec vitest run reliability/reset.property.test.ts",
+			"reproduce: cd packages/pi-reset && PI_LIFECYCLE_SEED=4 npx -y pnpm@12.4.2 exec vitest run test/reset.property.test.ts",
 		);
+		expect(run.out).not.toContain("reproduce: cd test && PI_LIFECYCLE_SEED=4");
 		// A planned-count failure has no failed test: it is still a failing seed, with its message.
 		expect(run.out).toContain("seed 5: FAILED");
-		expect(run.out).toContain("reliability/fuzz.test.ts: fuzz: goalState ran 383 of 1200");
+		expect(run.out).toContain("test: reliability/fuzz.test.ts: fuzz: goalState ran 383 of 1200");
 		expect(run.out).toContain(
-			"PI_LIFECYCLE_SEED=5 npx -y pnpm@12.4.2 exec vitest run reliability/fuzz.test.ts",
+			"reproduce: cd test && PI_LIFECYCLE_SEED=5 npx -y pnpm@12.4.2 exec vitest run reliability/fuzz.test.ts",
 		);
 		expect(run.out.trim().split("\n").at(-1)).toBe("reliability:soak: 2 of 3 seeds failed: 4 5");
+	});
+
+	it("runs every package's core property in its package and the root seeded files in test/", () => {
+		const run = node(root, "reliability-soak.mjs", ["--seeds", "3"]);
+		for (const { project, files } of PACKAGE_PROPERTIES)
+			for (const file of files) expect(run.out).toContain(`${project}/${file}`);
+		expect(run.out).toContain("test/reliability/fuzz.test.ts");
+		expect(run.out).toContain("seed 3: ok");
 	});
 
 	it("exits 0 when every seed passed; n random seeds are listed first; --jobs runs them all", () => {
@@ -191,11 +267,15 @@ process.exit(seed % 3 === 0 ? 0 : 1);
 });
 
 describe("pnpm test (scripts/test-all.mjs): the random-seed pass", () => {
-	const root = projectWith("test-all.mjs", "ci root");
+	const root = projectWith("test-all.mjs", "ci root", true);
 	const bin = join(root, "node_modules", ".bin");
 	fakeBin(bin, "biome", "");
 	fakeBin(bin, "turbo", "");
-	fakeBin(bin, "vitest", 'console.log("vitest seed " + process.env.PI_LIFECYCLE_SEED); process.exit(1);');
+	fakeBin(
+		bin,
+		"vitest",
+		'console.log("vitest seed " + process.env.PI_LIFECYCLE_SEED + " in " + process.cwd() + ": " + process.argv.slice(2).join(" ")); process.exit(1);',
+	);
 
 	it("prints the seed and a runnable reproduce command first, and again after the random pass failed", () => {
 		const run = node(root, "test-all.mjs", [], { PI_LIFECYCLE_RANDOM_SEED: "77" });
@@ -206,6 +286,20 @@ describe("pnpm test (scripts/test-all.mjs): the random-seed pass", () => {
 			`=== the random seed 77 found a failure (a finding: docs/reliability.md); reproduce: ${command}`,
 		);
 		expect(run.code).toBe(1);
+	});
+
+	it("runs each package's core properties with the same seed, in its package, with its own report and reproduce line", () => {
+		const run = node(root, "test-all.mjs", [], { PI_LIFECYCLE_RANDOM_SEED: "77" });
+		for (const { project, files } of PACKAGE_PROPERTIES) {
+			const command = `cd ${project} && PI_LIFECYCLE_SEED=77 npx -y pnpm@12.4.2 exec vitest run ${files.join(" ")}`;
+			expect(run.out).toContain(`=== ${project} with the same seed: ${command}`);
+			expect(run.out).toContain(
+				`vitest seed 77 in ${join(root, project)}: run ${files.join(" ")} --reporter=default --reporter=json --outputFile.json=.artifacts/vitest-reliability-random.json`,
+			);
+			expect(run.out).toContain(
+				`=== the random seed 77 found a failure (a finding: docs/reliability.md); reproduce: ${command}`,
+			);
+		}
 	});
 
 	it("refuses a replay seed the suite would not use, before running anything", () => {
@@ -249,6 +343,33 @@ describe("CI count (scripts/count-tests.mjs)", () => {
 			"3 passed, 1 failed",
 		]);
 		expect(run.code).toBe(1);
+	});
+
+	it("a package with core properties needs its random-seed report too; other packages do not", () => {
+		const root = projectWith("count-tests.mjs", "count packages");
+		const report = JSON.stringify({ numPassedTests: 1, numFailedTests: 0, testResults: [] });
+		const withProperties = PACKAGE_PROPERTIES[0]?.project ?? "";
+		for (const [dir, name] of [
+			[withProperties, "with-properties"],
+			["packages/without-properties", "without-properties"],
+			["test", "t"],
+		] as const) {
+			mkdirSync(join(root, dir, ".artifacts"), { recursive: true });
+			writeFileSync(join(root, dir, "package.json"), JSON.stringify({ name, scripts: { test: "x" } }));
+			for (const file of ["vitest.json", "vitest-pi-1.3.0.json"])
+				writeFileSync(join(root, dir, ".artifacts", file), report);
+		}
+		writeFileSync(join(root, "test", ".artifacts", "vitest-reliability-random.json"), report);
+		const missing = node(root, "count-tests.mjs", []);
+		expect(missing.out).toContain(
+			`no test report from with-properties (${join(root, withProperties, ".artifacts", "vitest-reliability-random.json")})`,
+		);
+		expect(missing.out).not.toContain("no test report from without-properties");
+		expect(missing.code).toBe(1);
+		writeFileSync(join(root, withProperties, ".artifacts", "vitest-reliability-random.json"), report);
+		const counted = node(root, "count-tests.mjs", []);
+		expect(counted.out.trim()).toBe("8 passed, 0 failed");
+		expect(counted.code).toBe(0);
 	});
 
 	it("a file failed only by its planned-count check (afterAll) counts as failed", () => {

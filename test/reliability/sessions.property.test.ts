@@ -8,11 +8,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { type BranchEntry, branchViolations } from "./support/invariants.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
 import { COMMANDS, run } from "./support/schedule.js";
 
 const tally = new Tally();

@@ -3,7 +3,7 @@
  * rejected. Only a summary that plainly admits unfinished work (a narrow list of first-person and
  * state phrases, not words like "failing", "TODO" or "bug", which finished work mentions all the
  * time) is asked once for confirmation; the same goal's next call is accepted. The corpus in
- * test/completion-corpus.test.ts measures both error kinds.
+ * test/completion-corpus.unit.test.ts measures both error kinds.
  */
 
 /** Phrases that admit unfinished work. Negated forms ("nothing left to do") do not match. */

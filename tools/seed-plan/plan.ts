@@ -1,7 +1,10 @@
 /**
  * The reliability suite's plan: the fixed seed (overridable with `PI_LIFECYCLE_SEED`), how many
  * schedules, fuzz cases and fault cases each file runs, and a per-file tally that checks the run
- * really executed what the plan says ("nothing lost"). summary.test.ts prints the totals.
+ * really executed what the plan says ("nothing lost"). test/reliability/summary.test.ts prints the
+ * totals. Shared by the root `test/reliability/` files and each package's core properties
+ * (`packages/<name>/test/*.property.test.ts`) as the private workspace package
+ * `@pi-lifecycle/seed-plan`: a dev dependency, never published.
  */
 import { join, relative, sep } from "node:path";
 import fc from "fast-check";
@@ -31,26 +34,38 @@ export const SEED: number = (() => {
 })();
 
 /**
- * The shell command, run from the repository root, that reruns `target` (a path under `test/`,
- * by default the whole reliability directory) with `seed`. A plain command line: pasted into sh
- * or bash it runs (an environment prefix on a `( … )` subshell would be a syntax error).
+ * The shell command, run from the repository root, that reruns `target` (a path under `project`,
+ * by default the whole root reliability directory under `test`) with `seed`. `project` is `test`
+ * or a package directory such as `packages/pi-goal`: vitest runs there, with that project's config.
+ * A plain command line: pasted into sh or bash it runs (an environment prefix on a `( … )`
+ * subshell would be a syntax error).
  */
-export function reproduceCommand(target = "reliability", seed: number = SEED): string {
-	return `cd test && PI_LIFECYCLE_SEED=${seed} npx -y pnpm@12.4.2 exec vitest run ${target}`;
+export function reproduceCommand(target = "reliability", seed: number = SEED, project = "test"): string {
+	return `cd ${project} && PI_LIFECYCLE_SEED=${seed} npx -y pnpm@12.4.2 exec vitest run ${target}`;
 }
 
-const TEST_ROOT = join(import.meta.dirname, "..", "..");
+const REPO_ROOT = join(import.meta.dirname, "..", "..");
 
-/** The current test file as a path under `test/` (the whole directory outside a test). */
-function currentTarget(): string {
+/** Where a test file runs: its project (`test` or `packages/<name>`) and its path there. */
+export function projectOf(file: string): { project: string; target: string } | undefined {
+	const rel = relative(REPO_ROOT, file).split(sep).join("/");
+	const match = /^(test|packages\/[\w.-]+)\/([\w./-]+)$/.exec(rel);
+	return match?.[1] && match[2] ? { project: match[1], target: match[2] } : undefined;
+}
+
+/** The current test file's project and path (the whole root reliability directory outside a test). */
+function currentTarget(): { project: string; target: string } {
 	const file = expect.getState().testPath;
-	const rel = file ? relative(TEST_ROOT, file).split(sep).join("/") : "";
-	return rel && !rel.startsWith("..") && /^[\w./-]+$/.test(rel) ? rel : "reliability";
+	return (file && projectOf(file)) || { project: "test", target: "reliability" };
 }
 
-/** First line of every failure message: the seed and the command that reruns this file with it. */
-export function reproduceLine(target: string = currentTarget()): string {
-	return `[reliability] seed ${SEED}; reproduce: ${reproduceCommand(target)}`;
+/**
+ * First line of every failure message: the seed and the command that reruns this file with it
+ * (`target` under `project`; by default the current test file, wherever it lives).
+ */
+export function reproduceLine(target?: string, project = "test"): string {
+	const where = target === undefined ? currentTarget() : { project, target };
+	return `[reliability] seed ${SEED}; reproduce: ${reproduceCommand(where.target, SEED, where.project)}`;
 }
 
 /** The whole suite's reproduce line (what summary and the docs show). */

@@ -2,10 +2,13 @@
  * Property tests of the kit's lifecycle primitives under random interleavings: idle dispatch with
  * attempt identity (settles, reloads, tree navigation, session replacement, aborted sends), the
  * boundary merge of several owners (goal continuation, reset, checkpoint findings, third parties)
- * and the workflow mutex under contention. Seeded (support/plan.ts); fast-check prints the seed and
+ * and the workflow mutex under contention. Seeded (the shared plan, @pi-lifecycle/seed-plan); fast-check prints the seed and
  * the shrunk schedule on failure.
  */
 import { createEventBus } from "@earendil-works/pi-coding-agent";
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
 import {
 	applyProposal,
 	IdleDispatcher,
@@ -15,11 +18,8 @@ import {
 	WINDOW_KEY,
 	WORKFLOW_MUTEX_CHANNEL,
 	WorkflowMutex,
-} from "@pi-lifecycle/lifecycle-kit";
-import { type Deferred, deferred } from "@pi-lifecycle/lifecycle-kit/testing";
-import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+} from "../src/index.js";
+import { type Deferred, deferred } from "../src/testing/index.js";
 
 const tally = new Tally();
 /** Coverage counters: the properties must exercise what they claim to check. */

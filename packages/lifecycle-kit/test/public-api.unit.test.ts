@@ -11,7 +11,7 @@ import * as testing from "../src/testing/index.js";
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 const tests = readdirSync(join(root, "test"))
-	.filter((file) => file.endsWith(".ts") && file !== "public-api.test.ts")
+	.filter((file) => file.endsWith(".ts") && file !== "public-api.unit.test.ts")
 	.map((file) => readFileSync(join(root, "test", file), "utf8"))
 	.join("\n");
 

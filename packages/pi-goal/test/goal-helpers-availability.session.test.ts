@@ -1,6 +1,6 @@
 /**
  * Goal start and restore require goal_complete and goal_blocked without widening the tool
- * allowlist (settlement rechecks them too: goal-unknown-error-waiting.test.ts).
+ * allowlist (settlement rechecks them too: goal-unknown-error-waiting.session.test.ts).
  */
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";

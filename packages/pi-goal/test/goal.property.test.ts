@@ -12,23 +12,20 @@
  * caps hold; accounting never goes negative or backwards; abort is only requested by /goal pause and
  * the budget (a budget_check, or an edit's re-check).
  */
+
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { budgetExhausted, goalTokens } from "../../packages/pi-goal/src/core/accounting.js";
-import { contractText } from "../../packages/pi-goal/src/core/contract.js";
+import { budgetExhausted, goalTokens } from "../src/core/accounting.js";
+import { contractText } from "../src/core/contract.js";
 import {
 	activates,
 	EMPTY_STATE,
 	type GoalEvent,
 	type GoalFacts,
 	reduceGoal,
-} from "../../packages/pi-goal/src/core/goal-machine.js";
-import {
-	DEFAULT_SETTINGS,
-	type GoalSettings,
-	type GoalState,
-} from "../../packages/pi-goal/src/core/types.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+} from "../src/core/goal-machine.js";
+import { DEFAULT_SETTINGS, type GoalSettings, type GoalState } from "../src/core/types.js";
 
 const tally = new Tally();
 const seen = { continued: 0, rotations: 0, terminals: 0, trips: 0, budgetStops: 0, staleContinuations: 0 };

@@ -153,7 +153,7 @@ describe("applyProposal", () => {
 });
 
 describe("createBoundaryParticipant", () => {
-	/** Counts subscriptions made through `on` (the real unsubscription is proven in boundary-orders.test.ts). */
+	/** Counts subscriptions made through `on` (the real unsubscription is proven in boundary-orders.session.test.ts). */
 	function counter() {
 		const live = new Map<number, string>();
 		let next = 0;

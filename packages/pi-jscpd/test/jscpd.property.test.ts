@@ -11,13 +11,14 @@
  * Deliveries: random branches of findings messages, `jscpd_run changed` results, answers and
  * resets; replayBranch acknowledges exactly what a simple oracle says was delivered and seen.
  */
+
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AckRecord, lostAtReset } from "../../packages/pi-jscpd/src/core/deliveries.js";
-import { MutationState, type ReplayEntry, replayBranch } from "../../packages/pi-jscpd/src/core/mutations.js";
-import { FINDINGS_MESSAGE } from "../../packages/pi-jscpd/src/core/presentation.js";
-import { type AutomaticResult, CheckScheduler } from "../../packages/pi-jscpd/src/core/scheduler.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+import { type AckRecord, lostAtReset } from "../src/core/deliveries.js";
+import { MutationState, type ReplayEntry, replayBranch } from "../src/core/mutations.js";
+import { FINDINGS_MESSAGE } from "../src/core/presentation.js";
+import { type AutomaticResult, CheckScheduler } from "../src/core/scheduler.js";
 
 const tally = new Tally();
 const seen = {

@@ -8,9 +8,11 @@
  * its window; a commit only for the proposed window; an accepted request is never dropped without a
  * named effect (cancelled / toggled / commit-missing / a generation move).
  */
+
+import { runs, SCHEDULES, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { nextRunBoot } from "../../packages/pi-reset/src/adapters/boundary.js";
+import { nextRunBoot } from "../src/adapters/boundary.js";
 import {
 	initialState,
 	type ResetEffect,
@@ -18,9 +20,8 @@ import {
 	type ResetRequest,
 	type ResetState,
 	reduceReset,
-} from "../../packages/pi-reset/src/core/reducer.js";
-import { bootText } from "../../packages/pi-reset/src/core/texts.js";
-import { runs, SCHEDULES, Tally } from "./support/plan.js";
+} from "../src/core/reducer.js";
+import { bootText } from "../src/core/texts.js";
 
 const tally = new Tally();
 const seen = { proposals: 0, commits: 0, folded: 0, cancelled: 0, blockedSecondProposal: 0 };
