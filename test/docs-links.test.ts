@@ -142,6 +142,7 @@ describe("the docs checker", () => {
 				"[ref]: ./test/a.test.ts",
 				"As DESIGN.md §4, DESIGN §3 and pi-host-api.md §7 say (seed 002, seed-4, issue 24, #12, ../shared/STYLE.md).",
 				"Proven by `alone.test.ts` and `no-such.test.ts`; see docs/glossary.md and docs/nope.md in the repository.",
+				"Files named `*.unit.test.ts` or `*.session.test.ts` are a kind of test, not a file; `lost.unit.test.ts` is one.",
 			].join("\n");
 			const problems = docProblems(
 				join(pkg, "README.md"),
@@ -166,6 +167,7 @@ describe("the docs checker", () => {
 				"links ./test/a.test.ts: not in the npm tarball",
 				"mentions ./test/a.test.ts: no such test file in the repository",
 				"mentions no-such.test.ts: no such test file in the repository",
+				"mentions lost.unit.test.ts: no such test file in the repository",
 				"mentions docs/nope.md: not in the repository",
 			]);
 		} finally {

@@ -55,7 +55,8 @@ export function headingAnchors(markdown: string): Set<string> {
 /** Test files (`name.test.ts`) and repository docs (`docs/name.md`) a doc mentions, links or not. */
 export function mentionedFiles(markdown: string): { tests: string[]; docs: string[] } {
 	const text = prose(markdown, true);
-	const tests = [...text.matchAll(/(?<![\w*])[\w./-]*[\w-]\.test\.ts\b/g)].map((m) => m[0]);
+	// Not after a word character, `*` or `.`: a glob such as `*.unit.test.ts` names a kind of file, not one file.
+	const tests = [...text.matchAll(/(?<![\w*.])[\w./-]*[\w-]\.test\.ts\b/g)].map((m) => m[0]);
 	const docs = [...text.matchAll(/(?<![\w/.-])docs\/[\w.-]+\.md\b/g)].map((m) => m[0]);
 	return { tests: [...new Set(tests)], docs: [...new Set(docs)] };
 }
