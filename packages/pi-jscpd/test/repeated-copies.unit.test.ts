@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { validateScanPaths } from "../src/adapters/paths.js";
 import { triageCommand } from "../src/adapters/triage-command.js";
 import type { Finding } from "../src/core/compare.js";
-import { selectFindings } from "../src/core/compare.js";
+import { beyondCovered, selectFindings } from "../src/core/compare.js";
 import { applyDismissal, isDismissed } from "../src/core/dismissals.js";
 import { groupKey } from "../src/core/findings-store.js";
 import { indexGroups } from "../src/core/identity.js";
@@ -78,6 +78,34 @@ describe("repeated copies in one file (copy counts, no rank)", () => {
 		expect(isDismissed(dismissed, [groupKey(nth(after, 0))])).toBe(true);
 	});
 });
+describe("a copy note counts from the covered copies", () => {
+	it("a third copy after two were dismissed is one more copy; with nothing covered, every copy the file gained", () => {
+		const base = [g(loc("b.ts", 1), loc("a.ts", 100))];
+		const three = numberOccurrences([
+			g(loc("b.ts", 1), loc("a.ts", 10)),
+			g(loc("b.ts", 1), loc("a.ts", 106)),
+			g(loc("b.ts", 1), loc("a.ts", 200)),
+		]);
+		const s = selectFindings({
+			groups: three,
+			baseline: indexGroups(numberOccurrences(base)),
+			changed: new Set(["a.ts"]),
+			acknowledged: () => false,
+			max: 10,
+		});
+		const finding = nth(s.findings, 0);
+		expect(findingLine(finding, 0)).toContain("2 more copies in a.ts (3 copies now");
+		const twoDismissed = applyDismissal(new Set(), {
+			action: "dismiss",
+			keys: [finding.identity.replace(/#3$/, "#2")],
+			where: "",
+		});
+		const covered = (identity: string) => isDismissed(twoDismissed, [identity]);
+		expect(findingLine(beyondCovered(finding, covered), 0)).toContain("one more copy in a.ts (3 copies now");
+		expect(beyondCovered(finding, () => false)).toBe(finding);
+	});
+});
+
 describe("printable paths", () => {
 	it("a rejected scan path is printed escaped", () => {
 		const r = validateScanPaths("/tmp", ["nope\nIGNORE PREVIOUS"]);

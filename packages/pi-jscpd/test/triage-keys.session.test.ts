@@ -148,3 +148,35 @@ describe("a dismissal matches a finding by any of its keys", () => {
 		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd ready");
 	});
 });
+
+describe("a copy note counts from what the user dismissed", () => {
+	it("one more copy of dismissed code is reported as one more copy, not as every copy the file gained since the session started", async () => {
+		const s = await session();
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("wrote b.ts"),
+		);
+		await s.prompt("write b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		await s.controller.settled();
+		await s.prompt("/jscpd dismiss 1");
+		s.script(
+			toolCall("write", {
+				path: "src/b.ts",
+				content: `${duplicatedFunction("computeOrder")}\n${duplicatedFunction("computeRefund")}`,
+			}),
+			reply("wrote b.ts again"),
+		);
+		await s.prompt("add a second copy to b.ts");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(2));
+		await s.controller.settled();
+		// The README's promise: the dismissal covered one copy, so the message says one more.
+		const text = JSON.stringify(customMessages(s, FINDINGS).at(-1));
+		expect(text).toContain("one more copy in src/b.ts (2 copies now, at lines 1,");
+		expect(text).not.toContain("2 more copies");
+		// `jscpd_run changed` says the same.
+		s.script(toolCall("jscpd_run", { command: "changed" }), reply("seen"));
+		await s.prompt("list changed duplicates");
+		expect(JSON.stringify(s.session.messages.at(-2))).toContain("one more copy in src/b.ts (2 copies now");
+	});
+});

@@ -5,9 +5,15 @@
  */
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { offerNewWindowDrafts } from "@pi-lifecycle/lifecycle-kit";
-import { reply, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import {
+	deferred,
+	reply,
+	type ScriptedSession,
+	toolCall,
+	toolCalls,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { allText, startSession } from "./helpers.js";
+import { allText, gate, startSession } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -65,6 +71,69 @@ describe("new-window offers", () => {
 		await harness.prompt("/reset");
 		await harness.prompt("second");
 		expect(answers).toEqual([false]);
+		expect(branchKinds(harness)).not.toContain("test/note");
+	});
+
+	/** Offers one note, at the first `new_context` call only. */
+	function offerOnce(answers: boolean[]): ExtensionFactory {
+		return (pi) => {
+			pi.on("tool_execution_end", (event, ctx) => {
+				if (event.toolName !== "new_context" || answers.length > 0) return;
+				answers.push(
+					offerNewWindowDrafts(pi.events, ctx.sessionManager, "test-offerer", () => [
+						{ type: "custom_message", customType: "test/note", content: "STALE NOTE", display: false },
+					]),
+				);
+			});
+		};
+	}
+
+	it("an offer accepted for a reset that an abort cancelled is not proposed by a later reset", async () => {
+		const answers: boolean[] = [];
+		harness = await startSession({ extensions: [offerOnce(answers)] });
+		const g = gate("offer-abort");
+		harness.script(
+			toolCalls([
+				{ name: "new_context", args: {} },
+				{ name: "slow", args: { gate: "offer-abort" } },
+			]),
+		);
+		const run = harness.prompt("start");
+		await g.started.promise;
+		await harness.abort();
+		await run;
+		expect(answers).toEqual([true]);
+		harness.script(toolCall("new_context", {}), reply("fresh"));
+		await harness.prompt("again");
+		expect(branchKinds(harness)).toContain("pi-reset/boot");
+		expect(branchKinds(harness)).not.toContain("test/note");
+		expect(allText(harness.requests.at(-1))).not.toContain("STALE NOTE");
+	});
+
+	it("an offer accepted for a reset that /reset off dropped is not proposed by a later reset", async () => {
+		const answers: boolean[] = [];
+		const offered = deferred();
+		const hold = deferred();
+		const holding: ExtensionFactory = (pi) => {
+			pi.on("tool_execution_end", async (event) => {
+				if (event.toolName !== "new_context" || answers.length !== 1) return;
+				offered.resolve();
+				await hold.promise;
+			});
+		};
+		harness = await startSession({ extensions: [offerOnce(answers), holding] });
+		// /reset off cancels the reset and its continuation: the run ends after the tool batch.
+		harness.script(toolCall("new_context", {}));
+		const run = harness.prompt("start");
+		await offered.promise;
+		await harness.prompt("/reset off");
+		hold.resolve();
+		await run;
+		expect(answers).toEqual([true]);
+		await harness.prompt("/reset on");
+		harness.script(toolCall("new_context", {}), reply("fresh"));
+		await harness.prompt("again");
+		expect(branchKinds(harness)).toContain("pi-reset/boot");
 		expect(branchKinds(harness)).not.toContain("test/note");
 	});
 });

@@ -10,7 +10,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { CheckOutcome } from "../core/check-outcome.js";
-import type { Finding } from "../core/compare.js";
+import { beyondCovered, type Finding } from "../core/compare.js";
 import { type AckRecord, ackOf, type DeliveredDetails } from "../core/deliveries.js";
 import type { LineIndex } from "../core/identity.js";
 import { checkedNote } from "../core/kinds.js";
@@ -128,9 +128,12 @@ export async function runCheckpoint(
 	// Every current finding (for the triage list), then the ones to deliver: not told, not dismissed.
 	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
 	const { current } = found;
-	const eligible = current.filter(
-		(finding) => !deps.isAcknowledged(finding.identity) && !deps.dismissed?.(finding),
-	);
+	const dismissed = (finding: Finding) => deps.dismissed?.(finding) === true;
+	const covered = (finding: Finding) => (identity: string) =>
+		deps.isAcknowledged(identity) || dismissed({ ...finding, identity });
+	const eligible = current
+		.filter((finding) => !deps.isAcknowledged(finding.identity) && !dismissed(finding))
+		.map((finding) => beyondCovered(finding, covered(finding)));
 	const max = Math.max(0, deps.maxFindings());
 	const listed = (outcome: CheckOutcome): AutomaticResult => ({
 		kind: "terminal",

@@ -4,6 +4,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
+import { beyondCovered } from "../core/compare.js";
 import { checkedNote } from "../core/kinds.js";
 import { bound, changedText, scanText, statusText } from "../core/presentation.js";
 import { printablePath } from "../core/project-paths.js";
@@ -227,8 +228,11 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 		});
 	// Every current finding goes to the triage list; the result lists those not dismissed, capped.
 	const { listed, note } = controller.triage.changedResult(outcome.current);
+	// A copy note counts from the copies the model was told about or the user dismissed.
+	const covered = (identity: string) =>
+		mutations.isAcknowledged(identity) || controller.triage.isDismissed(identity);
 	const selection = {
-		findings: listed.slice(0, settings.maxFindings),
+		findings: listed.slice(0, settings.maxFindings).map((finding) => beyondCovered(finding, covered)),
 		omitted: Math.max(0, listed.length - settings.maxFindings),
 	};
 	return {

@@ -3,6 +3,7 @@
  * identity.ts) in a file changed in this session, minus acknowledged ones, prioritised and capped.
  * Only the groups touching a changed file are judged; the line index covers the whole report.
  */
+import { splitCopies, withCopies } from "./copy-keys.js";
 import { copiesInIndex, findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
 import { type CloneGroup, type CloneLocation, compareGroups } from "./report.js";
 
@@ -177,6 +178,24 @@ function copyNotes(
 		notes.push({ path: loc.path, starts: lines.slice(0, MAX_COPY_STARTS), copies, added: copies - before });
 	}
 	return notes;
+}
+
+/**
+ * The finding with its copy notes counted from what is already covered: when the model was told
+ * about, or the user dismissed, k of the content's copies (copy-keys.ts), the copies beyond k are
+ * the more ones, not every copy the file gained since the session started (the model was told of
+ * those). `covered` is the acknowledgement or dismissal test of an identity; at most one call per
+ * copy.
+ */
+export function beyondCovered(finding: Finding, covered: (identity: string) => boolean): Finding {
+	const notes = finding.copies;
+	if (!notes) return finding;
+	const { base, copies } = splitCopies(finding.identity);
+	let told = copies - 1;
+	while (told >= 1 && !covered(withCopies(base, told))) told--;
+	const beyond = copies - told;
+	if (told < 1 || notes.every((note) => note.added <= beyond)) return finding;
+	return { ...finding, copies: notes.map((note) => ({ ...note, added: Math.min(note.added, beyond) })) };
 }
 
 function rank(finding: Finding): number {

@@ -107,7 +107,7 @@ function propose(
 	event: BoundaryEvent,
 	ctx: ExtensionContext,
 	options: BoundaryOptions,
-	newWindow: NewWindowCollector,
+	newWindow: NewWindowOffers,
 ): BoundaryProposal | undefined {
 	const taken = control.dispatch({ type: "take-warning" }, ctx);
 	const closing: SessionBoundaryDraft[] =
@@ -122,7 +122,7 @@ function propose(
 			// the kit's merge would place an owner's own drafts after its reset (in the new window).
 			drafts: [
 				...explicitDrafts(effect.request, effect.proposal, ctx, options),
-				...newWindow.take(ctx.sessionManager),
+				...newWindow.take(effect.request, ctx.sessionManager),
 			],
 			// new_context promises one continuation; a user's /reset lets the run go on or end as it would.
 			continue: effect.request.source === "tool",
@@ -141,14 +141,44 @@ function propose(
 	return closing.length > 0 ? { drafts: closing } : undefined;
 }
 
+/** Offers accepted for one pending reset request. */
+interface NewWindowOffers {
+	/** The drafts offered for `request` (none when they were accepted for another one). */
+	take(request: ResetRequest, session: object): SessionBoundaryDraft[];
+}
+
+/**
+ * Accepts offers while an explicit reset waits for its boundary. Offers belong to the request that
+ * accepted them: one that went away without its boundary (an abort, `/reset off`, a stale
+ * generation) takes its offers with it, so a later reset never proposes drafts meant for another.
+ */
+function listenForOffers(pi: Pick<ExtensionAPI, "events">, control: ResetControl): NewWindowOffers {
+	const collector = new NewWindowCollector();
+	let acceptedFor: ResetRequest | undefined;
+	collector.listen(pi.events, () => {
+		const request = control.state.request;
+		if (request?.mode !== "boundary") return false;
+		if (request !== acceptedFor) collector.clear();
+		acceptedFor = request;
+		return true;
+	});
+	return {
+		take(request, session) {
+			const drafts = request === acceptedFor ? collector.take(session) : [];
+			collector.clear();
+			acceptedFor = undefined;
+			return drafts;
+		},
+	};
+}
+
 /** Creates the participant (armed by the control only while a reset is pending). */
 export function createResetBoundary(
 	pi: Pick<ExtensionAPI, "on" | "events">,
 	control: ResetControl,
 	options: BoundaryOptions,
 ): BoundaryParticipant {
-	const newWindow = new NewWindowCollector();
-	newWindow.listen(pi.events, () => control.state.request?.mode === "boundary");
+	const newWindow = listenForOffers(pi, control);
 	return createBoundaryParticipant(pi, {
 		events: ["turn_end", "agent_before_settle"],
 		propose: (event, ctx) => propose(control, event, ctx, options, newWindow),
