@@ -1,20 +1,17 @@
 /**
- * Audit a-lead (s4): failing tests for the occurrence rank, printable scan errors and the saved-dismissals list.
- * s5-f6c adapted the two rank tests to the copy-count identity (copy-keys.ts): the first now checks the
- * text names both copies instead of one line the product cannot know; the second checks the dismissal
- * still applies rather than that two keys are equal.
+ * Repeated copies of one content in one file are counted, not ranked by position (copy-keys.ts): a copy
+ * pasted above an acknowledged one is one more copy and the text names every copy (the product cannot
+ * know which block is new); deleting a copy keeps a dismissal in force; one more copy after a dismissal is
+ * one more, not every copy since the session started. A rejected scan path is printed escaped.
  */
 import { describe, expect, it } from "vitest";
 import { validateScanPaths } from "../src/adapters/paths.js";
-import { triageCommand } from "../src/adapters/triage-command.js";
-import type { Finding } from "../src/core/compare.js";
 import { beyondCovered, selectFindings } from "../src/core/compare.js";
 import { applyDismissal, isDismissed } from "../src/core/dismissals.js";
 import { groupKey } from "../src/core/findings-store.js";
 import { indexGroups } from "../src/core/identity.js";
 import { findingLine } from "../src/core/presentation.js";
 import { type CloneGroup, type CloneLocation, numberOccurrences } from "../src/core/report.js";
-import { Triage } from "../src/core/triage.js";
 
 const H = [11, 12, 13, 14, 15, 16];
 const loc = (path: string, startLine: number) => ({ path, startLine, endLine: startLine + 5 });
@@ -112,39 +109,4 @@ describe("printable paths", () => {
 		expect(r.ok).toBe(false);
 		expect(r.ok ? "" : r.error).not.toContain("\n");
 	});
-});
-
-const tgroup = (a: string, b: string, seed: number): CloneGroup => ({
-	identity: `${a}|${b}`,
-	format: "typescript",
-	lines: 10,
-	tokens: 80,
-	locations: [
-		{ path: a, startLine: 1, endLine: 10 },
-		{ path: b, startLine: 5, endLine: 14 },
-	],
-	hashes: [seed, seed + 1, seed + 2],
-});
-const finding = (g: CloneGroup): Finding => ({ identity: groupKey(g), group: g, label: "new" });
-function tTriage() {
-	const appended: { type: string; data: unknown }[] = [];
-	const t = new Triage({ acknowledged: () => false, changed: () => {} });
-	const pi = { appendEntry: (type: string, data: unknown) => appended.push({ type, data }) };
-	return { t, pi, appended };
-}
-it("after a reload, a dismissal undone since is not listed as saved", () => {
-	const first = tTriage();
-	first.t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
-	triageCommand(first.t, first.pi, "dismiss", ["1"]);
-	const { t, pi } = tTriage();
-	t.replay(
-		first.appended.map((e) => ({ type: "custom", customType: e.type, data: e.data })),
-		true,
-	);
-	t.recordNew("changed", [finding(tgroup("a.ts", "b.ts", 1))]);
-	triageCommand(t, pi, "undismiss", []);
-	triageCommand(t, pi, "undismiss", ["1"]);
-	t.recordNew("changed", []);
-	const listed = triageCommand(t, pi, "undismiss", []).message;
-	expect(listed).not.toMatch(/dismissal\(s\) saved/);
 });

@@ -47,3 +47,20 @@ describe("saved dismissals after a reload", () => {
 		expect(listed).toContain("dismissed: c.ts:1-10 ≈ d.ts:5-14");
 	});
 });
+
+it("after a reload, a dismissal undone since is not listed as saved", () => {
+	const first = triage();
+	first.t.recordNew("changed", [finding(group("a.ts", "b.ts", 1))]);
+	triageCommand(first.t, first.pi, "dismiss", ["1"]);
+	const { t, pi } = triage();
+	t.replay(
+		first.appended.map((e) => ({ type: "custom", customType: e.type, data: e.data })),
+		true,
+	);
+	t.recordNew("changed", [finding(group("a.ts", "b.ts", 1))]);
+	triageCommand(t, pi, "undismiss", []);
+	triageCommand(t, pi, "undismiss", ["1"]);
+	t.recordNew("changed", []);
+	const listed = triageCommand(t, pi, "undismiss", []).message;
+	expect(listed).not.toMatch(/dismissal\(s\) saved/);
+});
