@@ -28,6 +28,7 @@ const { delayedSteps } = await import("./latency.ts");
 const { HandlerCounter, parseVariant, variantFactories } = await import("./variants.ts");
 const { session } = await import("../lib/extensions.ts");
 const { smallProject } = await import("../lib/project.ts");
+const { watchHostCalls } = await import("./host-calls.ts");
 const { median, nowMs, round } = await import("../lib/stats.ts");
 const { promptSteps } = await import("../lib/turns.ts");
 type ScriptedSession = import("@pi-lifecycle/lifecycle-kit/testing").ScriptedSession;
@@ -75,47 +76,13 @@ async function count(spec: string): Promise<void> {
 	const cwd = smallProject();
 	const counter = new HandlerCounter();
 	const h = await open(variant, cwd, counter);
-	const sm = h.session.sessionManager as unknown as Record<string, (...a: unknown[]) => unknown>;
-	const effects = new Map<string, number>();
-	const bump = (k: string) => effects.set(k, (effects.get(k) ?? 0) + 1);
-	let on = false;
-	for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(sm))) {
-		if (!name.startsWith("append")) continue;
-		const original = sm[name] as (...a: unknown[]) => unknown;
-		sm[name] = function (this: unknown, ...args: unknown[]) {
-			if (on) bump(`sessionManager.${name}${name === "appendCustomEntry" ? `(${String(args[0])})` : ""}`);
-			return original.apply(this, args);
-		};
-	}
-	const ui = (
-		h.session.extensionRunner as unknown as { uiContext: Record<string, (...a: unknown[]) => unknown> }
-	).uiContext;
-	for (const name of ["setStatus", "setWidget", "notify", "setFooter"]) {
-		const original = ui[name];
-		if (typeof original !== "function") continue;
-		ui[name] = (...args: unknown[]) => {
-			if (on) bump(`ui.${name}(${String(args[0])})`);
-			return original(...args);
-		};
-	}
-	const g = globalThis as unknown as Record<string, (...a: unknown[]) => unknown>;
-	for (const name of ["setTimeout", "setImmediate", "setInterval", "structuredClone", "queueMicrotask"]) {
-		const original = g[name] as (...a: unknown[]) => unknown;
-		g[name] = (...args: unknown[]) => {
-			if (on) bump(`global.${name}`);
-			return original(...args);
-		};
-	}
-	const events = new Map<string, number>();
-	h.session.subscribe((event: { type: string }) => {
-		if (on) events.set(event.type, (events.get(event.type) ?? 0) + 1);
-	});
+	const calls = watchHostCalls(h, /^append/);
 	counter.enabled = true;
-	on = true;
+	calls.on = true;
 	const t = nowMs();
 	await runAll(h);
 	const wall = nowMs() - t;
-	on = false;
+	calls.on = false;
 	counter.enabled = false;
 	await h.dispose();
 	const perTurn = (n: number) => round(n / TURNS, 3);
@@ -134,8 +101,8 @@ async function count(spec: string): Promise<void> {
 				registrations: Object.fromEntries(counter.registrations),
 				handlers,
 				totalHandlerSyncUsPerTurn: round(totalSyncUs, 2),
-				sessionEventsPerTurn: Object.fromEntries([...events].map(([k, n]) => [k, perTurn(n)])),
-				effectsPerTurn: Object.fromEntries([...effects].map(([k, n]) => [k, perTurn(n)])),
+				sessionEventsPerTurn: Object.fromEntries([...calls.events].map(([k, n]) => [k, perTurn(n)])),
+				effectsPerTurn: Object.fromEntries([...calls.effects].map(([k, n]) => [k, perTurn(n)])),
 			},
 			null,
 			1,

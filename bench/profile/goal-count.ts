@@ -20,6 +20,7 @@ writeFileSync(
 const { HandlerCounter, parseVariant, variantFactories } = await import("./variants.ts");
 const { session } = await import("../lib/extensions.ts");
 const { smallProject } = await import("../lib/project.ts");
+const { watchHostCalls } = await import("./host-calls.ts");
 const { nowMs, round } = await import("../lib/stats.ts");
 const { messageText, reply, toolCall } = await import("@pi-lifecycle/lifecycle-kit/testing");
 
@@ -44,41 +45,7 @@ const h = await session(
 );
 await settled?.();
 
-const sm = h.session.sessionManager as unknown as Record<string, (...a: unknown[]) => unknown>;
-const effects = new Map<string, number>();
-let on = false;
-const bump = (k: string) => effects.set(k, (effects.get(k) ?? 0) + 1);
-for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(sm))) {
-	if (!/^(append|get|build)/.test(name)) continue;
-	const original = sm[name] as (...a: unknown[]) => unknown;
-	sm[name] = function (this: unknown, ...args: unknown[]) {
-		if (on) bump(`sessionManager.${name}${name === "appendCustomEntry" ? `(${String(args[0])})` : ""}`);
-		return original.apply(this, args);
-	};
-}
-const ui = (
-	h.session.extensionRunner as unknown as { uiContext: Record<string, (...a: unknown[]) => unknown> }
-).uiContext;
-for (const name of ["setStatus", "setWidget", "notify", "setFooter"]) {
-	const original = ui[name];
-	if (typeof original !== "function") continue;
-	ui[name] = (...args: unknown[]) => {
-		if (on) bump(`ui.${name}(${String(args[0])})`);
-		return original(...args);
-	};
-}
-const g = globalThis as unknown as Record<string, (...a: unknown[]) => unknown>;
-for (const name of ["setTimeout", "setImmediate", "setInterval", "structuredClone", "queueMicrotask"]) {
-	const original = g[name] as (...a: unknown[]) => unknown;
-	g[name] = (...args: unknown[]) => {
-		if (on) bump(`global.${name}`);
-		return original(...args);
-	};
-}
-const events = new Map<string, number>();
-h.session.subscribe((event: { type: string }) => {
-	if (on) events.set(event.type, (events.get(event.type) ?? 0) + 1);
-});
+const calls = watchHostCalls(h, /^(append|get|build)/);
 
 const cpuMs = () => {
 	const used = process.cpuUsage();
@@ -90,13 +57,13 @@ let measured: { wall: number; cpu: number } | undefined;
 const atRequest = () => {
 	if (request === turns - window) {
 		counter.enabled = true;
-		on = true;
+		calls.on = true;
 		mark = { wall: nowMs(), cpu: cpuMs() };
 	}
 	if (request === turns && mark) {
 		measured = { wall: nowMs() - mark.wall, cpu: cpuMs() - mark.cpu };
 		counter.enabled = false;
-		on = false;
+		calls.on = false;
 	}
 	request++;
 };
@@ -152,8 +119,8 @@ console.log(
 				handlers.reduce((a, x) => a + x.syncUsPerTurn, 0),
 				2,
 			),
-			sessionEventsPerTurn: Object.fromEntries([...events].map(([k, n]) => [k, perTurn(n)])),
-			effectsPerTurn: Object.fromEntries([...effects].map(([k, n]) => [k, perTurn(n)])),
+			sessionEventsPerTurn: Object.fromEntries([...calls.events].map(([k, n]) => [k, perTurn(n)])),
+			effectsPerTurn: Object.fromEntries([...calls.effects].map(([k, n]) => [k, perTurn(n)])),
 			errors: h.errors.map((e) => `${e.event}: ${e.error}`).slice(0, 3),
 		},
 		null,
