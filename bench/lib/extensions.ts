@@ -2,7 +2,7 @@
  * The three extensions as factories from their BUILT packages, a timing proxy for `pi.on`, and a
  * scripted session without the harness's recorder (its handlers would be measured too).
  */
-import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionFactory, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import {
 	createScriptedSession,
 	type ScriptedSession,
@@ -120,6 +120,54 @@ export function minimalTools(): NamedFactory {
 					label: `stub ${i}`,
 					description: "Does nothing.",
 					parameters: Type.Object({ note: Type.String() }),
+					execute: async () => ({ content: [{ type: "text", text: "ok" }], details: undefined }),
+				});
+		},
+	};
+}
+
+/** The tools all three extensions register that pi-reset alone does not. */
+const EXTRA_TOOLS = ["goal_complete", "goal_blocked", "goal_wait", "jscpd_run"] as const;
+
+/** A stand-in `pi` whose every member is a no-op returning itself, except `registerTool`. */
+function capturingPi(capture: (tool: ToolDefinition) => void): ExtensionAPI {
+	const inert: object = new Proxy(() => inert, {
+		get: (_target, prop) => (prop === "then" ? undefined : inert),
+		apply: () => inert,
+	});
+	return new Proxy({} as ExtensionAPI, {
+		get: (_target, prop) => (prop === "registerTool" ? capture : prop === "then" ? undefined : inert),
+	});
+}
+
+/**
+ * A reference extension for the per-request floor of our extra tools: goal_complete, goal_blocked,
+ * goal_wait and jscpd_run exactly as pi-goal and pi-jscpd declare them (name, label, description,
+ * parameter schema, annotations — read from their real factories run against a stand-in `pi`), with
+ * an inert `execute`, no renderers and no handlers. `pi-reset` + this = what Pi pays per request for
+ * the four declarations alone.
+ */
+export function inertTools(): NamedFactory {
+	const tools: ToolDefinition[] = [];
+	const stand = capturingPi((tool) => {
+		if ((EXTRA_TOOLS as readonly string[]).includes(tool.name)) tools.push(tool);
+	});
+	piGoal(stand);
+	createJscpdExtension()(stand);
+	if (tools.length !== EXTRA_TOOLS.length)
+		throw new Error(
+			`inert-tools: captured ${tools.map((t) => t.name).join(", ")}, expected ${EXTRA_TOOLS.join(", ")}`,
+		);
+	return {
+		name: "inert-tools",
+		factory: (pi: ExtensionAPI) => {
+			for (const { name, label, description, parameters, annotations } of tools)
+				pi.registerTool({
+					name,
+					label,
+					description,
+					parameters,
+					...(annotations ? { annotations } : {}),
 					execute: async () => ({ content: [{ type: "text", text: "ok" }], details: undefined }),
 				});
 		},

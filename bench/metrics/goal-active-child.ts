@@ -1,7 +1,8 @@
 /**
  * Child process of the `goal-active` figure (run with --expose-gc): one long tool-call run of
  * `turns` turns, every 25th a `new_context` call, started as `/goal …` with all three extensions
- * (`goal`), as a plain prompt with all three (`all`) or with pi-reset alone (`reset`). Reports the
+ * (`goal`), as a plain prompt with all three (`all`), with pi-reset alone (`reset`) or with pi-reset
+ * plus four inert tools declared like ours (`reset+tools`: the per-request floor). Reports the
  * wall and process CPU time at every provider request, the session entries by type, and heapUsed
  * after full GCs before and after the run (session still open).
  *
@@ -30,13 +31,14 @@ writeFileSync(
 	join(process.env.PI_CODING_AGENT_DIR, "pi-lifecycle", "pi-goal.json"),
 	JSON.stringify({ automaticTurns: null }),
 );
-const { allExtensions, session } = await import("../lib/extensions.ts");
+const { allExtensions, inertTools, session } = await import("../lib/extensions.ts");
 const { smallProject } = await import("../lib/project.ts");
 const { nowMs } = await import("../lib/stats.ts");
 const { messageText, reply, toolCall } = await import("@pi-lifecycle/lifecycle-kit/testing");
 const { default: piReset } = await import("@pi-lifecycle/pi-reset");
 
-const variant = process.argv[2] === "goal" || process.argv[2] === "all" ? process.argv[2] : "reset";
+const VARIANTS = ["goal", "all", "reset", "reset+tools"] as const;
+const variant = VARIANTS.find((v) => v === process.argv[2]) ?? "reset";
 const turns = Number(process.argv[3] ?? 1000);
 const block = Number(process.argv[4] ?? 0);
 const lockstep = block > 0 && typeof process.send === "function";
@@ -52,7 +54,11 @@ const collect = () => {
 type Controller = Parameters<NonNullable<Parameters<typeof allExtensions>[0]>>[0];
 let controller: Controller | undefined;
 const extensions =
-	variant === "reset" ? [{ name: "pi-reset", factory: piReset }] : allExtensions((c) => (controller = c));
+	variant === "reset"
+		? [{ name: "pi-reset", factory: piReset }]
+		: variant === "reset+tools"
+			? [{ name: "pi-reset", factory: piReset }, inertTools()]
+			: allExtensions((c) => (controller = c));
 const h = await session(extensions, { cwd: smallProject() });
 await controller?.settled();
 

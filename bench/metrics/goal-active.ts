@@ -5,13 +5,15 @@
  *
  * - `goal`: all three extensions, started with `/goal …`, ended by `goal_complete`;
  * - `reset`: pi-reset alone, the same run as a plain prompt (the reference of the issue);
- * - `all`: all three, plain prompt (context: what the active goal itself adds).
+ * - `all`: all three, plain prompt (context: what the active goal itself adds);
+ * - `reset+tools`: pi-reset plus goal_complete, goal_blocked, goal_wait and jscpd_run declared
+ *   exactly as ours but inert, no handlers (context: Pi's per-request floor of the four declarations).
  *
  * Per-turn time is the time from one provider request to the next (the faux provider answers at
  * once, so it is Pi's and the extensions' work per turn), mean over the first and the last 100
  * turns; wall time and process CPU time (user + system, all threads) are both recorded.
  *
- * The three children of a repeat run in lockstep, blocks of BLOCK turns at a time, one child at a
+ * The four children of a repeat run in lockstep, blocks of BLOCK turns at a time, one child at a
  * time, the order reversing every block and rotating every repeat: on a shared machine whose load
  * changes over seconds, each variant's last 100 turns are measured interleaved with the others'
  * instead of a minute apart. Pauses are not counted (see goal-active-child.ts). Figures: wall ratio
@@ -31,8 +33,8 @@ const MB = 1024 * 1024;
 const BLOCK = 5;
 /** Longest wait for one child's block, tail or setup (a stuck child fails the group, it never hangs). */
 const STEP_TIMEOUT_MS = 180_000;
-type Variant = "goal" | "reset" | "all";
-const VARIANTS: readonly Variant[] = ["reset", "goal", "all"];
+type Variant = "goal" | "reset" | "all" | "reset+tools";
+const VARIANTS: readonly Variant[] = ["reset", "goal", "all", "reset+tools"];
 
 interface ChildResult {
 	variant: Variant;
@@ -130,7 +132,7 @@ class LockstepChild {
 	}
 }
 
-/** One repeat: the three variants in lockstep, `first` going first in the first block. */
+/** One repeat: the variants in lockstep, `first` going first in the first block. */
 async function lockstepRepeat(turns: number, rotation: number): Promise<Record<Variant, ChildResult>> {
 	const order = VARIANTS.map((_, i) => VARIANTS[(i + rotation) % VARIANTS.length] as Variant);
 	const children = order.map((variant) => new LockstepChild(variant, turns));
@@ -182,7 +184,7 @@ function segments(run: ChildResult, window: number): Segments {
 	};
 }
 
-/** goal/reset ratio of every block pair of the last `window` turns (wall or CPU). */
+/** a/b ratio (goal/reset for the figure) of every block pair of the last `window` turns (wall or CPU). */
 function blockRatios(goal: ChildResult, reset: ChildResult, window: number, cpu: boolean): number[] {
 	const n = goal.turns;
 	const ratios: number[] = [];
@@ -207,7 +209,7 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 	const turns = smoke ? 200 : 1_000;
 	const window = smoke ? 50 : 100;
 	const repeats = smoke ? 1 : 5;
-	const runs: Record<Variant, ChildResult[]> = { goal: [], reset: [], all: [] };
+	const runs: Record<Variant, ChildResult[]> = { goal: [], reset: [], all: [], "reset+tools": [] };
 	const load: { start: number[]; end: number[] }[] = [];
 	for (let i = 0; i < repeats; i++) {
 		const start = loadavg();
@@ -226,8 +228,16 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 	const heapDiffs = runs.goal.map((run, i) => (run.heapEnd - (runs.reset[i] as ChildResult).heapEnd) / MB);
 	const growth = (variant: Variant) =>
 		round(median(runs[variant].map((run) => (run.heapEnd - run.heapStart) / MB)), 2);
-	const pairs = (cpu: boolean) =>
-		runs.goal.flatMap((run, i) => blockRatios(run, runs.reset[i] as ChildResult, window, cpu));
+	const pairs = (cpu: boolean, a: Variant = "goal", b: Variant = "reset") =>
+		runs[a].flatMap((run, i) => blockRatios(run, runs[b][i] as ChildResult, window, cpu));
+	/** Context for one ratio a/b in the last `window` turns: medians over repeats and over block pairs. */
+	const compare = (a: Variant, b: Variant) => ({
+		wallLast: round(median(ratio("wallLast", a, b)), 3),
+		wallLastPerRepeat: ratio("wallLast", a, b).map((r) => round(r, 3)),
+		cpuLast: round(median(ratio("cpuLast", a, b)), 3),
+		wallLastBlockPairMedian: round(median(pairs(false, a, b)), 3),
+		cpuLastBlockPairMedian: round(median(pairs(true, a, b)), 3),
+	});
 	const context = {
 		turns,
 		window,
@@ -235,7 +245,7 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 		lockstepBlockTurns: BLOCK,
 		loadAverage: load,
 		msPerTurn: Object.fromEntries(
-			(["reset", "all", "goal"] as Variant[]).map((v) => [
+			(["reset", "reset+tools", "all", "goal"] as Variant[]).map((v) => [
 				v,
 				{
 					wallFirst: ms(v, "wallFirst"),
@@ -255,6 +265,13 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 		cpuRatioFirst: round(median(ratio("cpuFirst", "goal", "reset")), 3),
 		activeGoalVsAllIdleWallLast: round(median(ratio("wallLast", "goal", "all")), 3),
 		activeGoalVsAllIdleCpuLast: round(median(ratio("cpuLast", "goal", "all")), 3),
+		/** The floor: the four extra declarations alone over pi-reset alone, and what remains above it. */
+		toolsFloor: {
+			resetToolsVsReset: compare("reset+tools", "reset"),
+			allVsResetTools: compare("all", "reset+tools"),
+			goalVsResetTools: compare("goal", "reset+tools"),
+			allVsReset: compare("all", "reset"),
+		},
 		requests: { goal: goalRun.requests, reset: resetRun.requests },
 		finalGoalStatus: goalRun.finalGoalStatus,
 		errors: [...goalRun.errors, ...resetRun.errors],
@@ -269,7 +286,7 @@ export async function goalActive(smoke: boolean): Promise<Metric[]> {
 		context,
 	);
 	// Next to pass/miss: the steadier estimates and the load (a loaded machine decides single repeats).
-	figure.note = `CPU ${context.cpuRatioLast} ×; block-pair medians ${context.wallRatioLastBlockPairMedian} × wall, ${context.cpuRatioLastBlockPairMedian} × CPU; load ${load[0]?.start[0]}–${load.at(-1)?.end[0]}; see bench/README.md`;
+	figure.note = `CPU ${context.cpuRatioLast} ×; block-pair medians ${context.wallRatioLastBlockPairMedian} × wall, ${context.cpuRatioLastBlockPairMedian} × CPU; floor (4 inert tools) ${context.toolsFloor.resetToolsVsReset.wallLast} ×, all over it ${context.toolsFloor.allVsResetTools.wallLast} ×; load ${load[0]?.start[0]}–${load.at(-1)?.end[0]}; see bench/README.md`;
 	return [
 		figure,
 		metric(

@@ -7,11 +7,18 @@
  * Spec grammar: `none` | `all` | `pi-reset+pi-goal` …, optionally followed by
  * `/stub:<ext>:<event>[,<ext>:<event>…]` and/or `/drop:<ext>:<event>…`; `*` matches any event or
  * extension. Example: `all/stub:pi-reset:*` or `all/drop:pi-jscpd:tool_call,pi-jscpd:tool_result`.
- * `minimal-tools` loads a reference extension with five minimal tools (lib/extensions.ts). `/tools:none` ignores the extensions' `registerTool` calls (`/tools:none:pi-goal` one extension's); `all/drop:*:*` keeps only their tools
+ * `minimal-tools` loads a reference extension with five minimal tools (lib/extensions.ts); `pi-reset+inert-tools`
+ * pi-reset plus our four other tools declared exactly as ours, inert (the per-request floor). `/tools:none` ignores the extensions' `registerTool` calls (`/tools:none:pi-goal` one extension's); `all/drop:*:*` keeps only their tools
  * (and commands, renderers), `all/tools:none` only their handlers.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { allExtensions, type JscpdController, minimalTools, type NamedFactory } from "../lib/extensions.ts";
+import {
+	allExtensions,
+	inertTools,
+	type JscpdController,
+	minimalTools,
+	type NamedFactory,
+} from "../lib/extensions.ts";
 
 /** A parsed variant. */
 export interface Variant {
@@ -77,7 +84,11 @@ export function variantFactories(
 	counter?: HandlerCounter,
 	onJscpd?: (controller: JscpdController) => void,
 ): NamedFactory[] {
-	return [...allExtensions(onJscpd), minimalTools()]
+	return [
+		...allExtensions(onJscpd),
+		minimalTools(),
+		...(variant.names.includes("inert-tools") ? [inertTools()] : []),
+	]
 		.filter((e) => variant.names.includes(e.name))
 		.map((named) => ({
 			name: named.name,
