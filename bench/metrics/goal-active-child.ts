@@ -53,8 +53,11 @@ const collect = () => {
 
 type Controller = Parameters<NonNullable<Parameters<typeof allExtensions>[0]>>[0];
 let controller: Controller | undefined;
-const extensions =
-	variant === "reset"
+const spec = process.env.GOAL_ACTIVE_SPEC;
+const { parseVariant, variantFactories } = await import("../profile/variants.ts");
+const extensions = spec
+	? variantFactories(parseVariant(spec), undefined, (c) => (controller = c))
+	: variant === "reset"
 		? [{ name: "pi-reset", factory: piReset }]
 		: variant === "reset+tools"
 			? [{ name: "pi-reset", factory: piReset }, inertTools()]
@@ -139,6 +142,18 @@ steps.push(async () => {
 });
 h.faux.appendResponses(steps as never);
 
+const trace: [number, string][] = [];
+if (process.env.GOAL_ACTIVE_TRACE) {
+	(h.session as unknown as { subscribe(l: (e: { type: string }) => void): void }).subscribe((e) => {
+		trace.push([nowMs(), e.type]);
+	});
+	const { PerformanceObserver, performance } = await import("node:perf_hooks");
+	const offset = nowMs() - performance.now();
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries())
+			trace.push([entry.startTime + offset, `gc:${(entry as { detail?: { kind?: number } }).detail?.kind}:${entry.duration.toFixed(2)}`]);
+	}).observe({ entryTypes: ["gc"] });
+}
 const start = collect();
 const prompt = `Read note.txt ${turns} times, one read per turn, and start a new context every ${RESET_EVERY} turns.`;
 await h.prompt(variant === "goal" ? `/goal ${prompt}` : prompt);
@@ -178,6 +193,7 @@ const result = {
 	errors: h.errors.map((e) => `${e.event}: ${e.error}`).slice(0, 3),
 	heapStart: start,
 	heapEnd: end,
+	trace: process.env.GOAL_ACTIVE_TRACE ? trace : undefined,
 };
 if (lockstep) process.send?.({ type: "result", result });
 else process.stdout.write(`${JSON.stringify(result)}\n`);

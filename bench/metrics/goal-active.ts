@@ -208,7 +208,7 @@ function goalEntries(run: ChildResult): number {
 export async function goalActive(smoke: boolean): Promise<Metric[]> {
 	const turns = smoke ? 200 : 1_000;
 	const window = smoke ? 50 : 100;
-	const repeats = smoke ? 1 : 5;
+	const repeats = smoke ? 1 : Number(process.env.GOAL_ACTIVE_REPEATS ?? 5);
 	const runs: Record<Variant, ChildResult[]> = { goal: [], reset: [], all: [], "reset+tools": [] };
 	const load: { start: number[]; end: number[] }[] = [];
 	for (let i = 0; i < repeats; i++) {
