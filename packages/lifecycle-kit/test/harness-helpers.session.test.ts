@@ -181,3 +181,30 @@ describe("console capture", () => {
 		expect(probe.lines.log).toEqual(["after"]);
 	});
 });
+
+describe("an extension that fails to load fails the session, not silently", () => {
+	it("a wrong extension path rejects with the path and Pi's reason", async () => {
+		await expect(createScriptedSession({ extensionPaths: ["/nonexistent/my-extension"] })).rejects.toThrow(
+			/failed to load:\n- \/nonexistent\/my-extension: Extension path does not exist/,
+		);
+	});
+
+	it("a factory that throws rejects with its error", async () => {
+		const broken = () => {
+			throw new Error("BROKEN-FACTORY");
+		};
+		await expect(createScriptedSession({ extensions: [broken] })).rejects.toThrow(/BROKEN-FACTORY/);
+	});
+
+	it("two extensions registering one tool reject with Pi's conflict", async () => {
+		const tool = (pi: ExtensionAPI) =>
+			pi.registerTool({
+				name: "same_tool",
+				label: "Same",
+				description: "one name, two owners",
+				parameters: { type: "object", properties: {} } as never,
+				execute: async () => ({ content: [], details: undefined }),
+			});
+		await expect(createScriptedSession({ extensions: [tool, tool] })).rejects.toThrow(/same_tool/);
+	});
+});

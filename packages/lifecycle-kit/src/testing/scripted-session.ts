@@ -32,7 +32,7 @@ import {
 import { recordExplicitTrust } from "../project-trust.js";
 import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
-import { openSessionStorage, orderExtensions } from "./session-setup.js";
+import { extensionLoadFailure, openSessionStorage, orderExtensions } from "./session-setup.js";
 import {
 	type CustomMessageRecord,
 	customEntries,
@@ -210,6 +210,13 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		noContextFiles: true,
 	});
 	await loader.reload();
+	// A test would go on without the extension (wrong path, throwing factory) and could pass vacuously.
+	const loadErrors = loader.getExtensions().errors;
+	if (loadErrors.length > 0) {
+		undoExplicitTrust();
+		rmSync(tempRoot, { recursive: true, force: true });
+		throw new Error(extensionLoadFailure(loadErrors));
+	}
 
 	const sessionDir = join(tempRoot, "sessions");
 	const sessionManager = openSessionStorage(options.session ?? "memory", cwd, sessionDir);
@@ -255,6 +262,8 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		},
 		async reload() {
 			await session.reload();
+			const reloadErrors = loader.getExtensions().errors;
+			if (reloadErrors.length > 0) throw new Error(extensionLoadFailure(reloadErrors));
 		},
 		async abort() {
 			await session.abort();

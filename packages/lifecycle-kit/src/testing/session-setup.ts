@@ -24,3 +24,11 @@ export function openSessionStorage(
 	if (storage === "file") return SessionManager.create(cwd, sessionDir);
 	return SessionManager.open(storage.open, sessionDir, cwd);
 }
+
+/** The message for extensions Pi's loader could not load. */
+export function extensionLoadFailure(
+	errors: readonly { readonly path: string; readonly error: string }[],
+): string {
+	const lines = errors.map((failure) => `- ${failure.path}: ${failure.error}`);
+	return `createScriptedSession: ${errors.length} extension(s) failed to load:\n${lines.join("\n")}`;
+}
