@@ -19,7 +19,7 @@ import {
 	type ResetState,
 	reduceReset,
 } from "../core/reducer.js";
-import { cancelledText, footerText } from "../core/texts.js";
+import { cancelledText, commitMissingText, footerText } from "../core/texts.js";
 import { HANDOFF_ENTRY } from "../core/window.js";
 
 /** Footer status key (DESIGN.md §3). */
@@ -81,11 +81,7 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 				);
 				break;
 			case "commit-missing":
-				notify(
-					ctx,
-					`pi-reset: the reset to window ${effect.proposal.windowId} was not committed (another extension replaced it). History is unchanged.`,
-					"warning",
-				);
+				notify(ctx, commitMissingText(effect), "warning");
 				break;
 			case "announce": {
 				if (!ctx) break;

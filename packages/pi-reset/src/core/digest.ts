@@ -5,6 +5,7 @@
  * calls. Only Pi's types are imported; a test checks this module stays pure.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { cutText } from "./cut.js";
 import { contentText } from "./window.js";
 
 /** Largest digest in characters (about 1,000 tokens by Pi's chars/4 estimate); see bench `reset-digest`. */
@@ -28,7 +29,7 @@ export interface FileLists {
 }
 
 function clip(text: string, max: number): string {
-	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+	return text.length <= max ? text : `${cutText(text, max - 1)}…`;
 }
 
 function oneLine(text: string): string {
@@ -121,11 +122,11 @@ export function windowDigest(branch: readonly SessionEntry[], fileOps?: FileList
 		lines.push(`Files it modified (they already contain that work): ${list([...modified])}`);
 	if (tools.length > 0) lines.push(`Tools it ran last (newest first): ${tools.join("; ")}`);
 	if (answer) {
-		const excerpt = answer.length <= MAX_ANSWER_CHARS ? answer : `${answer.slice(0, MAX_ANSWER_CHARS)}…`;
+		const excerpt = answer.length <= MAX_ANSWER_CHARS ? answer : `${cutText(answer, MAX_ANSWER_CHARS)}…`;
 		lines.push("Its last answer:", excerpt);
 	}
 	if (read.size > 0) lines.push(`Files it read: ${list([...read])}`);
 	if (lines.length === 0) return undefined;
 	const text = lines.join("\n");
-	return text.length <= DIGEST_BUDGET_CHARS ? text : `${text.slice(0, DIGEST_BUDGET_CHARS - 1)}…`;
+	return text.length <= DIGEST_BUDGET_CHARS ? text : `${cutText(text, DIGEST_BUDGET_CHARS - 1)}…`;
 }

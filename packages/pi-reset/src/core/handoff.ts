@@ -34,6 +34,9 @@ const HEADING = new RegExp(`^[\\s#*>_-]*${LABEL}[*_\\s]*:[*_\\s]*(.*)$`, "i");
 /** A markdown heading line with only a section name (`## Next steps`). */
 const MARKDOWN_HEADING = new RegExp(`^\\s*#{1,6}\\s*[*_]*${LABEL}[*_\\s]*$`, "i");
 
+/** A line that opens or closes a fenced code block (CommonMark: three or more backticks or tildes). */
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
 function keyOf(word: string): SectionKey {
 	const lower = word.toLowerCase();
 	if (lower.startsWith("next")) return "next";
@@ -53,8 +56,13 @@ export function parseHandoff(
 	const sections: Partial<Record<SectionKey, string[]>> = {};
 	const other: string[] = [];
 	let current: string[] = other;
+	let fence: string | undefined;
 	for (const line of text.split("\n")) {
-		const match = HEADING.exec(line) ?? MARKDOWN_HEADING.exec(line);
+		// Inside a fenced code block (a config, a diff, a log) no line is a heading: `next: 3` is code.
+		const marker = FENCE.exec(line)?.[1];
+		if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length)))
+			fence = fence === undefined ? marker : undefined;
+		const match = fence || marker ? null : (HEADING.exec(line) ?? MARKDOWN_HEADING.exec(line));
 		if (match) {
 			const key = keyOf(match[1] as string);
 			current = sections[key] ?? [];

@@ -47,11 +47,43 @@ function stale(state: ResetState, request: ResetRequest): Step {
 	};
 }
 
+/**
+ * A compaction that did not reset (it failed, or another extension's compaction replaced ours):
+ * what was folded into it is pending again, unless it was dropped meanwhile (a toggle bumps the
+ * generation and tells the user) or a newer request took its place — a revived old request must
+ * never overwrite a newer one.
+ */
+function revive(
+	state: ResetState,
+	proposal: Proposal,
+): { state: ResetState; requeued: ResetRequest | undefined } {
+	const current = (request: ResetRequest | undefined) =>
+		state.enabled && request?.generation === state.generation;
+	const run = proposal.foldedRun;
+	const revivedRun = state.nextRun === undefined && run && current(run.request) ? run : undefined;
+	const folded = proposal.folded !== run?.request ? proposal.folded : undefined;
+	const revived = state.request === undefined && current(folded) ? folded : undefined;
+	return {
+		state: {
+			...state,
+			proposal: undefined,
+			request: revived ?? state.request,
+			nextRun: revivedRun ?? state.nextRun,
+		},
+		requeued: revived ?? revivedRun?.request,
+	};
+}
+
 function commit(state: ResetState, found: CommittedWindow | undefined): Step {
 	const proposal = state.proposal;
 	if (!proposal) return { state, effect: NONE };
 	if (!found || found.windowId !== proposal.windowId) {
-		return { state: { ...state, proposal: undefined }, effect: { type: "commit-missing", proposal } };
+		// Another extension's compaction replaced ours: a reset request folded into it was not served.
+		const revived = proposal.kind === "compaction" ? revive(state, proposal) : undefined;
+		return {
+			state: revived?.state ?? { ...state, proposal: undefined },
+			effect: { type: "commit-missing", proposal, requeued: revived?.requeued },
+		};
 	}
 	const window: WindowState = { id: proposal.windowId, resets: proposal.resets, warned: false };
 	// The boot text of the committed window carried this handoff: it is delivered.
@@ -181,21 +213,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			const proposal = state.proposal;
 			if (proposal?.kind !== "compaction") return { state, effect: NONE };
 			if (!state.enabled) return { state: { ...state, proposal: undefined }, effect: NONE };
-			// The compaction never happened: what was folded into it is pending again, unless it was
-			// dropped meanwhile (a toggle bumps the generation and tells the user) or a newer request
-			// took its place — a revived old request must never overwrite a newer one.
-			const current = (request: ResetRequest | undefined) => request?.generation === state.generation;
-			const run = proposal.foldedRun;
-			const revivedRun = state.nextRun === undefined && run && current(run.request) ? run : undefined;
-			const folded = proposal.folded !== run?.request ? proposal.folded : undefined;
-			const revived = state.request === undefined && current(folded) ? folded : undefined;
-			const next: ResetState = {
-				...state,
-				proposal: undefined,
-				request: revived ?? state.request,
-				nextRun: revivedRun ?? state.nextRun,
-			};
-			const requeued = revived ?? revivedRun?.request;
+			const { state: next, requeued } = revive(state, proposal);
 			return { state: next, effect: requeued ? { type: "requeued", request: requeued } : NONE };
 		}
 		case "usage": {

@@ -168,7 +168,12 @@ export type ResetEffect =
 			readonly handoff: PendingHandoff | undefined;
 	  }
 	| { readonly type: "announce"; readonly committed: CommittedWindow; readonly proposal: Proposal }
-	| { readonly type: "commit-missing"; readonly proposal: Proposal }
+	| {
+			readonly type: "commit-missing";
+			readonly proposal: Proposal;
+			/** A request folded into a compaction another extension replaced: pending again. */
+			readonly requeued?: ResetRequest;
+	  }
 	| { readonly type: "native-compaction" }
 	| { readonly type: "cancel-compaction" }
 	| {

@@ -1,6 +1,7 @@
 /**
  * Every text pi-reset shows the model or the user. Pure functions, no Pi imports.
  */
+import { cutText } from "./cut.js";
 import { HANDOFF_REQUEST, presentHandoff } from "./handoff.js";
 
 /** Largest handoff kept, in characters (the tool schema enforces it too). */
@@ -15,7 +16,8 @@ export const DEFAULT_RESERVE_TOKENS = 16384;
 /** Cuts `text` to `max` characters, saying how much was left out. */
 export function bound(text: string, max: number, where = "the session file"): string {
 	if (text.length <= max) return text;
-	return `${text.slice(0, max)}\n[… ${text.length - max} more characters are in ${where}]`;
+	const kept = cutText(text, max);
+	return `${kept}\n[… ${text.length - kept.length} more characters are in ${where}]`;
 }
 
 /** What a boot text is made of. */
@@ -117,6 +119,20 @@ export function cancelledText(why: "aborted" | "stale", handoffKept: boolean): s
 	return why === "aborted"
 		? `pi-reset: the run was aborted before its reset, so nothing was reset and history is unchanged.${kept}`
 		: `pi-reset: a reset requested before the session changed was dropped.${kept}`;
+}
+
+/** The notice for a reset Pi did not commit (another extension replaced or dropped it). */
+export function commitMissingText(facts: {
+	readonly proposal: { readonly windowId: string; readonly kind: string };
+	readonly requeued?: { readonly source: "tool" | "command" };
+}): string {
+	const id = facts.proposal.windowId;
+	if (facts.proposal.kind !== "compaction")
+		return `pi-reset: the reset to window ${id} was not committed (another extension replaced it). History is unchanged.`;
+	const pending = facts.requeued
+		? ` Your ${facts.requeued.source === "tool" ? "new_context" : "/reset"} request is still pending; the reset happens at the next boundary or with your next message.`
+		: "";
+	return `pi-reset: another extension's compaction replaced the reset to window ${id}; the context was compacted the way that extension chose.${pending}`;
 }
 
 /** Tool result texts. */
