@@ -40,6 +40,16 @@ function abortedRequest(state: ResetState, request: ResetRequest): Step {
 	};
 }
 
+/**
+ * A restore or an invalidation drops pending requests (they are not persisted): the user who was
+ * told "your next message starts in a fresh context window" is told it was dropped. The handoff stays.
+ */
+function dropped(state: ResetState): ResetEffect {
+	const request = state.request ?? state.nextRun?.request;
+	if (!request || request.generation !== state.generation) return { type: "disarm" };
+	return { type: "cancelled", request, why: "dropped", handoff: state.handoff };
+}
+
 function stale(state: ResetState, request: ResetRequest): Step {
 	return {
 		state: cleared(state),
@@ -107,10 +117,10 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 					generation: event.generation,
 					handoff: event.handoff,
 				},
-				effect: { type: "disarm" },
+				effect: dropped(state),
 			};
 		case "invalidate":
-			return { state: { ...cleared(state), generation: event.generation }, effect: { type: "disarm" } };
+			return { state: { ...cleared(state), generation: event.generation }, effect: dropped(state) };
 		case "toggle": {
 			const dropped = event.enabled ? undefined : state.request;
 			// A proposal already handed to Pi is a fact in flight, not a wish: off keeps it so that

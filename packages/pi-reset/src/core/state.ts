@@ -163,7 +163,7 @@ export type ResetEffect =
 	| {
 			readonly type: "cancelled";
 			readonly request: ResetRequest;
-			readonly why: "aborted" | "stale";
+			readonly why: "aborted" | "stale" | "dropped";
 			/** The undelivered handoff that stays pending for the next reset, if any. */
 			readonly handoff: PendingHandoff | undefined;
 	  }

@@ -114,11 +114,13 @@ export function warningText(windowId: string, remaining: number): string {
 }
 
 /** The notice for a pending reset that was dropped. */
-export function cancelledText(why: "aborted" | "stale", handoffKept: boolean): string {
+export function cancelledText(why: "aborted" | "stale" | "dropped", handoffKept: boolean): string {
 	const kept = handoffKept ? " The handoff is kept: the next reset (any cause) carries it." : "";
-	return why === "aborted"
-		? `pi-reset: the run was aborted before its reset, so nothing was reset and history is unchanged.${kept}`
-		: `pi-reset: a reset requested before the session changed was dropped.${kept}`;
+	if (why === "aborted")
+		return `pi-reset: the run was aborted before its reset, so nothing was reset and history is unchanged.${kept}`;
+	if (why === "dropped")
+		return `pi-reset: the pending reset was dropped (a reload, session switch or /tree navigation drops pending resets); run /reset again to reset.${kept}`;
+	return `pi-reset: a reset requested before the session changed was dropped.${kept}`;
 }
 
 /** The notice for a reset Pi did not commit (another extension replaced or dropped it). */
