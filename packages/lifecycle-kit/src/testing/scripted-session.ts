@@ -32,7 +32,12 @@ import {
 import { recordExplicitTrust } from "../project-trust.js";
 import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
-import { extensionLoadFailure, openSessionStorage, orderExtensions } from "./session-setup.js";
+import {
+	extensionLoadFailure,
+	failedExtensions,
+	openSessionStorage,
+	orderExtensions,
+} from "./session-setup.js";
 import {
 	type CustomMessageRecord,
 	customEntries,
@@ -211,7 +216,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 	});
 	await loader.reload();
 	// A test would go on without the extension (wrong path, throwing factory) and could pass vacuously.
-	const loadErrors = loader.getExtensions().errors;
+	const loadErrors = failedExtensions(loader.getExtensions());
 	if (loadErrors.length > 0) {
 		undoExplicitTrust();
 		rmSync(tempRoot, { recursive: true, force: true });
@@ -262,7 +267,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		},
 		async reload() {
 			await session.reload();
-			const reloadErrors = loader.getExtensions().errors;
+			const reloadErrors = failedExtensions(loader.getExtensions());
 			if (reloadErrors.length > 0) throw new Error(extensionLoadFailure(reloadErrors));
 		},
 		async abort() {

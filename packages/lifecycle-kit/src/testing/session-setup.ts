@@ -25,6 +25,15 @@ export function openSessionStorage(
 	return SessionManager.open(storage.open, sessionDir, cwd);
 }
 
+/** A load error of an extension Pi did not load. Tool and flag conflicts are diagnostics of loaded ones: Pi keeps both, by load order. */
+export function failedExtensions(result: {
+	readonly extensions: readonly { readonly path: string }[];
+	readonly errors: readonly { readonly path: string; readonly error: string }[];
+}): { readonly path: string; readonly error: string }[] {
+	const loaded = new Set(result.extensions.map((extension) => extension.path));
+	return result.errors.filter((failure) => !loaded.has(failure.path));
+}
+
 /** The message for extensions Pi's loader could not load. */
 export function extensionLoadFailure(
 	errors: readonly { readonly path: string; readonly error: string }[],
