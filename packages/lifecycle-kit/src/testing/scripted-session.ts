@@ -32,12 +32,7 @@ import {
 import { recordExplicitTrust } from "../project-trust.js";
 import { registerTestCleanup } from "./cleanup.js";
 import { type RecordedEvent, type RecorderSink, recorderExtension } from "./recorder.js";
-import {
-	extensionLoadFailure,
-	failedExtensions,
-	openSessionStorage,
-	orderExtensions,
-} from "./session-setup.js";
+import { assertExtensionsLoaded, openSessionStorage, orderExtensions } from "./session-setup.js";
 import {
 	type CustomMessageRecord,
 	customEntries,
@@ -215,13 +210,10 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		noContextFiles: true,
 	});
 	await loader.reload();
-	// A test would go on without the extension (wrong path, throwing factory) and could pass vacuously.
-	const loadErrors = failedExtensions(loader.getExtensions());
-	if (loadErrors.length > 0) {
+	assertExtensionsLoaded(loader.getExtensions(), () => {
 		undoExplicitTrust();
 		rmSync(tempRoot, { recursive: true, force: true });
-		throw new Error(extensionLoadFailure(loadErrors));
-	}
+	});
 
 	const sessionDir = join(tempRoot, "sessions");
 	const sessionManager = openSessionStorage(options.session ?? "memory", cwd, sessionDir);
@@ -267,8 +259,7 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		},
 		async reload() {
 			await session.reload();
-			const reloadErrors = failedExtensions(loader.getExtensions());
-			if (reloadErrors.length > 0) throw new Error(extensionLoadFailure(reloadErrors));
+			assertExtensionsLoaded(loader.getExtensions());
 		},
 		async abort() {
 			await session.abort();

@@ -25,19 +25,24 @@ export function openSessionStorage(
 	return SessionManager.open(storage.open, sessionDir, cwd);
 }
 
-/** A load error of an extension Pi did not load. Tool and flag conflicts are diagnostics of loaded ones: Pi keeps both, by load order. */
-export function failedExtensions(result: {
+/** What Pi's loader reports: the extensions it loaded and its errors. */
+interface LoadReport {
 	readonly extensions: readonly { readonly path: string }[];
 	readonly errors: readonly { readonly path: string; readonly error: string }[];
-}): { readonly path: string; readonly error: string }[] {
-	const loaded = new Set(result.extensions.map((extension) => extension.path));
-	return result.errors.filter((failure) => !loaded.has(failure.path));
 }
 
-/** The message for extensions Pi's loader could not load. */
-export function extensionLoadFailure(
-	errors: readonly { readonly path: string; readonly error: string }[],
-): string {
-	const lines = errors.map((failure) => `- ${failure.path}: ${failure.error}`);
-	return `createScriptedSession: ${errors.length} extension(s) failed to load:\n${lines.join("\n")}`;
+/**
+ * Throws when Pi's loader did not load an extension (wrong path, failed import, throwing factory):
+ * a test would go on without it and could pass vacuously. Tool and flag conflicts are diagnostics
+ * of loaded extensions (Pi keeps both, by load order), not failures. `cleanup` runs before the throw.
+ */
+export function assertExtensionsLoaded(report: LoadReport, cleanup?: () => void): void {
+	const loaded = new Set(report.extensions.map((extension) => extension.path));
+	const failed = report.errors.filter((failure) => !loaded.has(failure.path));
+	if (failed.length === 0) return;
+	cleanup?.();
+	const lines = failed.map((failure) => `- ${failure.path}: ${failure.error}`);
+	throw new Error(
+		`createScriptedSession: ${failed.length} extension(s) failed to load:\n${lines.join("\n")}`,
+	);
 }
