@@ -3,7 +3,7 @@
  * by walking back only over the entries added since the previous lookup, never the whole session
  * again; a branch that no longer passes the previous leaf, or another session, is walked in full.
  */
-import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { type SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { LastUserRequest } from "../src/adapters/last-request.js";
 
@@ -111,7 +111,11 @@ describe("the user's request for a boot message", () => {
 			getLeafId: () => leafOfA,
 			getEntry: (id: string) =>
 				id === leafOfA
-					? { ...(b.getEntry(b.getLeafId() as string) as object), id: leafOfA, parentId: null }
+					? ({
+							...(b.getEntry(b.getLeafId() as string) as object),
+							id: leafOfA,
+							parentId: null,
+						} as SessionEntry)
 					: undefined,
 		};
 		expect(requests.find(lookalike)).toBe("Request in B.");
