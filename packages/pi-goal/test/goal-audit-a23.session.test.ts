@@ -1,0 +1,201 @@
+/**
+ * Issue 23 audit (a23): what a restore re-derives from the branch must be what the live handlers
+ * counted, and the live counters must follow the documented rules (user prompts are never
+ * automatic turns), also when the user's input arrives inside a goal's run.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { type ExtensionAPI, SessionManager } from "@earendil-works/pi-coding-agent";
+import {
+	createScriptedSession,
+	reply,
+	retryableError,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { goalTokens } from "../src/core/accounting.js";
+import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
+import { countTurn } from "../src/core/safety.js";
+import { toolsExtension } from "./fixtures.js";
+import { completeGoal, defined, goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
+
+let harness: ScriptedSession | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+/** Queues a user follow-up at the `at`-th boundary (as a user typing while the goal streams). */
+function followUpAt(at: number, deliverAs: "followUp" | "steer" = "followUp") {
+	let boundaries = 0;
+	return {
+		name: "typist",
+		factory: (pi: ExtensionAPI) => {
+			pi.on("agent_before_settle", async () => {
+				if (++boundaries !== at) return;
+				pi.sendUserMessage("a question from the user", { deliverAs });
+				await new Promise((resolve) => setImmediate(resolve));
+			});
+		},
+	};
+}
+
+interface Saved {
+	state: { goal: { status: string; iteration: number; usage: never; safety: unknown } | null };
+	at: { tokens: number; held?: { automatic: boolean; goalWork: boolean } };
+}
+
+/**
+ * A crash right before each `pi-goal/state` entry of a working goal: the restore from the file cut
+ * there must give the tokens, iteration, safety counters and status that entry recorded live.
+ */
+function restoreMismatches(file: string): { checked: number; mismatches: string[] } {
+	const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+	const mismatches: string[] = [];
+	let checked = 0;
+	lines.forEach((line, index) => {
+		const entry = JSON.parse(line) as { type: string; customType?: string; data?: Saved };
+		if (entry.type !== "custom" || entry.customType !== "pi-goal/state" || !entry.data?.state.goal) return;
+		const cut = `${file}.cut${index}`;
+		writeFileSync(cut, `${lines.slice(0, index).join("\n")}\n`);
+		const restored = restoreBranch(SessionManager.open(cut) as unknown as RestoreLookup);
+		const goal = restored.state.goal;
+		const expected = entry.data.state.goal as Saved["state"]["goal"] & {
+			id: string;
+			safety: { epoch: number };
+		};
+		// Only entries that do not start a new goal or epoch record the counters the restore must reach.
+		if (!goal || goal.id !== expected.id || goal.safety.epoch !== expected.safety.epoch) return;
+		checked++;
+		const held = entry.data.at.held;
+		const safety = held
+			? countTurn(
+					expected.safety as never,
+					{ ...held, toolCalls: 1, text: "", error: false },
+					{ automaticTurns: null, noProgressTurns: null },
+				).safety
+			: expected.safety;
+		const live = {
+			tokens: goalTokens(expected.usage, entry.data.at.tokens),
+			iteration: expected.iteration,
+			safety,
+			status: expected.status,
+		};
+		const got = {
+			tokens: goalTokens(goal.usage, restored.branchTotal),
+			iteration: goal.iteration,
+			safety: goal.safety,
+			status: goal.status,
+		};
+		if (JSON.stringify(live) !== JSON.stringify(got))
+			mismatches.push(`line ${index}: live ${JSON.stringify(live)} restored ${JSON.stringify(got)}`);
+	});
+	return { checked, mismatches };
+}
+
+describe("user input inside a goal's run", () => {
+	it("a user's follow-up answered inside an automatic run is not an automatic turn", async () => {
+		harness = await createScriptedSession({
+			extensions: [followUpAt(2), goalExtension({ settings: { automaticTurns: 3, noProgressTurns: null } })],
+			// kickoff (manual), continuation 1, the user's question, continuation 2, continuation 3.
+			responses: [reply("first"), reply("c1"), reply("answer to the user"), reply("c2"), completeGoal()],
+		});
+		await harness.prompt("/goal answer things");
+		await settle(harness);
+		expect(lastGoal(harness)).toMatchObject({ status: "complete" });
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({ status: "complete" });
+	});
+
+	it("a steered user message from another extension inside an automatic tool loop is manual work, live and restored", async () => {
+		let api: ExtensionAPI | undefined;
+		const steerer = {
+			name: "steerer",
+			factory: (pi: ExtensionAPI) => {
+				api = pi;
+				let done = false;
+				pi.on("tool_execution_end", () => {
+					if (done) return;
+					done = true;
+					pi.sendUserMessage("note from another extension", { deliverAs: "steer" });
+				});
+			},
+		};
+		harness = await createScriptedSession({
+			extensions: [
+				toolsExtension(),
+				steerer,
+				goalExtension({ settings: { automaticTurns: 3, noProgressTurns: null } }),
+			],
+			session: "file",
+			// kickoff reply (manual); continuation 1: a tool call (automatic), the steer lands after its
+			// result, so the answers to it are manual; continuation 2 and 3 are automatic.
+			responses: [
+				reply("first"),
+				toolCall("noop"),
+				reply("noted"),
+				reply("c2"),
+				toolCall("noop"),
+				reply("after the tool"),
+			],
+		});
+		await harness.prompt("/goal answer things");
+		await settle(harness);
+		expect(api).toBeDefined();
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+		// Automatic: the continuation-1 tool call, c2, continuation 3 (tool call) trips at 3.
+		expect(harness.providerCalls).toBe(5);
+	});
+
+	it("restore matches the live counters at every state entry with follow-ups, steers, retries and waits", async () => {
+		let boundaries = 0;
+		let steered = false;
+		const typist = {
+			name: "typist",
+			factory: (pi: ExtensionAPI) => {
+				pi.on("agent_before_settle", async () => {
+					if (++boundaries !== 3) return;
+					pi.sendUserMessage("a follow-up", { deliverAs: "followUp" });
+					await new Promise((resolve) => setImmediate(resolve));
+				});
+				pi.on("tool_execution_end", () => {
+					if (steered) return;
+					steered = true;
+					pi.sendUserMessage("a steer", { deliverAs: "steer" });
+				});
+			},
+		};
+		harness = await createScriptedSession({
+			extensions: [
+				toolsExtension(),
+				typist,
+				goalExtension({ settings: { automaticTurns: null, noProgressTurns: 5 } }),
+			],
+			session: "file",
+			recorderPosition: "first",
+			responses: [
+				reply("kickoff"),
+				toolCall("noop"),
+				reply("same"),
+				reply("same"),
+				retryableError(),
+				reply("same"),
+				toolCall("noop"),
+				reply("same"),
+				reply("other"),
+				goalTool("goal_wait", { reason: "CI runs" }),
+			],
+		});
+		let n = 0;
+		harness.setUsage(() => ({ input: 10 + ++n, totalTokens: 10 + n }));
+		await harness.prompt("/goal keep answering");
+		await settle(harness);
+		expect(lastGoal(harness).wait).toMatchObject({ reason: "CI runs" });
+		const file = defined(harness.sessionFile);
+		await harness.dispose({ keepFiles: true });
+		harness = undefined;
+		const { checked, mismatches } = restoreMismatches(file);
+		expect(checked).toBe(1); // the wait's entry (its goal_wait response is held there)
+		expect(mismatches).toEqual([]);
+	});
+});
