@@ -16,8 +16,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { goalTokens } from "../src/core/accounting.js";
 import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
 import { countTurn } from "../src/core/safety.js";
-import { toolsExtension } from "./fixtures.js";
-import { completeGoal, defined, goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
+import { compactorExtension, toolsExtension } from "./fixtures.js";
+import { completeGoal, contracts, defined, goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -197,5 +197,43 @@ describe("user input inside a goal's run", () => {
 		const { checked, mismatches } = restoreMismatches(file);
 		expect(checked).toBe(1); // the wait's entry (its goal_wait response is held there)
 		expect(mismatches).toEqual([]);
+	});
+});
+
+describe("restore after a compaction that kept the contract", () => {
+	it("restore reads the contract revision a compaction kept, like the live walk: no second copy after a reload", async () => {
+		harness = await createScriptedSession({
+			extensions: [compactorExtension(), goalExtension({ settings: { automaticTurns: null } })],
+			// The long first reply is summarised; the goal's entries (its contract) are kept.
+			settings: { compaction: { enabled: true, keepRecentTokens: 2_000, reserveTokens: 16_384 } },
+			responses: [
+				reply("long ".repeat(8_000)),
+				reply("progress"),
+				goalTool("goal_wait", { reason: "CI runs" }),
+			],
+		});
+		await harness.prompt("tell me a long story");
+		await settle(harness);
+		await harness.prompt("/goal keep going");
+		await settle(harness);
+		expect(lastGoal(harness).wait).toMatchObject({ reason: "CI runs" });
+		await harness.session.compact();
+		await settle(harness);
+		const branch = harness.session.sessionManager.getBranch();
+		const compaction = defined(branch.findLast((e) => e.type === "compaction")) as {
+			firstKeptEntryId: string;
+		};
+		const kept = branch.slice(branch.findIndex((e) => e.id === compaction.firstKeptEntryId));
+		expect(kept.some((e) => e.type === "custom_message" && e.customType === "pi-goal/contract")).toBe(true);
+		const before = contracts(harness).length;
+		await harness.reload();
+		await settle(harness);
+		// The user's message wakes the wait; the window still holds the contract, so none is added.
+		harness.script(completeGoal());
+		await harness.prompt("CI is green");
+		await settle(harness);
+		expect(lastGoal(harness).status).toBe("complete");
+		// Only the inactive revision after goal_complete is new.
+		expect(contracts(harness).length).toBe(before + 1);
 	});
 });
