@@ -237,3 +237,135 @@ describe("restore after a compaction that kept the contract", () => {
 		expect(contracts(harness).length).toBe(before + 1);
 	});
 });
+
+describe("no state entry per turn, whatever the turn", () => {
+	it("a goal of tool-free replies, retried errors and tool loops writes only its start and its stop", async () => {
+		const work = Array.from({ length: 24 }, (_, i) =>
+			i % 6 === 5 ? retryableError() : i % 3 === 0 ? toolCall("noop") : reply(`progress ${i}`),
+		);
+		harness = await createScriptedSession({
+			extensions: [
+				toolsExtension(),
+				goalExtension({ settings: { automaticTurns: null, noProgressTurns: null } }),
+			],
+			recorder: false,
+			responses: [...work, completeGoal()],
+		});
+		await harness.prompt("/goal loop through the work");
+		await settle(harness);
+		expect(lastGoal(harness).status).toBe("complete");
+		const states = harness.session.sessionManager
+			.getBranch()
+			.filter((e) => e.type === "custom" && e.customType === "pi-goal/state");
+		expect(states).toHaveLength(2);
+	});
+});
+
+/** Cuts the file after the first line at or after `from` containing `marker` (a crash right after it). */
+function crashAfter(file: string, marker: string, from = 0): number {
+	const lines = readFileSync(file, "utf8").split("\n");
+	const cut = lines.findIndex((line, i) => i >= from && line.includes(marker));
+	expect(cut).toBeGreaterThanOrEqual(0);
+	writeFileSync(file, `${lines.slice(0, cut + 1).join("\n")}\n`);
+	return cut + 1;
+}
+
+const HOUR = 60 * 60 * 1000;
+
+describe("a crash right after a meaningful change keeps it", () => {
+	const extensions = () => [toolsExtension(), goalExtension({ settings: { automaticTurns: null } })];
+
+	it("active time between the newest state entry and the crash still counts (lost: only the time after the last entry)", async () => {
+		harness = await createScriptedSession({
+			extensions: extensions(),
+			session: "file",
+			responses: [toolCall("noop", { n: 1 }), toolCall("noop", { n: 2 }), toolCall("noop", { n: 3 })],
+		});
+		await harness.prompt("/goal loop through the tools");
+		await settle(harness);
+		const file = defined(harness.sessionFile);
+		await harness.dispose({ keepFiles: true });
+		crashAfter(file, '"n":3');
+		// The goal worked an hour after its start entry before the crash (timestamps of the later lines).
+		const lines = readFileSync(file, "utf8").split("\n");
+		const start = lines.findIndex((line) => line.includes('"pi-goal/state"'));
+		writeFileSync(
+			file,
+			lines
+				.map((line, i) => {
+					if (i <= start || !line.trim()) return line;
+					const entry = JSON.parse(line) as { timestamp?: string };
+					if (entry.timestamp) entry.timestamp = new Date(Date.parse(entry.timestamp) + HOUR).toISOString();
+					return JSON.stringify(entry);
+				})
+				.join("\n"),
+		);
+		harness = await createScriptedSession({
+			extensions: extensions(),
+			session: { open: file },
+			responses: [],
+		});
+		await settle(harness);
+		const states = harness.session.sessionManager
+			.getBranch()
+			.filter((e) => e.type === "custom" && e.customType === "pi-goal/state") as unknown as {
+			data: { state: { goal: { clock: { activeMs: number } } } };
+		}[];
+		// The restore's checkpoint (the first entry written after the crash) holds the replayed clock.
+		const restored = defined(states[1]).data.state.goal.clock.activeMs;
+		expect(restored).toBeGreaterThanOrEqual(HOUR);
+		expect(restored).toBeLessThan(HOUR + 60_000);
+	});
+
+	for (const change of ["pause", "edit", "wait"] as const) {
+		it(`a ${change} written just before a crash holds after the restart`, async () => {
+			harness = await createScriptedSession({
+				extensions: extensions(),
+				session: "file",
+				responses: [toolCall("noop", { n: 1 }), goalTool("goal_wait", { reason: "CI runs" })],
+			});
+			await harness.prompt("/goal loop through the tools");
+			await settle(harness);
+			expect(lastGoal(harness).wait).toMatchObject({ reason: "CI runs" });
+			if (change === "pause") await harness.prompt("/goal pause");
+			if (change === "edit") await harness.prompt("/goal edit a new objective");
+			await settle(harness);
+			const file = defined(harness.sessionFile);
+			await harness.dispose({ keepFiles: true });
+			harness = undefined;
+			// The crash: nothing after the change's state entry reached the file (for a wait: not even
+			// the goal_wait tool result; for an edit: not its kickoff).
+			const marker = { pause: '"pauseReason":"user"', edit: "a new objective", wait: '"reason":"CI runs"' }[
+				change
+			];
+			const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+			const cut = lines.findIndex((line) => line.includes('"pi-goal/state"') && line.includes(marker));
+			expect(cut).toBeGreaterThan(0);
+			writeFileSync(file, `${lines.slice(0, cut + 1).join("\n")}\n`);
+			const expected = (
+				JSON.parse(defined(lines[cut])) as { data: { state: { goal: { id: string; objective: string } } } }
+			).data.state.goal;
+			harness = await createScriptedSession({
+				extensions: extensions(),
+				session: { open: file },
+				responses: [toolCall("noop", { n: 9 }), goalTool("goal_wait", { reason: "after the restart" })],
+			});
+			await settle(harness);
+			const goal = lastGoal(harness);
+			expect(goal.id).toBe(expected.id);
+			expect(goal.objective).toBe(expected.objective);
+			if (change === "pause") {
+				expect(goal).toMatchObject({ status: "paused", pauseReason: "user" });
+				expect(harness.providerCalls).toBe(0);
+			} else if (change === "wait") {
+				expect(goal.wait).toMatchObject({ reason: "CI runs" });
+				expect(harness.providerCalls).toBe(0);
+			} else {
+				// The edited goal is working: it goes on by itself with the new objective.
+				expect(goal.objective).toBe("a new objective");
+				expect(harness.providerCalls).toBe(2);
+				expect(JSON.stringify(harness.requests[0]?.messages)).toContain("a new objective");
+			}
+		});
+	}
+});
