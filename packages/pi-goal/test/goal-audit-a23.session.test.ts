@@ -11,6 +11,7 @@ import {
 	retryableError,
 	type ScriptedSession,
 	toolCall,
+	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { goalTokens } from "../src/core/accounting.js";
@@ -368,4 +369,62 @@ describe("a crash right after a meaningful change keeps it", () => {
 			}
 		});
 	}
+});
+
+function toolResults(h: ScriptedSession): string[] {
+	return h.session.sessionManager
+		.getBranch()
+		.flatMap((e) =>
+			e.type === "message" && e.message.role === "toolResult"
+				? [(e.message.content as { text?: string }[]).map((c) => c.text ?? "").join("")]
+				: [],
+		);
+}
+
+describe("what the model reads when a goal finishes", () => {
+	it("goal_complete twice and beside another tool in one response: one completion, every result true, no continuation", async () => {
+		harness = await createScriptedSession({
+			extensions: [toolsExtension(), goalExtension()],
+			responses: [
+				(context) => {
+					const id = /Goal id: (g-[0-9a-f]+)/.exec(JSON.stringify(context.messages))?.[1] ?? "";
+					const summary = "All done; tests pass.";
+					return toolCalls([
+						{ name: "noop", args: {} },
+						{ name: "goal_complete", args: { goal_id: id, summary } },
+						{ name: "goal_complete", args: { goal_id: id, summary } },
+					]) as never;
+				},
+				reply("final words"),
+				reply("never"),
+			],
+		});
+		await harness.prompt("/goal finish it");
+		await settle(harness);
+		const goal = lastGoal(harness);
+		expect(goal.status).toBe("complete");
+		expect(toolResults(harness)).toEqual([
+			"ok",
+			"Goal marked complete.",
+			`Rejected: goal ${goal.id} is complete, not active. Stop working on it.`,
+		]);
+		// The noop result does not end the turn, so Pi asks once more; the goal adds nothing.
+		expect(harness.providerCalls).toBe(2);
+		expect(JSON.stringify(harness.requests[1]?.messages)).toContain("is no longer active (status: complete)");
+	});
+
+	it("a wrong goal id while the goal is active names the current goal instead of telling the model to stop", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			responses: [toolCall("goal_complete", { goal_id: "g-0000", summary: "All done." }), completeGoal()],
+		});
+		await harness.prompt("/goal finish it");
+		await settle(harness);
+		const goal = lastGoal(harness);
+		expect(goal.status).toBe("complete");
+		const [wrong] = toolResults(harness);
+		expect(wrong).toBe(
+			`Rejected: goal_id "g-0000" is not the current goal. The current goal is ${goal.id}; use that id, for the objective in the latest pi-goal contract.`,
+		);
+	});
 });
