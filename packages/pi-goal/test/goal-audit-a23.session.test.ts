@@ -428,3 +428,31 @@ describe("what the model reads when a goal finishes", () => {
 		);
 	});
 });
+
+describe("/tree: accounting follows the branch, not the file", () => {
+	it("after navigating back to an earlier point of a budgeted goal, the goal spends exactly its budget on the new branch", async () => {
+		harness = await createScriptedSession({
+			extensions: [toolsExtension(), goalExtension({ settings: { automaticTurns: null } })],
+			recorderPosition: "first",
+			responses: [
+				...Array.from({ length: 5 }, (_, i) => toolCall("noop", { n: i + 1 })),
+				goalTool("goal_wait", { reason: "CI runs" }),
+			],
+		});
+		harness.setUsage({ input: 100, output: 0, totalTokens: 100 });
+		await harness.prompt("/goal --tokens 1000 loop through the tools");
+		await settle(harness);
+		expect(lastGoal(harness).wait).toMatchObject({ reason: "CI runs" });
+		// 600 tokens spent on this branch. Go back to the result of the second tool call (200 spent there).
+		const branch = harness.session.sessionManager.getBranch();
+		const second = defined(branch.find((e) => e.type === "message" && JSON.stringify(e.message).includes('"n":2')));
+		const target = defined(branch.find((e) => e.parentId === second.id));
+		harness.script(...Array.from({ length: 12 }, (_, i) => toolCall("noop", { n: 10 + i })));
+		const before = harness.providerCalls;
+		await harness.session.navigateTree(target.id, { summarize: false });
+		await settle(harness);
+		expect(lastGoal(harness).status).toBe("budget_limited");
+		// 800 tokens left on this branch: 8 responses of 100.
+		expect(harness.providerCalls - before).toBe(8);
+	});
+});
