@@ -13,7 +13,7 @@ import {
 	toolCall,
 	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { goalTokens } from "../src/core/accounting.js";
 import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
 import { countTurn } from "../src/core/safety.js";
@@ -445,7 +445,9 @@ describe("/tree: accounting follows the branch, not the file", () => {
 		expect(lastGoal(harness).wait).toMatchObject({ reason: "CI runs" });
 		// 600 tokens spent on this branch. Go back to the result of the second tool call (200 spent there).
 		const branch = harness.session.sessionManager.getBranch();
-		const second = defined(branch.find((e) => e.type === "message" && JSON.stringify(e.message).includes('"n":2')));
+		const second = defined(
+			branch.find((e) => e.type === "message" && JSON.stringify(e.message).includes('"n":2')),
+		);
 		const target = defined(branch.find((e) => e.parentId === second.id));
 		harness.script(...Array.from({ length: 12 }, (_, i) => toolCall("noop", { n: 10 + i })));
 		const before = harness.providerCalls;
@@ -454,5 +456,36 @@ describe("/tree: accounting follows the branch, not the file", () => {
 		expect(lastGoal(harness).status).toBe("budget_limited");
 		// 800 tokens left on this branch: 8 responses of 100.
 		expect(harness.providerCalls - before).toBe(8);
+	});
+});
+
+describe("a goal that never calls goal_complete", () => {
+	it("in print mode (no footer) a breaker stop says why when /goal returns; a completed goal adds nothing", async () => {
+		const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+		const logs = vi.spyOn(console, "log").mockImplementation(() => {});
+		try {
+			harness = await createScriptedSession({
+				extensions: [goalExtension({ settings: { automaticTurns: 2, noProgressTurns: null } })],
+				responses: [reply("a"), reply("b"), reply("c"), reply("never")],
+			});
+			await harness.prompt("/goal never finish");
+			expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+			const said = errors.mock.calls.flat().join("\n");
+			expect(said).toMatch(/pi-goal: Goal g-[0-9a-f]+: paused \(automatic-turns\)/);
+			expect(said).toContain("Automatic turns: 2/2");
+			expect(said).toContain("Next: ");
+			await harness.dispose();
+			errors.mockClear();
+			harness = await createScriptedSession({
+				extensions: [goalExtension()],
+				responses: [reply("part one"), completeGoal()],
+			});
+			await harness.prompt("/goal finish it");
+			expect(lastGoal(harness).status).toBe("complete");
+			expect(errors.mock.calls.flat().join("\n")).not.toContain("Goal g-");
+		} finally {
+			errors.mockRestore();
+			logs.mockRestore();
+		}
 	});
 });
