@@ -122,7 +122,12 @@ describe("renamed and near-miss copies (issue 21)", () => {
 		expect(customMessages(s, FINDINGS)).toEqual([]);
 	});
 
-	it.each([
+	it.each<{
+		rule: string;
+		files: Record<string, string>;
+		settings?: object;
+		write: { path: string; content: string };
+	}>([
 		{
 			rule: "kinds [exact] in the settings: a renamed copy is not reported",
 			files: { "src/invoice.ts": INVOICE },
@@ -186,7 +191,7 @@ describe("renamed and near-miss copies (issue 21)", () => {
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	});
 
-	it.each([
+	it.each<{ rule: string; files: Record<string, string>; untrusted: boolean }>([
 		{
 			rule: "near-copies from 30 tokens: a renamed copy of a function under jscpd's 50-token minimum is reported",
 			files: { "src/clamp.ts": CLAMP },
