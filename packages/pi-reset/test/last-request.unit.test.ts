@@ -3,7 +3,7 @@
  * by walking back only over the entries added since the previous lookup, never the whole session
  * again; a branch that no longer passes the previous leaf, or another session, is walked in full.
  */
-import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { type SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { LastUserRequest } from "../src/adapters/last-request.js";
 
@@ -105,14 +105,13 @@ describe("the user's request for a boot message", () => {
 		expect(requests.find(a)).toBe("Request in A.");
 		const b = SessionManager.inMemory("/tmp");
 		b.appendMessage(user("Request in B."));
-		const leafOfA = a.getLeafId();
+		const leafOfA = a.getLeafId() as string;
+		const entryOfB = b.getEntry(b.getLeafId() as string) as SessionEntry;
 		const lookalike = {
 			getSessionId: () => b.getSessionId(),
 			getLeafId: () => leafOfA,
-			getEntry: (id: string) =>
-				id === leafOfA
-					? { ...(b.getEntry(b.getLeafId() as string) as object), id: leafOfA, parentId: null }
-					: undefined,
+			getEntry: (id: string): SessionEntry | undefined =>
+				id === leafOfA ? { ...entryOfB, id: leafOfA, parentId: null } : undefined,
 		};
 		expect(requests.find(lookalike)).toBe("Request in B.");
 	});
