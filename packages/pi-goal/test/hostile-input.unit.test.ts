@@ -4,7 +4,6 @@
  * reports) never throw on throwing getters, proxies or hostile thenables. The same payloads through a
  * real session: hostile-input.session.test.ts.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readStartRequest } from "../src/adapters/managed-run.js";
 import { queryUsage } from "../src/adapters/usage-query.js";

@@ -105,18 +105,13 @@ describe("the user's request for a boot message", () => {
 		expect(requests.find(a)).toBe("Request in A.");
 		const b = SessionManager.inMemory("/tmp");
 		b.appendMessage(user("Request in B."));
-		const leafOfA = a.getLeafId();
+		const leafOfA = a.getLeafId() as string;
+		const entryOfB = b.getEntry(b.getLeafId() as string) as SessionEntry;
 		const lookalike = {
 			getSessionId: () => b.getSessionId(),
 			getLeafId: () => leafOfA,
-			getEntry: (id: string) =>
-				id === leafOfA
-					? ({
-							...(b.getEntry(b.getLeafId() as string) as object),
-							id: leafOfA,
-							parentId: null,
-						} as SessionEntry)
-					: undefined,
+			getEntry: (id: string): SessionEntry | undefined =>
+				id === leafOfA ? { ...entryOfB, id: leafOfA, parentId: null } : undefined,
 		};
 		expect(requests.find(lookalike)).toBe("Request in B.");
 	});
