@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { listPaths } from "../core/project-paths.js";
+import { hiddenByIgnoreFiles } from "./ignore-files.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
@@ -87,16 +88,24 @@ export function hiddenByDefault(path: string): boolean {
 
 /**
  * Why a check of `root` cannot see some of the session's changed files: jscpd never reads files the
- * default ignores hide, so a duplicate written there would otherwise pass as "clean".
+ * default ignores or a `.ignore` file hide, so a duplicate written there would otherwise pass as "clean".
  */
 export function hiddenChangesReason(
 	root: string,
 	changed: Iterable<string>,
 	trusted = true,
 ): string | undefined {
-	const hidden = [...changed].filter(hiddenByDefault);
-	if (hidden.length === 0 || defaultIgnores(root, trusted).length === 0) return undefined;
-	return `${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`;
+	const paths = [...changed];
+	const hidden = paths.filter(hiddenByDefault);
+	const reasons: string[] = [];
+	if (hidden.length > 0 && defaultIgnores(root, trusted).length > 0)
+		reasons.push(
+			`${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`,
+		);
+	const ignored = hiddenByIgnoreFiles(root, paths, !trusted);
+	const files = trusted ? "a .ignore file" : "a .ignore file or .git/info/exclude";
+	if (ignored.length > 0) reasons.push(`${listPaths(ignored)} ignored by ${files} (jscpd does not scan it)`);
+	return reasons.join("; ") || undefined;
 }
 
 /** The outside probe's `gap` joined with {@link hiddenChangesReason}; undefined when a check saw everything. */
