@@ -213,6 +213,15 @@ export class JscpdController {
 		await runner;
 	}
 
+	/**
+	 * Records what changed outside the built-in tools so far (the probe otherwise runs at settle), so
+	 * an explicit `changed` right after a command sees its changes.
+	 */
+	async probeOutside(): Promise<void> {
+		const found = await this.#parts.outside.start();
+		if (found && !this.#session.shutdown) this.#parts.changes.recordOutside(found, true);
+	}
+
 	/** Runs explicit work with priority over automatic checks. */
 	explicit<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
 		return this.#parts.scheduler.runExplicit(work);
