@@ -64,6 +64,9 @@ export class JscpdController {
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations, malformed } = this.#replay(entries);
+		// Whether the replayed changes were checked is not saved (a reload may have killed that check):
+		// the next settle checks them once.
+		if (this.#parts.changes.view.changed.size > 0) this.#parts.scheduler.markMutation();
 		const ignored = this.#parts.baseline.start({
 			root,
 			sessionId: ctx.sessionManager.getSessionId(),
