@@ -72,3 +72,22 @@ describe("a check that a .ignore file kept from a changed file is never clean", 
 		expect(s.controller.status().lastOutcome?.text).toContain("generated/copy.ts");
 	});
 });
+
+describe("a changed file jscpd skips for its size is never checked clean", () => {
+	it("a changed file over jscpd's 1 MB size limit makes the check incomplete, naming it", async () => {
+		const filler = Array.from({ length: 60_000 }, (_, i) => `// filler line ${i}`).join("\n");
+		const root = fixtures.dir("pi-jscpd-large-");
+		const agentDir = fixtures.dir("pi-jscpd-agent-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await fixtures.ready({ project: root, agentDir });
+		s.script(
+			toolCall("write", { path: "src/large.ts", content: `${duplicatedFunction("computeCopy")}${filler}\n` }),
+			reply("wrote it"),
+		);
+		await s.prompt("write src/large.ts");
+		await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+		await s.controller.settled();
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("src/large.ts");
+	});
+});

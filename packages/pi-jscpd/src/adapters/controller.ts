@@ -232,6 +232,7 @@ export class JscpdController {
 
 	/** What explicit commands need (read-only views; acknowledgements go through {@link acknowledgeDelivered}). */
 	get state() {
+		const parts = this.#parts;
 		return {
 			root: this.#session.root,
 			runner: this.#parts.runner,
@@ -240,7 +241,10 @@ export class JscpdController {
 			index: this.#parts.indexFor,
 			mutations: this.#parts.changes.view,
 			settings: this.#parts.settings.value,
-			incomplete: this.#parts.incomplete(),
+			/** Read on demand: it reads `.ignore` files of the changed paths (ignore-files.ts). */
+			get incomplete(): string | undefined {
+				return parts.incomplete();
+			},
 		};
 	}
 
