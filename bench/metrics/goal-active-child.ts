@@ -151,7 +151,10 @@ if (process.env.GOAL_ACTIVE_TRACE) {
 	const offset = nowMs() - performance.now();
 	new PerformanceObserver((list) => {
 		for (const entry of list.getEntries())
-			trace.push([entry.startTime + offset, `gc:${(entry as { detail?: { kind?: number } }).detail?.kind}:${entry.duration.toFixed(2)}`]);
+			trace.push([
+				entry.startTime + offset,
+				`gc:${(entry as { detail?: { kind?: number } }).detail?.kind}:${entry.duration.toFixed(2)}`,
+			]);
 	}).observe({ entryTypes: ["gc"] });
 }
 const start = collect();

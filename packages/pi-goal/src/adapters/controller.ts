@@ -31,7 +31,7 @@ import {
 	STATUS_KEY,
 } from "../core/types.js";
 import { type EffectPorts, EffectRunner } from "./effect-runner.js";
-import { currentModel, helpersAvailable } from "./host-facts.js";
+import { currentModel, hasUi, helpersAvailable } from "./host-facts.js";
 
 /** Why a goal cannot start while another workflow holds the mutex. */
 export const WORKFLOW_BUSY =
@@ -243,9 +243,12 @@ export class GoalController {
 		this.#attached?.onChange();
 	}
 
-	/** Updates the footer (Pi's setStatus only when the text changed). */
+	/**
+	 * Updates the footer (Pi's setStatus only when the text changed). Without a UI (print and json
+	 * modes) there is no footer, so the text is not built on every turn for nobody.
+	 */
 	refreshFooter(): void {
-		if (this.#ctx) this.#footer.set(this.#ctx, footerText(this.goal, this.facts()));
+		if (this.#ctx && hasUi(this.#ctx)) this.#footer.set(this.#ctx, footerText(this.goal, this.facts()));
 	}
 
 	/**

@@ -8,6 +8,7 @@
 import { elapsedMs } from "../core/accounting.js";
 import type { GoalRecord } from "../core/types.js";
 import type { GoalController } from "./controller.js";
+import { hasUi } from "./host-facts.js";
 import type { Timers } from "./wake.js";
 
 /** Milliseconds until a clock text of `ms` changes (seconds under a minute, then minutes). */
@@ -43,7 +44,8 @@ export class FooterClock {
 	/** Re-plans the timer after a goal change (cheap when the next change time is unchanged). */
 	sync(): void {
 		const now = this.#now();
-		const delay = this.#controller.ctx?.hasUI ? nextFooterChange(this.#controller.goal, now) : undefined;
+		const ctx = this.#controller.ctx;
+		const delay = ctx && hasUi(ctx) ? nextFooterChange(this.#controller.goal, now) : undefined;
 		const dueAt = delay === undefined ? undefined : now + delay;
 		if (dueAt === this.#dueAt) return;
 		this.stop();

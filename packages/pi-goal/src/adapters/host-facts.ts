@@ -29,3 +29,12 @@ export function currentModel(ctx: ExtensionContext | undefined): ModelRef | unde
 		return undefined;
 	}
 }
+
+/** Whether `ctx` has a UI (a footer to show); a stale context has none. */
+export function hasUi(ctx: Pick<ExtensionContext, "hasUI">): boolean {
+	try {
+		return ctx.hasUI;
+	} catch {
+		return false;
+	}
+}

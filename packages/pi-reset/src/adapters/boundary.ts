@@ -29,12 +29,12 @@ import {
 	entriesSince,
 	NewWindowCollector,
 	WINDOW_KEY,
-	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
 import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
 import { bootText, bound, resetSummary, warningText } from "../core/texts.js";
-import { BOOT_MESSAGE, lastUserRequest, resetDetails, WARNING_MESSAGE } from "../core/window.js";
+import { BOOT_MESSAGE, resetDetails, WARNING_MESSAGE } from "../core/window.js";
 import type { ResetControl } from "./control.js";
+import { LastUserRequest } from "./last-request.js";
 import { findCommitted } from "./session.js";
 
 /** Per-runtime knobs the boundary needs. */
@@ -74,9 +74,9 @@ function explicitDrafts(
 	request: ResetRequest,
 	proposal: Proposal,
 	ctx: ExtensionContext,
-	options: BoundaryOptions,
+	options: BoundaryOptions & { userRequest: LastUserRequest },
 ): [CompactionEntryDraft, CustomMessageEntryDraft] {
-	const request_ = lastUserRequest(walkBackFromLeaf(ctx.sessionManager));
+	const request_ = options.userRequest.find(ctx.sessionManager);
 	const cause = request.source === "tool" ? "new_context" : "/reset";
 	return [
 		{
@@ -106,7 +106,7 @@ function propose(
 	control: ResetControl,
 	event: BoundaryEvent,
 	ctx: ExtensionContext,
-	options: BoundaryOptions,
+	options: BoundaryOptions & { userRequest: LastUserRequest },
 	newWindow: NewWindowOffers,
 ): BoundaryProposal | undefined {
 	const taken = control.dispatch({ type: "take-warning" }, ctx);
@@ -179,9 +179,10 @@ export function createResetBoundary(
 	options: BoundaryOptions,
 ): BoundaryParticipant {
 	const newWindow = listenForOffers(pi, control);
+	const perRuntime = { ...options, userRequest: new LastUserRequest() };
 	return createBoundaryParticipant(pi, {
 		events: ["turn_end", "agent_before_settle"],
-		propose: (event, ctx) => propose(control, event, ctx, options, newWindow),
+		propose: (event, ctx) => propose(control, event, ctx, perRuntime, newWindow),
 	});
 }
 
