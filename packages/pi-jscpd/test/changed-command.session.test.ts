@@ -31,7 +31,11 @@ function changedResult(s: JscpdSession): string {
 		.filter(
 			(e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run",
 		);
-	return JSON.stringify(results.map((e) => (e.type === "message" ? e.message.content : undefined)));
+	return JSON.stringify(
+		results.map((e) =>
+			e.type === "message" && e.message.role === "toolResult" ? e.message.content : undefined,
+		),
+	);
 }
 
 describe("jscpd_run changed right after a command never answers a false clean", () => {

@@ -59,7 +59,11 @@ async function run(extension: ExtensionFactory, call: ReturnType<typeof toolCall
 		.filter(
 			(e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run",
 		);
-	return JSON.stringify(results.map((e) => (e.type === "message" ? e.message.content : undefined)));
+	return JSON.stringify(
+		results.map((e) =>
+			e.type === "message" && e.message.role === "toolResult" ? e.message.content : undefined,
+		),
+	);
 }
 
 describe("a built-in tool name replaced by another extension never yields a false clean", () => {
