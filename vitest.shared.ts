@@ -48,6 +48,8 @@ export function packageTestConfig() {
 				hostVersion === "latest"
 					? configDefaults.exclude
 					: [...configDefaults.exclude, "test/**/*.property.test.ts"],
+			// `it.each` names interpolate whole values ("$rule"): a test named after a rule keeps its full name.
+			taskTitleValueFormatTruncate: 0,
 			pool: "forks" as const,
 			maxWorkers: 2,
 			testTimeout: 30_000,

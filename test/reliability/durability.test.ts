@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
 import {
 	createScriptedSession,
 	reply,
@@ -18,13 +19,14 @@ import {
 import { FAULTS, SEED, Tally } from "@pi-lifecycle/seed-plan";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { type RestoreLookup, restoreBranch } from "../../packages/pi-goal/src/core/persistence.js";
 import { bundle } from "./support/bundle.js";
 import { allExtensions, fakeJscpd, tempDir } from "./support/extensions.js";
 import { type BranchEntry, branchViolations } from "./support/invariants.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tally = new Tally();
-const seen = { resetsReopened: 0, goalPromptsReopened: 0 };
+const seen = { resetsReopened: 0, goalPromptsReopened: 0, goalStatesReplayed: 0 };
 afterAll(() => {
 	tally.covered("durability", seen);
 	tally.verify("durability", { durabilityKills: FAULTS.durabilityKills });
@@ -92,12 +94,44 @@ function runUntilKilled(
 	});
 }
 
+type TokenEntry = {
+	type: string;
+	customType?: string;
+	message?: { role?: string; usage?: Record<string, number | undefined> };
+};
+
+function messageTokens(usage: Record<string, number | undefined> | undefined): number {
+	const total = usage?.totalTokens;
+	if (typeof total === "number" && Number.isFinite(total) && total >= 0) return total;
+	const parts = ["input", "output", "cacheRead", "cacheWrite"].map((key) => usage?.[key] ?? 0);
+	return parts.reduce((sum, part) => sum + (Number.isFinite(part) && part > 0 ? part : 0), 0);
+}
+
+/**
+ * pi-goal writes no state entry per turn: its restore re-derives the token total from the entries
+ * after the newest state entry (replay anchor). That total must be the branch's assistant token
+ * total counted from the root, at whatever point the kill cut the file. Returns a mismatch or undefined.
+ */
+function restoredTokenMismatch(file: string): string | undefined {
+	const manager = SessionManager.open(file);
+	const branch = manager.getBranch() as unknown as TokenEntry[];
+	if (!branch.some((e) => e.type === "custom" && e.customType === "pi-goal/state")) return undefined;
+	let total = 0;
+	for (const entry of branch)
+		if (entry.type === "message" && entry.message?.role === "assistant")
+			total += messageTokens(entry.message.usage);
+	seen.goalStatesReplayed++;
+	const restored = restoreBranch(manager as unknown as RestoreLookup).branchTotal;
+	return restored === total ? undefined : `restored token total ${restored}, branch has ${total}`;
+}
+
 describe("durability: SIGKILL during a goal-plus-reset run, then reopen", () => {
 	KILLS.forEach(([step, delayMs], index) => {
 		it(`kill ${index + 1}: after step ${step} + ${delayMs} ms, the reopened session is consistent and keeps working`, async () => {
 			const agentDir = tempDir("pi-reliability-durable-");
 			const { file } = await runUntilKilled(agentDir, step, delayMs);
 			expect(existsSync(file)).toBe(true);
+			expect(restoredTokenMismatch(file)).toBeUndefined();
 			vi.spyOn(console, "error").mockImplementation(() => {});
 			mkdirSync(join(agentDir, "pi-lifecycle"), { recursive: true });
 			writeFileSync(join(agentDir, "pi-lifecycle", "pi-goal.json"), JSON.stringify({ automaticTurns: 3 }));

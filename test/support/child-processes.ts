@@ -2,6 +2,11 @@
  * This process's descendants, read from /proc (Linux): lets a scripted model "think" until a
  * background child (pi-jscpd's jscpd) has finished, instead of for a fixed time that a loaded
  * machine overruns.
+ *
+ * The kit's process-memory.ts reads /proc/<pid>/stat the same way (fields after the last ")"), but
+ * keeps it private to its memory bound (it sums a process group's resident memory, asynchronously,
+ * and exports nothing of it): exporting a one-line parser from the kit's public API for a test
+ * helper would cost more than this copy.
  */
 import { readdirSync, readFileSync } from "node:fs";
 

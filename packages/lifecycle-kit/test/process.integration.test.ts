@@ -31,6 +31,18 @@ function script(path: string, body: string): string {
 	return path;
 }
 
+/** A tool that runs `work` in a grandchild and waits for it; `grandchild()` is that grandchild's pid. */
+function withGrandchild(base: string, work: string): { tool: string; grandchild: () => number } {
+	const pidFile = join(base, "grandchild.pid");
+	const tool = script(join(base, "tools", "work"), `${work} & echo $! > ${pidFile}; wait`);
+	return { tool, grandchild: () => Number(readFileSync(pidFile, "utf8")) };
+}
+
+/** runProcess options for `command` in the untrusted project `root`. */
+function untrusted(root: string, command: string) {
+	return { command, args: [], cwd: root, trust: { root, trusted: false } };
+}
+
 function alive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
@@ -137,10 +149,7 @@ describe("runProcess", () => {
 		const marker = join(base, "ran");
 		const planted = script(join(root, "bin", "jscpd"), `touch ${marker}`);
 		const outcome = await runProcess({
-			command: planted,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
+			...untrusted(root, planted),
 			timeoutMs: 5_000,
 		});
 		expect(outcome.status).toBe("unavailable");
@@ -149,50 +158,32 @@ describe("runProcess", () => {
 
 	it("timeout kills the whole process group, grandchildren included", async () => {
 		const { root, base } = sandbox();
-		const pidFile = join(base, "grandchild.pid");
-		const tool = script(join(base, "tools", "hang"), `sleep 30 & echo $! > ${pidFile}; wait`);
-		const outcome = await runProcess({
-			command: tool,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
-			timeoutMs: 300,
-			killGraceMs: 100,
-		});
+		const { tool, grandchild } = withGrandchild(base, "sleep 30");
+		const outcome = await runProcess({ ...untrusted(root, tool), timeoutMs: 300, killGraceMs: 100 });
 		expect(outcome.status).toBe("timeout");
-		const pid = Number(readFileSync(pidFile, "utf8"));
-		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
+		await vi.waitFor(() => expect(alive(grandchild())).toBe(false), { timeout: 3_000 });
 	});
 
-	it("memory bound: a group over maxMemoryBytes is killed, grandchildren included, and the outcome says memory", async () => {
-		const { root, base } = sandbox();
-		const pidFile = join(base, "grandchild.pid");
-		const tool = script(join(base, "tools", "hang"), `sleep 30 & echo $! > ${pidFile}; wait`);
-		const outcome = await runProcess({
-			command: tool,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
-			timeoutMs: 20_000,
+	it.each([
+		{
+			rule: "memory bound: a group over maxMemoryBytes is killed, grandchildren included, and the outcome says memory",
+			work: "sleep 30",
 			maxMemoryBytes: 1024,
-		});
-		expect(outcome).toMatchObject({ status: "memory", limitBytes: 1024 });
-		const pid = Number(readFileSync(pidFile, "utf8"));
-		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
-	});
-
-	it("memory bound: a group under maxMemoryBytes runs to its end", async () => {
-		const { root, base } = sandbox();
-		const tool = script(join(base, "tools", "short"), "sleep 0.6; echo done");
-		const outcome = await runProcess({
-			command: tool,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
-			timeoutMs: 20_000,
+			outcome: { status: "memory", limitBytes: 1024 },
+		},
+		{
+			rule: "memory bound: a group under maxMemoryBytes runs to its end",
+			work: "sleep 0.6",
 			maxMemoryBytes: 1024 * 1024 * 1024,
-		});
-		expect(outcome).toMatchObject({ status: "exited", exitCode: 0 });
+			outcome: { status: "exited", exitCode: 0 },
+		},
+	])("$rule", async ({ work, maxMemoryBytes, outcome }) => {
+		const { root, base } = sandbox();
+		const { tool, grandchild } = withGrandchild(base, work);
+		expect(await runProcess({ ...untrusted(root, tool), timeoutMs: 20_000, maxMemoryBytes })).toMatchObject(
+			outcome,
+		);
+		await vi.waitFor(() => expect(alive(grandchild())).toBe(false), { timeout: 3_000 });
 	});
 
 	it("abort kills the process group; an already aborted signal starts nothing", async () => {
@@ -201,10 +192,7 @@ describe("runProcess", () => {
 		const tool = script(join(base, "tools", "hang"), `echo $$ > ${pidFile}; sleep 30`);
 		const controller = new AbortController();
 		const running = runProcess({
-			command: tool,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
+			...untrusted(root, tool),
 			timeoutMs: 30_000,
 			signal: controller.signal,
 		});
@@ -214,10 +202,7 @@ describe("runProcess", () => {
 		const pid = Number(readFileSync(pidFile, "utf8"));
 		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
 		const skipped = await runProcess({
-			command: tool,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
+			...untrusted(root, tool),
 			timeoutMs: 30_000,
 			signal: controller.signal,
 		});
@@ -230,10 +215,7 @@ describe("runProcess", () => {
 		const tool = script(join(base, "tools", "hang"), `echo $$ > ${pidFile}; sleep 30`);
 		const registry = new ProcessRegistry();
 		const running = runProcess({
-			command: tool,
-			args: [],
-			cwd: root,
-			trust: { root, trusted: false },
+			...untrusted(root, tool),
 			timeoutMs: 30_000,
 			registry,
 		});
@@ -243,10 +225,7 @@ describe("runProcess", () => {
 		expect(registry.size).toBe(0);
 		expect(
 			await runProcess({
-				command: tool,
-				args: [],
-				cwd: root,
-				trust: { root, trusted: false },
+				...untrusted(root, tool),
 				timeoutMs: 1_000,
 				registry,
 			}),

@@ -1,7 +1,13 @@
 /** Issue 23: the restore walk and the accounting replay (pure). */
 import { describe, expect, it } from "vitest";
 import { EMPTY_STATE } from "../src/core/goal-machine.js";
-import { persistWorthy, type RestoreLookup, restoreBranch, stateEntryData } from "../src/core/persistence.js";
+import {
+	persistWorthy,
+	type RestoreLookup,
+	restoreBranch,
+	scanBranch,
+	stateEntryData,
+} from "../src/core/persistence.js";
 import { readAnchor, replayAfter } from "../src/core/replay.js";
 import {
 	CONTINUATION_MESSAGE,
@@ -74,6 +80,34 @@ describe("restore walk and accounting replay", () => {
 		expect(restored.branchTotal).toBe(5_020);
 		expect(restored.windowRevision).toBe(1);
 		expect(restored.state.goal?.status).toBe("active");
+	});
+
+	it("the window's contract revision includes the part a compaction kept (as the live walk after session_compact reads it)", () => {
+		const contract = {
+			type: "custom_message",
+			customType: CONTRACT_MESSAGE,
+			details: { revision: 2, goalId: "g-1", active: true },
+		};
+		const anchored = {
+			type: "custom",
+			customType: STATE_ENTRY,
+			data: stateEntryData(active(), { tokens: 1, automatic: false }),
+		};
+		const legacy = { type: "custom", customType: STATE_ENTRY, data: { v: 1, state: active() } };
+		const compaction = (firstKeptEntryId: string) => ({ type: "compaction", firstKeptEntryId });
+		for (const state of [anchored, legacy]) {
+			// e0 summarised, e1 (contract) kept by the compaction e3.
+			const kept = [toolUse(1), contract, state, compaction("e1"), toolUse(1)];
+			expect(restoreBranch(branch(kept)).windowRevision).toBe(2);
+			expect(scanBranch(branch(kept).getBranch() as never).windowRevision).toBe(2);
+			// The contract was summarised (kept from e2): the window misses it.
+			const summarised = [toolUse(1), contract, state, compaction("e2"), toolUse(1)];
+			expect(restoreBranch(branch(summarised)).windowRevision).toBe(-1);
+			expect(scanBranch(branch(summarised).getBranch() as never).windowRevision).toBe(-1);
+		}
+		// An older compaction inside the kept range ends the window there.
+		const older = [contract, compaction("e1"), anchored, compaction("e0"), toolUse(1)];
+		expect(restoreBranch(branch(older)).windowRevision).toBe(-1);
 	});
 
 	it("a state entry without a replay anchor (older format) falls back to the full scan", () => {

@@ -51,6 +51,83 @@ export function otherFunction(name: string): string {
 `;
 }
 
+/** The issue-21 example: a 15-line invoice function. */
+export const INVOICE = `export interface Item { price: number; qty: number; taxable: boolean }
+export function computeInvoiceTotals(items: Item[], taxRate: number) {
+	let subtotal = 0;
+	let tax = 0;
+	for (const item of items) {
+		const line = item.price * item.qty;
+		subtotal += line;
+		if (item.taxable) {
+			tax += line * taxRate;
+		}
+	}
+	const total = subtotal + tax;
+	const rounded = Math.round(total * 100) / 100;
+	return { subtotal, tax, total: rounded };
+}
+`;
+
+/** An agent's copy of {@link INVOICE} with every name changed (`computeInvoiceTotals` → `sumOrderAmounts`, `items` → `entries`, …). */
+export const RENAMED = `import type { Item } from "./invoice";
+export function sumOrderAmounts(entries: Item[], rate: number) {
+	let base = 0;
+	let levy = 0;
+	for (const entry of entries) {
+		const amount = entry.price * entry.qty;
+		base += amount;
+		if (entry.taxable) {
+			levy += amount * rate;
+		}
+	}
+	const sum = base + levy;
+	const rounded = Math.round(sum * 100) / 100;
+	return { base, levy, total: rounded };
+}
+`;
+
+/** A third copy of {@link INVOICE}, renamed differently from {@link RENAMED}. */
+export const CART = RENAMED.replace("sumOrderAmounts", "sumCartAmounts")
+	.replaceAll("entries", "rows")
+	.replaceAll("entry", "row")
+	.replaceAll("levy", "duty")
+	.replaceAll("base", "net");
+
+/** An agent's copy of {@link INVOICE} with a statement added (a log line) and one removed (the rounding). */
+export const NEAR = `import type { Item } from "./invoice";
+export function orderTotals(items: Item[], taxRate: number) {
+	let subtotal = 0;
+	let tax = 0;
+	for (const item of items) {
+		const line = item.price * item.qty;
+		subtotal += line;
+		console.log("line", line);
+		if (item.taxable) {
+			tax += line * taxRate;
+		}
+	}
+	const total = subtotal + tax;
+	return { subtotal, tax, total };
+}
+`;
+
+/**
+ * A file of 50 alike functions (1,225 near-copy pairs in 350 lines), as generated code is: over the
+ * near-copy pairs a session accepts, so its baseline goes exact-only.
+ */
+export const ALIKE = Array.from(
+	{ length: 50 },
+	(_, i) => `export function level${i}(value: number, low: number, high: number) {
+	if (value < low - ${i}) {
+		return low;
+	}
+	if (value > high + ${i}) return high;
+	return Math.round(value * ${i + 2});
+}
+`,
+).join("");
+
 /** A temp dir (canonical) removed by the returned cleanup. */
 export function tempDir(prefix: string): string {
 	return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -77,6 +154,42 @@ export function writeScript(path: string, body: string): string {
 	writeFileSync(path, `#!/bin/sh\n${body}\n`);
 	chmodSync(path, 0o755);
 	return path;
+}
+
+/** The real jscpd behind `<agentDir>/bin/jscpd`, failing near-copy detection (`--similarity`) with `stderr` and exit `code`. */
+export function nearFailingJscpd(agentDir: string, stderr: string, code: number): string {
+	return writeScript(
+		join(agentDir, "bin", "jscpd"),
+		`for arg in "$@"; do if [ "$arg" = "--similarity" ]; then echo "${stderr}" >&2; exit ${code}; fi; done
+exec '${realJscpd()}' "$@"`,
+	);
+}
+
+/** The real jscpd behind `<agentDir>/bin/jscpd`, logging each detection run ("near" or "exact") to `log`. */
+export function loggingJscpd(agentDir: string, log: string): string {
+	return writeScript(
+		join(agentDir, "bin", "jscpd"),
+		`case " $* " in *" --similarity "*) echo near >> '${log}';; *" --version "*) ;; *) echo exact >> '${log}';; esac
+exec '${realJscpd()}' "$@"`,
+	);
+}
+
+/**
+ * A git repository in `root` holding `main` on branch main (committed, checked out) and a branch
+ * `feature` that adds `feature` (a checkout then brings those files in).
+ */
+export function gitWithFeature(
+	root: string,
+	main: Record<string, string>,
+	feature: Record<string, string>,
+): void {
+	writeFiles(root, main);
+	gitInit(root);
+	git(root, "checkout", "-qb", "feature");
+	writeFiles(root, feature);
+	git(root, "add", ".");
+	git(root, "commit", "-qm", "feature");
+	git(root, "checkout", "-q", "main");
 }
 
 /** Process lines whose command line contains `marker`. */
@@ -185,19 +298,31 @@ export function waitFor<T>(check: () => T | Promise<T>): Promise<T> {
 	return vi.waitFor(check, { timeout: 20_000, interval: 20 });
 }
 
+/** Options of {@link sessionFixtures}' `start`: the project's files, pi-jscpd's global settings, the session's own options. */
+export type StartOptions = Omit<Parameters<typeof jscpdSession>[0], "project" | "agentDir"> & {
+	/** The temp project dir's name prefix. */
+	readonly prefix?: string;
+	/** Written to the agent dir's `pi-lifecycle/pi-jscpd.json`. */
+	readonly settings?: object;
+	/** A jscpd for the session, made in the agent dir (e.g. {@link nearFailingJscpd}). */
+	readonly executable?: (agentDir: string) => string;
+};
+
 /**
- * The setup every session test repeats: temp dirs removed and the session disposed after each test,
- * a session started with its baseline ready. Call once at the top of a test file.
+ * The setup every session test repeats: temp dirs removed and the session disposed after each test
+ * (`shutdown`: the controller shut down first), a session started with its baseline ready. Call
+ * once at the top of a test file.
  */
-export function sessionFixtures() {
+export function sessionFixtures(options: { readonly shutdown?: boolean } = {}) {
 	let current: JscpdSession | undefined;
 	const dirs: string[] = [];
 	afterEach(async () => {
+		if (options.shutdown) await current?.controller.shutdown();
 		await current?.dispose();
 		current = undefined;
 		remove(...dirs.splice(0));
 	});
-	return {
+	const fixtures = {
 		/** A canonical temp dir removed after the test. */
 		dir(prefix: string): string {
 			const path = tempDir(prefix);
@@ -206,11 +331,33 @@ export function sessionFixtures() {
 		},
 		/** A session (disposed after the test) whose baseline is captured and settled. */
 		async ready(options: Parameters<typeof jscpdSession>[0]): Promise<JscpdSession> {
-			const s = await jscpdSession(options);
-			current = s;
+			const s = await fixtures.open(options);
 			await waitFor(() => expect(hasBaseline(s)).toBe(true));
 			await s.controller.settled();
 			return s;
 		},
+		/** A session (disposed after the test), not waited for. */
+		async open(options: Parameters<typeof jscpdSession>[0]): Promise<JscpdSession> {
+			const s = await jscpdSession(options);
+			current = s;
+			return s;
+		},
+		/** A project holding `files` and an agent dir in fresh temp dirs (removed after the test). */
+		sandbox(files: Record<string, string>, start: Pick<StartOptions, "prefix" | "settings"> = {}) {
+			const root = fixtures.dir(start.prefix ?? "pi-jscpd-");
+			const agentDir = fixtures.dir("pi-jscpd-agent-");
+			writeFiles(root, files);
+			if (start.settings)
+				writeFiles(agentDir, { "pi-lifecycle/pi-jscpd.json": JSON.stringify(start.settings) });
+			return { root, agentDir };
+		},
+		/** {@link sandbox} and a {@link ready} session in it. */
+		async start(files: Record<string, string>, start: StartOptions = {}): Promise<JscpdSession> {
+			const { prefix, settings, executable, ...session } = start;
+			const { root, agentDir } = fixtures.sandbox(files, { prefix, settings });
+			const jscpd = executable ? { ...session.jscpd, executable: executable(agentDir) } : session.jscpd;
+			return fixtures.ready({ ...session, project: root, agentDir, ...(jscpd ? { jscpd } : {}) });
+		},
 	};
+	return fixtures;
 }

@@ -7,11 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { validateScanPaths } from "../src/adapters/paths.js";
 import { beyondCovered, selectFindings } from "../src/core/compare.js";
-import { applyDismissal, isDismissed } from "../src/core/dismissals.js";
+import { applyDismissal, DISMISSAL_ENTRY, isDismissed } from "../src/core/dismissals.js";
 import { groupKey } from "../src/core/findings-store.js";
 import { indexGroups } from "../src/core/identity.js";
 import { findingLine } from "../src/core/presentation.js";
 import { type CloneGroup, type CloneLocation, numberOccurrences } from "../src/core/report.js";
+import { Triage } from "../src/core/triage.js";
+import { itemDetail, itemLine } from "../src/core/triage-text.js";
 
 const H = [11, 12, 13, 14, 15, 16];
 const loc = (path: string, startLine: number) => ({ path, startLine, endLine: startLine + 5 });
@@ -100,6 +102,49 @@ describe("a copy note counts from the covered copies", () => {
 		const covered = (identity: string) => isDismissed(twoDismissed, [identity]);
 		expect(findingLine(beyondCovered(finding, covered), 0)).toContain("one more copy in a.ts (3 copies now");
 		expect(beyondCovered(finding, () => false)).toBe(finding);
+	});
+
+	it.each([
+		["acknowledged", "told"],
+		["dismissed", "dismissal"],
+	] as const)("the Browse view counts more copies from the %s copies, as the finding text does", (_, how) => {
+		const three = numberOccurrences([
+			g(loc("b.ts", 1), loc("a.ts", 10)),
+			g(loc("b.ts", 1), loc("a.ts", 106)),
+			g(loc("b.ts", 1), loc("a.ts", 200)),
+		]);
+		const finding = nth(
+			selectFindings({
+				groups: three,
+				baseline: indexGroups(numberOccurrences([g(loc("b.ts", 1), loc("a.ts", 100))])),
+				changed: new Set(["a.ts"]),
+				acknowledged: () => false,
+				max: 10,
+			}).findings,
+			0,
+		);
+		const two = finding.identity.replace(/#3$/, "#2");
+		const triage = new Triage({
+			acknowledged: (identity) => how === "told" && identity === two,
+			changed: () => {},
+		});
+		if (how === "dismissal")
+			triage.replay(
+				[
+					{
+						type: "custom",
+						customType: DISMISSAL_ENTRY,
+						data: { action: "dismiss", keys: [two], where: "" },
+					},
+				],
+				false,
+			);
+		triage.recordNew("checkpoint", [finding]);
+		const item = nth(triage.items(), 0);
+		for (const text of [itemLine(item), itemDetail(item)]) {
+			expect(text).toContain("one more copy in a.ts (3 copies now");
+			expect(text).not.toContain("2 more copies");
+		}
 	});
 });
 

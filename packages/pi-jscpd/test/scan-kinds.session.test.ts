@@ -6,21 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDialogStub, reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { duplicatedFunction, realJscpd, sessionFixtures, writeFiles, writeScript } from "./helpers.js";
+import { ALIKE, duplicatedFunction, loggingJscpd, sessionFixtures, writeFiles } from "./helpers.js";
 
-/** 50 functions alike in shape: over the near-copy pairs the session accepts (kinds.session.test.ts). */
-const ALIKE = Array.from(
-	{ length: 50 },
-	(_, i) => `export function level${i}(value: number, low: number, high: number) {
-	if (value < low - ${i}) {
-		return low;
-	}
-	if (value > high + ${i}) return high;
-	return Math.round(value * ${i + 2});
-}
-`,
-).join("");
-
+// ALIKE: over the near-copy pairs the session accepts (kinds.session.test.ts).
 const fixtures = sessionFixtures();
 
 describe("scan kinds", () => {
@@ -34,11 +22,7 @@ describe("scan kinds", () => {
 		});
 		// The real jscpd, each run's detection arguments logged.
 		const log = join(agentDir, "runs.log");
-		const jscpd = writeScript(
-			join(agentDir, "bin", "jscpd"),
-			`case " $* " in *" --similarity "*) echo near >> '${log}';; *" --version "*) ;; *) echo exact >> '${log}';; esac
-exec '${realJscpd()}' "$@"`,
-		);
+		const jscpd = loggingJscpd(agentDir, log);
 		const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: jscpd } });
 		expect(s.controller.status().baseline).toMatchObject({ status: "accepted", kinds: ["exact"] });
 		const runs = () => readFileSync(log, "utf8").split("\n").filter(Boolean);

@@ -4,45 +4,46 @@
  * clone group the user dismissed from a scan is never reported to the model as a new duplicate.
  */
 import { createDialogStub, type DialogStub, reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	customMessages,
 	duplicatedFunction,
-	hasBaseline,
 	type JscpdSession,
-	jscpdSession,
 	realJscpd,
-	remove,
-	tempDir,
+	sessionFixtures,
 	waitFor,
-	writeFiles,
 } from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
-let h: JscpdSession | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-	await h?.controller.shutdown();
-	await h?.dispose();
-	h = undefined;
-	remove(...dirs.splice(0));
-});
+const fixtures = sessionFixtures({ shutdown: true });
 
-async function session(stub?: DialogStub) {
-	const root = tempDir("pi-jscpd-triage-keys-");
-	const agentDir = tempDir("pi-jscpd-agent-");
-	dirs.push(root, agentDir);
-	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
-	const s = await jscpdSession({
-		project: root,
-		agentDir,
-		jscpd: { executable: realJscpd() },
-		...(stub ? { ui: stub.ui } : {}),
-	});
-	h = s;
-	await waitFor(() => expect(hasBaseline(s)).toBe(true));
+const session = (stub?: DialogStub) =>
+	fixtures.start(
+		{ "src/a.ts": duplicatedFunction("computeTotals") },
+		{ prefix: "pi-jscpd-triage-keys-", jscpd: { executable: realJscpd() }, ...(stub ? { ui: stub.ui } : {}) },
+	);
+
+/** The model copies a.ts into b.ts; the checkpoint reports it (settled). */
+async function copyIntoB(s: JscpdSession): Promise<void> {
+	s.script(
+		toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+		reply("wrote b.ts"),
+	);
+	await s.prompt("write b.ts");
+	await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 	await s.controller.settled();
-	return s;
+}
+
+/** The model adds a second copy of the code to b.ts. */
+async function secondCopyIntoB(s: JscpdSession): Promise<void> {
+	s.script(
+		toolCall("write", {
+			path: "src/b.ts",
+			content: `${duplicatedFunction("computeOrder")}\n${duplicatedFunction("computeRefund")}`,
+		}),
+		reply("wrote b.ts again"),
+	);
+	await s.prompt("add a second copy to b.ts");
 }
 
 describe("a dismissal matches a finding by any of its keys", () => {
@@ -81,13 +82,7 @@ describe("a dismissal matches a finding by any of its keys", () => {
 
 	it("a dismissal is for that clone: the same code copied again into another file is reported", async () => {
 		const s = await session();
-		s.script(
-			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
-			reply("wrote b.ts"),
-		);
-		await s.prompt("write b.ts");
-		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
-		await s.controller.settled();
+		await copyIntoB(s);
 		await s.prompt("/jscpd dismiss 1");
 		s.script(
 			toolCall("write", { path: "src/c.ts", content: duplicatedFunction("computeRefund") }),
@@ -103,22 +98,9 @@ describe("a dismissal matches a finding by any of its keys", () => {
 	// An identity counts a file's copies of the content (copy-keys.ts): a second copy makes it new.
 	it("a second copy of the dismissed code in the same file is a new clone and is reported", async () => {
 		const s = await session();
-		s.script(
-			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
-			reply("wrote b.ts"),
-		);
-		await s.prompt("write b.ts");
-		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
-		await s.controller.settled();
+		await copyIntoB(s);
 		await s.prompt("/jscpd dismiss 1");
-		s.script(
-			toolCall("write", {
-				path: "src/b.ts",
-				content: `${duplicatedFunction("computeOrder")}\n${duplicatedFunction("computeRefund")}`,
-			}),
-			reply("wrote b.ts again"),
-		);
-		await s.prompt("add a second copy to b.ts");
+		await secondCopyIntoB(s);
 		await waitFor(() => expect(s.controller.status().recentChecks.length).toBeGreaterThan(1));
 		await s.controller.settled();
 		// The file's copies are one finding that counts them (copy-keys.ts): the dismissal covered one
@@ -134,13 +116,7 @@ describe("a dismissal matches a finding by any of its keys", () => {
 		const stub = createDialogStub();
 		const s = await session(stub);
 		const before = s.session.sessionManager.getLeafId();
-		s.script(
-			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
-			reply("wrote b.ts"),
-		);
-		await s.prompt("write b.ts");
-		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
-		await s.controller.settled();
+		await copyIntoB(s);
 		await s.session.navigateTree(before ?? "", { summarize: false });
 		await s.controller.settled();
 		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 0 });
@@ -152,22 +128,9 @@ describe("a dismissal matches a finding by any of its keys", () => {
 describe("a copy note counts from what the user dismissed", () => {
 	it("one more copy of dismissed code is reported as one more copy, not as every copy the file gained since the session started", async () => {
 		const s = await session();
-		s.script(
-			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
-			reply("wrote b.ts"),
-		);
-		await s.prompt("write b.ts");
-		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
-		await s.controller.settled();
+		await copyIntoB(s);
 		await s.prompt("/jscpd dismiss 1");
-		s.script(
-			toolCall("write", {
-				path: "src/b.ts",
-				content: `${duplicatedFunction("computeOrder")}\n${duplicatedFunction("computeRefund")}`,
-			}),
-			reply("wrote b.ts again"),
-		);
-		await s.prompt("add a second copy to b.ts");
+		await secondCopyIntoB(s);
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(2));
 		await s.controller.settled();
 		// The README's promise: the dismissal covered one copy, so the message says one more.

@@ -124,6 +124,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			customType?: string;
 			details?: unknown;
 		};
+		if (message.role === "user") run.userMessage();
 		if (message.role === "user" && userInput) {
 			userInput = false;
 			if (controller.goal?.status === "active" && controller.goal.wait)

@@ -50,8 +50,13 @@ function result(text: string, isError: boolean): AgentToolResult<{ ok: boolean }
 export function staleReason(controller: GoalController, goalId: unknown): string | undefined {
 	const goal = controller.goal;
 	if (!goal) return "Rejected: there is no goal. Do not call goal tools unless a pi-goal contract is active.";
-	if (typeof goalId !== "string" || goalId !== goal.id)
-		return `Rejected: goal_id "${quoteInline(String(goalId), 80)}" is not the current goal. Stop working on it.`;
+	if (typeof goalId !== "string" || goalId !== goal.id) {
+		const wrong = `Rejected: goal_id "${quoteInline(String(goalId), 80)}" is not the current goal.`;
+		// A mistyped id of the goal being worked on must not read as "stop working"; the contract holds the id.
+		return goal.status === "active" && controller.owned
+			? `${wrong} The current goal is ${goal.id}; use that id, for the objective in the latest pi-goal contract.`
+			: `${wrong} Stop working on it.`;
+	}
 	if (goal.status !== "active")
 		return `Rejected: goal ${goal.id} is ${goal.status}, not active. Stop working on it.`;
 	if (!controller.owned) return "Rejected: the goal belongs to another session runtime.";

@@ -81,6 +81,8 @@ export interface ScannedEntry extends ReplayEntry {
 	readonly data?: unknown;
 	readonly details?: unknown;
 	readonly message?: { readonly role?: string; readonly usage?: UsageLike };
+	/** A compaction's first kept entry: the window after it starts there, not at the compaction. */
+	readonly firstKeptEntryId?: string;
 }
 
 /** What a restore learns from the branch. */
@@ -99,12 +101,16 @@ export interface RestoredBranch {
  * Scans the whole branch once (root to leaf). Only for a newest state entry written before
  * issue 23 (no replay anchor): its token baseline counts from the root of the branch.
  */
-export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
+export function scanBranch(entries: readonly (ScannedEntry & { id?: string })[]): RestoredBranch {
 	let state: GoalState = EMPTY_STATE;
 	let branchTotal = 0;
 	let windowRevision = -1;
 	let ignored = 0;
-	for (const entry of entries) {
+	/** Where each entry sits, and the newest contract so far: a compaction keeps it if it kept its entry. */
+	const position = new Map<string, number>();
+	let contract = { revision: -1, at: -1 };
+	for (const [index, entry] of entries.entries()) {
+		if (entry.id !== undefined) position.set(entry.id, index);
 		if (entry.type === "message" && entry.message?.role === "assistant") {
 			branchTotal += messageTokens(entry.message.usage);
 		} else if (entry.type === "custom" && entry.customType === STATE_ENTRY) {
@@ -112,9 +118,14 @@ export function scanBranch(entries: readonly ScannedEntry[]): RestoredBranch {
 			if (read) state = read;
 			else ignored++;
 		} else if (entry.type === "compaction") {
-			windowRevision = -1;
+			const kept = position.get(entry.firstKeptEntryId ?? "") ?? index;
+			windowRevision = contract.at >= kept ? contract.revision : -1;
 		} else if (entry.type === "custom_message" && entry.customType === CONTRACT_MESSAGE) {
-			windowRevision = readContractDetails(entry.details)?.revision ?? windowRevision;
+			const revision = readContractDetails(entry.details)?.revision;
+			if (revision !== undefined) {
+				windowRevision = revision;
+				contract = { revision, at: index };
+			}
 		}
 	}
 	return { state, branchTotal, windowRevision, ignored };
@@ -174,6 +185,8 @@ export function restoreBranch(session: RestoreLookup): RestoredBranch {
 	const after: ScannedEntry[] = [];
 	let found: { state: GoalState; anchor: StateAnchor | undefined; time: number } | undefined;
 	let windowRevision: number | undefined;
+	/** The first kept entry of the newest compaction: the window's contract may sit in its kept part. */
+	let keptFrom: string | undefined;
 	let ignored = 0;
 	let leafTime = Number.NaN;
 	let id = session.getLeafId();
@@ -186,7 +199,9 @@ export function restoreBranch(session: RestoreLookup): RestoredBranch {
 			if (state) found = { state, anchor: readEntryAnchor(entry.data), time: entryTime(entry) };
 			else ignored++;
 		} else if (windowRevision === undefined && entry.type === "compaction") {
-			windowRevision = -1;
+			// An older compaction inside the kept part ends the window; the newest one keeps from its first kept entry.
+			if (keptFrom !== undefined) windowRevision = -1;
+			else keptFrom = entry.firstKeptEntryId ?? entry.id;
 		} else if (
 			windowRevision === undefined &&
 			entry.type === "custom_message" &&
@@ -194,6 +209,7 @@ export function restoreBranch(session: RestoreLookup): RestoredBranch {
 		) {
 			windowRevision = readContractDetails(entry.details)?.revision;
 		}
+		if (windowRevision === undefined && entry.id === keptFrom) windowRevision = -1;
 		if (!found) after.push(entry);
 		id = entry.parentId ?? null;
 	}

@@ -102,6 +102,17 @@ export class RunOwnership {
 		// A usable response ends an earlier recovery: a later compaction failure is not about it.
 		if (!error && !this.#lengthCandidate) this.#recoveryConfirmed = false;
 	}
+	/**
+	 * A user message entered the run: its prompt, or input Pi runs inside the run (a follow-up or a
+	 * steer, the user's or another extension's). What follows answers it: manual work, neither an
+	 * automatic turn nor goal work, until the goal's next prompt (as the restore replay counts it).
+	 */
+	userMessage(): void {
+		this.#automatic = false;
+		this.#goalOwned = false;
+		this.#recovery = false;
+		this.#responses = 0;
+	}
 	/** Pi started a compaction; an overflow compaction that will retry confirms recovery. */
 	noteCompactStart(reason: string, willRetry: boolean): void {
 		if (reason === "overflow" && willRetry && (this.#lengthCandidate || this.#error?.nativeOverflow))

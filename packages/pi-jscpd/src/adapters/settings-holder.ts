@@ -4,17 +4,17 @@
  * runtime only and is never saved: persistent switches are the user's.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { loadSettings } from "@pi-lifecycle/lifecycle-kit";
+import { createOnceReporter, loadSettings } from "@pi-lifecycle/lifecycle-kit";
 import { printablePath } from "../core/project-paths.js";
 import { DEFAULT_SETTINGS, type JscpdSettings, kindsWarning, SETTINGS_SPEC } from "./config.js";
-import { notify, safeTrusted } from "./ui.js";
+import { safeTrusted } from "./ui.js";
 
 /** See the module comment. Warns about rejected files (and `kinds` without `exact`) once per runtime. */
 export class SettingsHolder {
 	#value: JscpdSettings = DEFAULT_SETTINGS;
 	#sources: string[] = [];
 	#session: boolean | undefined;
-	#warned = false;
+	readonly #warnOnce = createOnceReporter("pi-jscpd");
 
 	/** The effective settings (the session switch applied). */
 	get value(): JscpdSettings {
@@ -41,10 +41,7 @@ export class SettingsHolder {
 		this.#sources = loaded.sources.map((s) => `${s.scope}: ${s.status} (${printablePath(s.path)})`);
 		const kinds = kindsWarning(loaded.value);
 		const warnings = [...loaded.warnings.map(printablePath), ...(kinds ? [kinds] : [])];
-		if (warnings.length > 0 && !this.#warned) {
-			this.#warned = true;
-			// A warning names the settings file (under the project's own directory): one line each.
-			notify(ctx, warnings.join("\n"), "warning");
-		}
+		// A warning names the settings file (under the project's own directory): one line each.
+		if (warnings.length > 0) this.#warnOnce(ctx, warnings.join("\n"));
 	}
 }

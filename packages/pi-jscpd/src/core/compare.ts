@@ -187,7 +187,10 @@ function copyNotes(
  * those). `covered` is the acknowledgement or dismissal test of an identity; at most one call per
  * copy.
  */
-export function beyondCovered(finding: Finding, covered: (identity: string) => boolean): Finding {
+export function beyondCovered<T extends Pick<Finding, "identity" | "copies">>(
+	finding: T,
+	covered: (identity: string) => boolean,
+): T {
 	const notes = finding.copies;
 	if (!notes) return finding;
 	const { base, copies } = splitCopies(finding.identity);

@@ -4,7 +4,7 @@
  * runtime, built with the runtime's parts (parts.ts) that read it for the checkpoint and the footer.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { Finding } from "./compare.js";
+import { beyondCovered, type Finding } from "./compare.js";
 import {
 	applyDismissal,
 	DISMISSAL_ENTRY,
@@ -153,10 +153,21 @@ export class Triage {
 	items(): TriageItem[] {
 		return this.#store.list().map((finding, index) => ({
 			n: index + 1,
-			finding,
+			finding: this.#beyondCovered(finding),
 			dismissed: isDismissed(this.#dismissed, finding.keys),
 			told: finding.source === "scan" ? finding.toldInResult : this.#deps.acknowledged(finding.key),
 		}));
+	}
+
+	/**
+	 * A new duplicate's copy notes counted from the copies the model was told about or the user
+	 * dismissed, as the finding texts count them (compare.ts `beyondCovered`).
+	 */
+	#beyondCovered(finding: StoredFinding): StoredFinding {
+		if (!finding.copies) return finding;
+		const covered = (identity: string) => this.#deps.acknowledged(identity) || this.isDismissed(identity);
+		const { copies } = beyondCovered({ identity: finding.key, copies: finding.copies }, covered);
+		return copies === finding.copies ? finding : { ...finding, copies };
 	}
 
 	/** The counts of {@link items}. */
