@@ -8,5 +8,5 @@ export default defineConfig({
 	target: "node22",
 	sourcemap: true,
 	// Host packages are provided by Pi at runtime; lifecycle-kit and jscpd are real dependencies.
-	external: [/^@earendil-works\//, "typebox", /^@pi-lifecycle\//, "jscpd"],
+	external: [/^@earendil-works\//, "typebox", /^@pi-lifecycle\//, "jscpd", "ignore"],
 });

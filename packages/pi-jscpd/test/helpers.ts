@@ -214,12 +214,15 @@ export async function jscpdSession(options: {
 	recorder?: boolean;
 	/** An interactive UI (TUI mode), e.g. the kit's `createDialogStub().ui`. */
 	ui?: ExtensionUIContext;
+	/** Pi's trust answer for the project from the start (default true, as in Pi's SDK). */
+	trusted?: boolean;
 }): Promise<JscpdSession> {
 	let controller: JscpdController | undefined;
 	const h = await createScriptedSession({
 		cwd: options.project,
 		session: options.session,
 		recorder: options.recorder,
+		...(options.trusted === undefined ? {} : { projectTrusted: options.trusted }),
 		...(options.ui ? { ui: { context: options.ui } } : {}),
 		extensions: [
 			...(options.before ?? []),

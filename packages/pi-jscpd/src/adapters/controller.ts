@@ -64,6 +64,9 @@ export class JscpdController {
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations, malformed } = this.#replay(entries);
+		// Whether the replayed changes were checked is not saved (a reload may have killed that check):
+		// the next settle checks them once.
+		if (this.#parts.changes.view.changed.size > 0) this.#parts.scheduler.markMutation();
 		const ignored = this.#parts.baseline.start({
 			root,
 			sessionId: ctx.sessionManager.getSessionId(),
@@ -213,6 +216,15 @@ export class JscpdController {
 		await runner;
 	}
 
+	/**
+	 * Records what changed outside the built-in tools so far (the probe otherwise runs at settle), so
+	 * an explicit `changed` right after a command sees its changes.
+	 */
+	async probeOutside(): Promise<void> {
+		const found = await this.#parts.outside.start();
+		if (found && !this.#session.shutdown) this.#parts.changes.recordOutside(found, true);
+	}
+
 	/** Runs explicit work with priority over automatic checks. */
 	explicit<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
 		return this.#parts.scheduler.runExplicit(work);
@@ -220,6 +232,7 @@ export class JscpdController {
 
 	/** What explicit commands need (read-only views; acknowledgements go through {@link acknowledgeDelivered}). */
 	get state() {
+		const parts = this.#parts;
 		return {
 			root: this.#session.root,
 			runner: this.#parts.runner,
@@ -228,7 +241,10 @@ export class JscpdController {
 			index: this.#parts.indexFor,
 			mutations: this.#parts.changes.view,
 			settings: this.#parts.settings.value,
-			incomplete: this.#parts.incomplete(),
+			/** Read on demand: it reads `.ignore` files of the changed paths (ignore-files.ts). */
+			get incomplete(): string | undefined {
+				return parts.incomplete();
+			},
 		};
 	}
 

@@ -202,10 +202,15 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			`jscpd changed needs the session baseline, which is ${baseline.status}${why}. Try /jscpd scan.`,
 		);
 	}
+	// A command earlier in this turn (bash) may have changed files the settle probe has not seen yet.
+	await controller.probeOutside();
 	if (mutations.changed.size === 0) {
+		const unseen = controller.state.incomplete;
 		return {
 			status: "ok",
-			message: "jscpd changed: no files changed in this session; nothing to compare.",
+			message: unseen
+				? `jscpd changed: no changed files found in this session, but ${unseen}; nothing to compare.`
+				: "jscpd changed: no files changed in this session; nothing to compare.",
 			details: { command: "changed", findings: [] },
 		};
 	}

@@ -5,9 +5,10 @@
  * git, dependency folders, build output, VCS folders and vendored code are ignored, unless the
  * project's own jscpd configuration (`.jscpd.json`, or `jscpd` in package.json) sets `ignore`.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { listPaths } from "../core/project-paths.js";
+import { hiddenByIgnoreFiles } from "./ignore-files.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
@@ -47,7 +48,23 @@ function isGitWorkTree(root: string): boolean {
 	return false;
 }
 
+/** jscpd's default `--max-size` (1mb = 1 MiB): larger files are skipped without a word. */
+const MAX_SCANNED_BYTES = 1024 * 1024;
+
+function overSizeLimit(absolute: string): boolean {
+	try {
+		return statSync(absolute).size > MAX_SCANNED_BYTES;
+	} catch {
+		return false;
+	}
+}
+
 function configSetsIgnore(root: string): boolean {
+	return configSets(root, "ignore");
+}
+
+/** Whether the project's jscpd configuration (`.jscpd.json` or package.json "jscpd") sets `key`. */
+function configSets(root: string, key: "ignore" | "maxSize"): boolean {
 	const read = (file: string): unknown => {
 		const contents = readRegularFile(file, MAX_CONFIG_BYTES);
 		if (contents.status !== "read") return undefined;
@@ -57,9 +74,9 @@ function configSetsIgnore(root: string): boolean {
 			return undefined;
 		}
 	};
-	const own = read(join(root, ".jscpd.json")) as { ignore?: unknown } | undefined;
-	const pkg = read(join(root, "package.json")) as { jscpd?: { ignore?: unknown } } | undefined;
-	return own?.ignore !== undefined || pkg?.jscpd?.ignore !== undefined;
+	const own = read(join(root, ".jscpd.json")) as Record<string, unknown> | undefined;
+	const pkg = read(join(root, "package.json")) as { jscpd?: Record<string, unknown> } | undefined;
+	return own?.[key] !== undefined || pkg?.jscpd?.[key] !== undefined;
 }
 
 /**
@@ -87,16 +104,27 @@ export function hiddenByDefault(path: string): boolean {
 
 /**
  * Why a check of `root` cannot see some of the session's changed files: jscpd never reads files the
- * default ignores hide, so a duplicate written there would otherwise pass as "clean".
+ * default ignores or a `.ignore` file hide, so a duplicate written there would otherwise pass as "clean".
  */
 export function hiddenChangesReason(
 	root: string,
 	changed: Iterable<string>,
 	trusted = true,
 ): string | undefined {
-	const hidden = [...changed].filter(hiddenByDefault);
-	if (hidden.length === 0 || defaultIgnores(root, trusted).length === 0) return undefined;
-	return `${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`;
+	const paths = [...changed];
+	const hidden = paths.filter(hiddenByDefault);
+	const reasons: string[] = [];
+	if (hidden.length > 0 && defaultIgnores(root, trusted).length > 0)
+		reasons.push(
+			`${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`,
+		);
+	const large =
+		trusted && configSets(root, "maxSize") ? [] : paths.filter((path) => overSizeLimit(join(root, path)));
+	if (large.length > 0) reasons.push(`${listPaths(large)} over jscpd's 1 MB file size limit (not scanned)`);
+	const ignored = hiddenByIgnoreFiles(root, paths, !trusted);
+	const files = trusted ? "a .ignore file" : "a .ignore file or .git/info/exclude";
+	if (ignored.length > 0) reasons.push(`${listPaths(ignored)} ignored by ${files} (jscpd does not scan it)`);
+	return reasons.join("; ") || undefined;
 }
 
 /** The outside probe's `gap` joined with {@link hiddenChangesReason}; undefined when a check saw everything. */

@@ -68,8 +68,10 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	// opaque: outside git its changes cannot be seen, so a check never says clean after it.
 	const readOnly = readOnlyTools(pi, TOOL_NAME);
 	pi.on("tool_result", (event, ctx) => {
-		if (event.toolName === "write" || event.toolName === "edit") {
-			if (!event.isError) controller.recordMutation(ctx, (event.input as { path?: unknown }).path);
+		const path = (event.input as { path?: unknown } | undefined)?.path;
+		// A write/edit that another extension replaced with other inputs (no one `path`) is opaque too.
+		if ((event.toolName === "write" || event.toolName === "edit") && typeof path === "string") {
+			if (!event.isError) controller.recordMutation(ctx, path);
 		} else if (!readOnly(event.toolName)) controller.noteCommand();
 	});
 	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.

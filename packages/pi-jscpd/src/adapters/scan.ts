@@ -78,7 +78,10 @@ export function scanArguments(
 ): string[] {
 	const ignore = options.ignore ?? [];
 	return [
-		...(options.projectConfig === false ? ["--config", `{output}/${NEUTRAL_CONFIG_FILE}`] : []),
+		// Untrusted: the repository's .gitignore (and .git/info/exclude) must not steer the scan either.
+		...(options.projectConfig === false
+			? ["--config", `{output}/${NEUTRAL_CONFIG_FILE}`, "--no-gitignore"]
+			: []),
 		...detectionPlan(options.detection ?? EXACT_ONLY, options.projectMinTokens).args,
 		...(ignore.length > 0 ? ["--ignore", ignore.join(",")] : []),
 		"--reporters",

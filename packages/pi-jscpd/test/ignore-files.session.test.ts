@@ -1,0 +1,93 @@
+/**
+ * Ignore files jscpd honours by itself (audit a6j): jscpd 5 walks the project with `.gitignore`
+ * (inside git), `.git/info/exclude` and `.ignore` files (everywhere). A repository that is not
+ * trusted must not steer the scan with them, and a changed file one of them hides must never pass as
+ * a "clean" check.
+ */
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { describe, expect, it } from "vitest";
+import {
+	customMessages,
+	duplicatedFunction,
+	gitInit,
+	otherFunction,
+	sessionFixtures,
+	waitFor,
+	writeFiles,
+} from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+const fixtures = sessionFixtures();
+
+async function writeCopy(files: Record<string, string>, options: { git?: boolean; trusted?: boolean }) {
+	const root = fixtures.dir("pi-jscpd-ignores-");
+	const agentDir = fixtures.dir("pi-jscpd-agent-");
+	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals"), ...files });
+	if (options.git) gitInit(root);
+	const s = await fixtures.ready({ project: root, agentDir, trusted: options.trusted });
+	s.script(
+		toolCall("write", { path: "generated/copy.ts", content: duplicatedFunction("computeCopy") }),
+		toolCall("write", { path: "src/other.ts", content: otherFunction("countWords") }),
+		reply("wrote the copy"),
+	);
+	await s.prompt("write generated/copy.ts");
+	await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+	await s.controller.settled();
+	return s;
+}
+
+function findingsText(s: Awaited<ReturnType<typeof writeCopy>>): string {
+	return JSON.stringify(customMessages(s, FINDINGS).map((m) => m.content));
+}
+
+describe("an untrusted repository's ignore files do not steer the scan", () => {
+	it("an untrusted git project's .gitignore does not hide a copy the agent wrote: it is reported", async () => {
+		const s = await writeCopy({ ".gitignore": "generated/\n" }, { git: true, trusted: false });
+		expect(findingsText(s)).toContain("generated/copy.ts");
+	});
+
+	it("an untrusted git project's .git/info/exclude (jscpd honours it even with --no-gitignore) makes the check incomplete, naming it", async () => {
+		const s = await writeCopy({ ".git/info/exclude": "generated/\n" }, { git: true, trusted: false });
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("generated/copy.ts");
+	});
+});
+
+describe("a check that a .ignore file kept from a changed file is never clean", () => {
+	it("outside git, a changed file under a .ignore that hides it makes the check incomplete, naming it", async () => {
+		const s = await writeCopy({ ".ignore": "generated/\n" }, {});
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("generated/copy.ts");
+	});
+
+	it("in a trusted git project, a changed file under a .ignore that hides it makes the check incomplete", async () => {
+		const s = await writeCopy({ ".ignore": "generated/\n" }, { git: true });
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("generated/copy.ts");
+	});
+
+	it("in an untrusted project, a changed file under a .ignore that hides it makes the check incomplete", async () => {
+		const s = await writeCopy({ "generated/.ignore": "*.ts\n" }, { git: true, trusted: false });
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("generated/copy.ts");
+	});
+});
+
+describe("a changed file jscpd skips for its size is never checked clean", () => {
+	it("a changed file over jscpd's 1 MB size limit makes the check incomplete, naming it", async () => {
+		const filler = Array.from({ length: 60_000 }, (_, i) => `// filler line ${i}`).join("\n");
+		const root = fixtures.dir("pi-jscpd-large-");
+		const agentDir = fixtures.dir("pi-jscpd-agent-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await fixtures.ready({ project: root, agentDir });
+		s.script(
+			toolCall("write", { path: "src/large.ts", content: `${duplicatedFunction("computeCopy")}${filler}\n` }),
+			reply("wrote it"),
+		);
+		await s.prompt("write src/large.ts");
+		await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+		await s.controller.settled();
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(s.controller.status().lastOutcome?.text).toContain("src/large.ts");
+	});
+});

@@ -1,0 +1,78 @@
+/**
+ * `/reload` or `/tree` while the automatic check runs (audit a6j): the check is killed, and the
+ * session's unchecked changes must not be lost with it. The next settle checks them, so a copy
+ * written just before is still reported.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { describe, expect, it } from "vitest";
+import {
+	customMessages,
+	duplicatedFunction,
+	realJscpd,
+	sessionFixtures,
+	waitFor,
+	writeFiles,
+	writeScript,
+} from "./helpers.js";
+
+const fixtures = sessionFixtures();
+
+describe("reload in the middle of an automatic check", () => {
+	it("a copy whose check a /reload killed is reported at the next settle", async () => {
+		const root = fixtures.dir("pi-jscpd-reload-mid-");
+		const agentDir = fixtures.dir("pi-jscpd-agent-");
+		const gate = fixtures.dir("pi-jscpd-gate-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: heldJscpd(gate) } });
+		writeFileSync(join(gate, "hold"), "");
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("done"),
+		);
+		await s.prompt("write");
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		await s.reload();
+		await s.controller.settled();
+		expect(customMessages(s, "pi-jscpd/findings")).toHaveLength(0);
+		s.script(reply("anything else?"));
+		await s.prompt("anything else?");
+		await waitFor(() => expect(customMessages(s, "pi-jscpd/findings")).toHaveLength(1));
+		expect(JSON.stringify(customMessages(s, "pi-jscpd/findings")[0]?.content)).toContain("src/b.ts");
+	});
+
+	it("a copy whose check /tree navigation killed is reported at the next settle once its branch is back", async () => {
+		const root = fixtures.dir("pi-jscpd-tree-mid-");
+		const agentDir = fixtures.dir("pi-jscpd-agent-");
+		const gate = fixtures.dir("pi-jscpd-gate-");
+		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: heldJscpd(gate) } });
+		const before = s.session.sessionManager.getLeafId();
+		writeFileSync(join(gate, "hold"), "");
+		s.script(
+			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+			reply("done"),
+		);
+		await s.prompt("write");
+		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		const written = s.session.sessionManager.getLeafId();
+		await s.session.navigateTree(before ?? "", { summarize: false });
+		await s.controller.settled();
+		await s.session.navigateTree(written ?? "", { summarize: false });
+		expect(s.controller.status().changedFiles).toBe(1);
+		s.script(reply("anything else?"));
+		await s.prompt("anything else?");
+		await waitFor(() => expect(customMessages(s, "pi-jscpd/findings")).toHaveLength(1));
+	});
+});
+
+/** The real jscpd, held (sleeping) for one scan while `<gate>/hold` exists. */
+function heldJscpd(gate: string): string {
+	return writeScript(
+		join(gate, "bin", "jscpd"),
+		`if [ "$1" = "--version" ]; then exec '${realJscpd()}' --version; fi
+if [ -f '${gate}/hold' ]; then rm -f '${gate}/hold'; touch '${gate}/started'; sleep 600; fi
+exec '${realJscpd()}' "$@"`,
+	);
+}
