@@ -18,6 +18,10 @@
  * 100 µs sampling) of the turn ranges in `GOAL_ACTIVE_CPUPROF_TURNS` (`from-to`, comma-separated,
  * default every measured turn; setup, the goal's completion and the final answer never included),
  * one `<dir>/<variant>-t<from>.<pid>.cpuprofile` per range; read with `profile/analyze.ts --turns N`.
+ * Diagnosis (not used by the figure): `GOAL_ACTIVE_SPEC=<spec>` loads a variant spec of
+ * `profile/variants.ts` instead of the variant's extensions (the variant name then only decides
+ * `/goal` or a plain prompt); `GOAL_ACTIVE_TRACE=1` adds `trace`, the session's events and GC entries
+ * with their times, to the result.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
