@@ -5,7 +5,6 @@
  * anchor finds the counted message on the branch even when an extension replaced it at message_end.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { SessionManager } from "@earendil-works/pi-coding-agent";
 import {
 	createScriptedSession,
 	reply,
@@ -13,11 +12,9 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { goalTokens } from "../src/core/accounting.js";
-import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
-import { countTurn } from "../src/core/safety.js";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
 import { defined, goalExtension, lastState, settle } from "./helpers.js";
+import { restoreMismatches } from "./restore-check.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -45,18 +42,6 @@ function shiftFrom(file: string, from: number, ms: number): void {
 		return JSON.stringify(entry);
 	});
 	writeFileSync(file, shifted.join("\n"));
-}
-
-interface Saved {
-	state: {
-		goal: {
-			status: string;
-			iteration: number;
-			usage: { spent: number; baseline: number | null };
-			safety: unknown;
-		} | null;
-	};
-	at: { tokens: number };
 }
 
 const extensions = () => [toolsExtension(), goalExtension({ settings: { automaticTurns: null } })];
@@ -161,43 +146,7 @@ describe("restore after a crash matches the uninterrupted run", () => {
 		await harness.reload();
 		await settle(harness);
 		await harness.dispose({ keepFiles: true });
-		const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
-		const mismatches: string[] = [];
-		let checked = 0;
-		lines.forEach((line, index) => {
-			const entry = JSON.parse(line) as { type: string; customType?: string; data?: Saved };
-			if (entry.type !== "custom" || entry.customType !== "pi-goal/state" || !entry.data?.state.goal) return;
-			const prefix = `${file}.cut${index}`;
-			writeFileSync(prefix, `${lines.slice(0, index).join("\n")}\n`);
-			const restored = restoreBranch(SessionManager.open(prefix) as unknown as RestoreLookup);
-			const goal = restored.state.goal;
-			if (!goal) return;
-			checked++;
-			const expected = entry.data.state.goal;
-			const held = (entry.data.at as { held?: { automatic: boolean; goalWork: boolean } }).held;
-			// A held tool-call response is counted by the replay as the live flush will count it.
-			const safety = held
-				? countTurn(
-						expected.safety as never,
-						{ ...held, toolCalls: 1, text: "", error: false },
-						{ automaticTurns: null, noProgressTurns: null },
-					).safety
-				: expected.safety;
-			const live = {
-				tokens: goalTokens(expected.usage as never, entry.data.at.tokens),
-				iteration: expected.iteration,
-				safety,
-				status: expected.status,
-			};
-			const got = {
-				tokens: goalTokens(goal.usage, restored.branchTotal),
-				iteration: goal.iteration,
-				safety: goal.safety,
-				status: goal.status,
-			};
-			if (JSON.stringify(live) !== JSON.stringify(got))
-				mismatches.push(`line ${index}: live ${JSON.stringify(live)} restored ${JSON.stringify(got)}`);
-		});
+		const { checked, mismatches } = restoreMismatches(file);
 		expect(checked).toBe(3);
 		expect(mismatches).toEqual([]);
 	});

@@ -4,7 +4,7 @@
  * automatic turns), also when the user's input arrives inside a goal's run.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { type ExtensionAPI, SessionManager } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	createScriptedSession,
 	reply,
@@ -14,11 +14,9 @@ import {
 	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { goalTokens } from "../src/core/accounting.js";
-import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
-import { countTurn } from "../src/core/safety.js";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
 import { completeGoal, contracts, defined, goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
+import { restoreMismatches } from "./restore-check.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -39,59 +37,6 @@ function followUpAt(at: number, deliverAs: "followUp" | "steer" = "followUp") {
 			});
 		},
 	};
-}
-
-interface Saved {
-	state: { goal: { status: string; iteration: number; usage: never; safety: unknown } | null };
-	at: { tokens: number; held?: { automatic: boolean; goalWork: boolean } };
-}
-
-/**
- * A crash right before each `pi-goal/state` entry of a working goal: the restore from the file cut
- * there must give the tokens, iteration, safety counters and status that entry recorded live.
- */
-function restoreMismatches(file: string): { checked: number; mismatches: string[] } {
-	const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
-	const mismatches: string[] = [];
-	let checked = 0;
-	lines.forEach((line, index) => {
-		const entry = JSON.parse(line) as { type: string; customType?: string; data?: Saved };
-		if (entry.type !== "custom" || entry.customType !== "pi-goal/state" || !entry.data?.state.goal) return;
-		const cut = `${file}.cut${index}`;
-		writeFileSync(cut, `${lines.slice(0, index).join("\n")}\n`);
-		const restored = restoreBranch(SessionManager.open(cut) as unknown as RestoreLookup);
-		const goal = restored.state.goal;
-		const expected = entry.data.state.goal as Saved["state"]["goal"] & {
-			id: string;
-			safety: { epoch: number };
-		};
-		// Only entries that do not start a new goal or epoch record the counters the restore must reach.
-		if (!goal || goal.id !== expected.id || goal.safety.epoch !== expected.safety.epoch) return;
-		checked++;
-		const held = entry.data.at.held;
-		const safety = held
-			? countTurn(
-					expected.safety as never,
-					{ ...held, toolCalls: 1, text: "", error: false },
-					{ automaticTurns: null, noProgressTurns: null },
-				).safety
-			: expected.safety;
-		const live = {
-			tokens: goalTokens(expected.usage, entry.data.at.tokens),
-			iteration: expected.iteration,
-			safety,
-			status: expected.status,
-		};
-		const got = {
-			tokens: goalTokens(goal.usage, restored.branchTotal),
-			iteration: goal.iteration,
-			safety: goal.safety,
-			status: goal.status,
-		};
-		if (JSON.stringify(live) !== JSON.stringify(got))
-			mismatches.push(`line ${index}: live ${JSON.stringify(live)} restored ${JSON.stringify(got)}`);
-	});
-	return { checked, mismatches };
 }
 
 describe("user input inside a goal's run", () => {

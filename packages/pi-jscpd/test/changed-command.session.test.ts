@@ -6,7 +6,7 @@
  */
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { duplicatedFunction, gitInit, type JscpdSession, sessionFixtures, writeFiles } from "./helpers.js";
+import { duplicatedFunction, gitInit, jscpdToolResults, sessionFixtures, writeFiles } from "./helpers.js";
 
 const fixtures = sessionFixtures();
 
@@ -22,20 +22,7 @@ async function bashThenChanged(git: boolean): Promise<string> {
 		reply("done"),
 	);
 	await s.prompt("copy with bash, then check");
-	return changedResult(s);
-}
-
-function changedResult(s: JscpdSession): string {
-	const results = s.session.sessionManager
-		.getBranch()
-		.filter(
-			(e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run",
-		);
-	return JSON.stringify(
-		results.map((e) =>
-			e.type === "message" && e.message.role === "toolResult" ? e.message.content : undefined,
-		),
-	);
+	return jscpdToolResults(s);
 }
 
 describe("jscpd_run changed right after a command never answers a false clean", () => {

@@ -247,6 +247,20 @@ export async function jscpdSession(options: {
 	}) as JscpdSession;
 }
 
+/** The contents of every `jscpd_run` tool result on the branch, as one JSON text (what the model read). */
+export function jscpdToolResults(h: ScriptedSession): string {
+	const results = h.session.sessionManager
+		.getBranch()
+		.filter(
+			(e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run",
+		);
+	return JSON.stringify(
+		results.map((e) =>
+			e.type === "message" && e.message.role === "toolResult" ? e.message.content : undefined,
+		),
+	);
+}
+
 /** Custom messages of a type on the current branch. */
 export function customMessages(h: ScriptedSession, customType: string) {
 	return h.session.sessionManager

@@ -10,7 +10,13 @@ import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { customMessages, duplicatedFunction, sessionFixtures, writeFiles } from "./helpers.js";
+import {
+	customMessages,
+	duplicatedFunction,
+	jscpdToolResults,
+	sessionFixtures,
+	writeFiles,
+} from "./helpers.js";
 
 const fixtures = sessionFixtures();
 
@@ -54,16 +60,7 @@ async function run(extension: ExtensionFactory, call: ReturnType<typeof toolCall
 	await s.controller.settled();
 	expect(customMessages(s, "pi-jscpd/findings")).toEqual([]);
 	expect(s.controller.status().lastOutcome?.kind).not.toBe("clean");
-	const results = s.session.sessionManager
-		.getBranch()
-		.filter(
-			(e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "jscpd_run",
-		);
-	return JSON.stringify(
-		results.map((e) =>
-			e.type === "message" && e.message.role === "toolResult" ? e.message.content : undefined,
-		),
-	);
+	return jscpdToolResults(s);
 }
 
 describe("a built-in tool name replaced by another extension never yields a false clean", () => {

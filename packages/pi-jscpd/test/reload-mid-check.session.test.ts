@@ -19,20 +19,30 @@ import {
 
 const fixtures = sessionFixtures();
 
+/**
+ * A session whose automatic check of a copy the model just wrote (src/b.ts) is running, held by
+ * the gate; `before` is the leaf before the write.
+ */
+async function checkRunning(prefix: string) {
+	const root = fixtures.dir(prefix);
+	const agentDir = fixtures.dir("pi-jscpd-agent-");
+	const gate = fixtures.dir("pi-jscpd-gate-");
+	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
+	const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: heldJscpd(gate) } });
+	const before = s.session.sessionManager.getLeafId();
+	writeFileSync(join(gate, "hold"), "");
+	s.script(
+		toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
+		reply("done"),
+	);
+	await s.prompt("write");
+	await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+	return { s, before };
+}
+
 describe("reload in the middle of an automatic check", () => {
 	it("a copy whose check a /reload killed is reported at the next settle", async () => {
-		const root = fixtures.dir("pi-jscpd-reload-mid-");
-		const agentDir = fixtures.dir("pi-jscpd-agent-");
-		const gate = fixtures.dir("pi-jscpd-gate-");
-		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
-		const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: heldJscpd(gate) } });
-		writeFileSync(join(gate, "hold"), "");
-		s.script(
-			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
-			reply("done"),
-		);
-		await s.prompt("write");
-		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		const { s } = await checkRunning("pi-jscpd-reload-mid-");
 		await s.reload();
 		await s.controller.settled();
 		expect(customMessages(s, "pi-jscpd/findings")).toHaveLength(0);
@@ -43,19 +53,7 @@ describe("reload in the middle of an automatic check", () => {
 	});
 
 	it("a copy whose check /tree navigation killed is reported at the next settle once its branch is back", async () => {
-		const root = fixtures.dir("pi-jscpd-tree-mid-");
-		const agentDir = fixtures.dir("pi-jscpd-agent-");
-		const gate = fixtures.dir("pi-jscpd-gate-");
-		writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
-		const s = await fixtures.ready({ project: root, agentDir, jscpd: { executable: heldJscpd(gate) } });
-		const before = s.session.sessionManager.getLeafId();
-		writeFileSync(join(gate, "hold"), "");
-		s.script(
-			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
-			reply("done"),
-		);
-		await s.prompt("write");
-		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		const { s, before } = await checkRunning("pi-jscpd-tree-mid-");
 		const written = s.session.sessionManager.getLeafId();
 		await s.session.navigateTree(before ?? "", { summarize: false });
 		await s.controller.settled();
