@@ -59,10 +59,6 @@ function overSizeLimit(absolute: string): boolean {
 	}
 }
 
-function configSetsIgnore(root: string): boolean {
-	return configSets(root, "ignore");
-}
-
 /** Whether the project's jscpd configuration (`.jscpd.json` or package.json "jscpd") sets `key`. */
 function configSets(root: string, key: "ignore" | "maxSize"): boolean {
 	const read = (file: string): unknown => {
@@ -86,7 +82,7 @@ function configSets(root: string, key: "ignore" | "maxSize"): boolean {
  */
 export function defaultIgnores(root: string, trusted = true): readonly string[] {
 	if (!trusted) return DEFAULT_IGNORES;
-	return isGitWorkTree(root) || configSetsIgnore(root) ? [] : DEFAULT_IGNORES;
+	return isGitWorkTree(root) || configSets(root, "ignore") ? [] : DEFAULT_IGNORES;
 }
 
 /** Folder names of {@link DEFAULT_IGNORES} (each ignored at any depth). */

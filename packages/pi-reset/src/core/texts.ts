@@ -4,7 +4,7 @@
 import { cutText } from "./cut.js";
 import { HANDOFF_REQUEST, presentHandoff } from "./handoff.js";
 
-/** Largest handoff kept, in characters (the tool schema enforces it too). */
+/** Largest handoff kept, in characters (a longer one is cut by `bound`, not refused by the tool schema). */
 export const MAX_HANDOFF_CHARS = 8000;
 /** Largest excerpt of the user's most recent request carried into a new window. */
 export const MAX_REQUEST_CHARS = 4000;
