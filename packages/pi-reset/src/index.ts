@@ -1,6 +1,7 @@
 /**
  * pi-reset: explicit context resets for Pi. `new_context` and `/reset` end a context window on
- * purpose, and every compaction Pi starts becomes an instant reset with no model turn.
+ * purpose, every compaction Pi starts becomes an instant reset with no model turn, old tool output
+ * is masked in what is sent (in steps, so the cached prefix holds) and `context_recall` gets it back.
  *
  * This file only composes; see README.md for the module map.
  */
@@ -12,8 +13,10 @@ import { registerCompactionHooks } from "./adapters/compaction.js";
 import { registerContextHook } from "./adapters/context.js";
 import { createControl } from "./adapters/control.js";
 import { registerLifecycle } from "./adapters/lifecycle.js";
+import { createRequestMasker } from "./adapters/masking.js";
+import { RECALL_TOOL_NAME, registerRecallTool } from "./adapters/recall.js";
 import { registerResetRenderers } from "./adapters/renderers.js";
-import { createReserveReader } from "./adapters/settings.js";
+import { createReserveReader, maskingSettings } from "./adapters/settings.js";
 import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./adapters/tool.js";
 
 /** The pi-reset extension factory. */
@@ -28,10 +31,13 @@ export default function piReset(pi: ExtensionAPI): void {
 	const marginTokens = () => settings.current().warningMarginTokens;
 	control.attachBoundary(createResetBoundary(pi, control, { maxRequestChars }));
 	registerNewContextTool(pi, control);
-	control.attachSwitch(createToolVisibility(pi));
-	registerResetCommand(pi, control, identity, { reserve, marginTokens });
+	registerRecallTool(pi);
+	control.attachSwitch(createToolVisibility(pi, [TOOL_NAME, RECALL_TOOL_NAME]));
+	const masking = () => maskingSettings(settings.current());
+	registerResetCommand(pi, control, identity, { reserve, marginTokens, masking });
 	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
 	const toolActive = () => pi.getActiveTools().includes(TOOL_NAME);
-	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens, toolActive });
+	const masker = createRequestMasker(masking);
+	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens, toolActive, masker });
 	registerResetRenderers(pi);
 }

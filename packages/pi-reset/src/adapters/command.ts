@@ -5,7 +5,7 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
 import { warningMargin } from "../core/meter.js";
-import { COMMAND_HELP, statusReport } from "../core/texts.js";
+import { COMMAND_HELP, type MaskingFacts, statusReport } from "../core/texts.js";
 import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
 import { persistEnabled, restore } from "./lifecycle.js";
@@ -34,6 +34,8 @@ const SUBCOMMANDS = [
 export interface StatusInputs {
 	readonly reserve: ReserveReader;
 	readonly marginTokens: () => number;
+	/** The masking settings in effect. */
+	readonly masking?: () => MaskingFacts;
 }
 
 function tokensLeft(ctx: ExtensionCommandContext, inputs: StatusInputs): number | undefined {
@@ -96,6 +98,7 @@ export function registerResetCommand(
 					pending: state.request !== undefined || state.nextRun !== undefined,
 					tokensLeft: tokensLeft(ctx, inputs),
 					warned: state.window.warned,
+					masking: inputs.masking?.(),
 				});
 				return notify(ctx, report, "info");
 			}

@@ -19,7 +19,6 @@ import {
 import {
 	type ArmedSubscription,
 	createArmedSubscription,
-	entriesSince,
 	walkBackFromLeaf,
 } from "@pi-lifecycle/lifecycle-kit";
 import {
@@ -29,9 +28,11 @@ import {
 	type WindowMeter,
 	warningMargin,
 } from "../core/meter.js";
-import type { NextRun, ResetState } from "../core/reducer.js";
-import { confirmProposal, nextRunBoot, warningMessage } from "./boundary.js";
+import type { ResetState } from "../core/reducer.js";
+import { confirmProposal, warningMessage } from "./boundary.js";
 import type { ResetControl } from "./control.js";
+import type { RequestMasker } from "./masking.js";
+import { projectNextRun } from "./next-run-projection.js";
 
 /** A message as the context hook sees it. */
 type AgentMessage = ContextEvent["messages"][number];
@@ -44,6 +45,8 @@ export interface ContextOptions {
 	readonly marginTokens: () => number;
 	/** Whether the model has `new_context` now (another extension may have narrowed the tools). */
 	readonly toolActive: () => boolean;
+	/** Masks old tool output in each request (masking.ts). */
+	readonly masker: RequestMasker;
 }
 
 function usable(message: AgentMessage): message is AssistantMessage {
@@ -85,60 +88,6 @@ export function contextTokens(
 		trailing += estimateTokens(message);
 	}
 	return trailing;
-}
-
-/**
- * The first request of a run started after an idle `/reset`: the boot text, then the request's
- * messages from the run's first message on. The run's first message is found by what it is (role
- * and timestamp), never by counting from the end: other extensions' `context` hooks may have
- * appended or inserted messages, and those after it are kept.
- */
-function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: ExtensionContext): AgentMessage[] {
-	const first = entriesSince(ctx.sessionManager, nextRun.baseLeafId).find(
-		(entry) => entry.type === "message",
-	);
-	const start = first?.type === "message" ? runStart(messages, first.message) : messages.length;
-	const boot: AgentMessage = {
-		role: "compactionSummary",
-		summary: nextRunBoot(nextRun),
-		tokensBefore: 0,
-		timestamp: Date.now(),
-	};
-	// Before the run's first message: the old window, and whatever other hooks put there (kept).
-	const old = oldWindowStamps(ctx, nextRun);
-	const foreign = messages.slice(0, start).filter((message) => !old.has(message.timestamp));
-	return [boot, ...foreign, ...messages.slice(start)];
-}
-
-const oldStamps = new WeakMap<NextRun, Set<number>>();
-
-/**
- * Timestamps of the messages Pi builds from the branch before the run (the old window): a
- * message before the run's first one without such a stamp was added by another extension's hook.
- * Walked once per run (the projection lasts until its first boundary).
- */
-function oldWindowStamps(ctx: ExtensionContext, nextRun: NextRun): Set<number> {
-	const cached = oldStamps.get(nextRun);
-	if (cached) return cached;
-	const stamps = new Set<number>();
-	if (nextRun.baseLeafId !== null) {
-		for (const entry of walkBackFromLeaf(ctx.sessionManager, { from: nextRun.baseLeafId })) {
-			stamps.add(entry.type === "message" ? entry.message.timestamp : new Date(entry.timestamp).getTime());
-		}
-	}
-	oldStamps.set(nextRun, stamps);
-	return stamps;
-}
-
-/** Index of the run's first message in the request (newest match), or where the run must start. */
-function runStart(messages: readonly AgentMessage[], first: AgentMessage): number {
-	for (let i = messages.length - 1; i >= 0; i--) {
-		const message = messages[i] as AgentMessage;
-		if (message.role === first.role && message.timestamp === first.timestamp) return i;
-	}
-	// Not found (another hook rewrote it): keep what is at least as new as the run's first message.
-	const index = messages.findIndex((message) => message.timestamp >= first.timestamp);
-	return index < 0 ? messages.length : index;
 }
 
 function warn(
@@ -229,35 +178,48 @@ export function registerContextHook(
 	const subscription = createArmedSubscription(() =>
 		pi.on("context", (event, ctx) => {
 			if (!control.state.enabled) return undefined;
-			if (control.state.proposal && control.state.proposal.kind !== "compaction")
-				confirmProposal(control, ctx);
-			const state = control.state;
-			if (state.nextRun && !state.proposal)
-				return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
-			// The warning sends the model to new_context: never when it cannot call it (Pi's own
-			// threshold reset still comes, with the digest). The window stays unwarned for later.
-			if (!options.toolActive()) return undefined;
-			return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
+			const shaped = shape(event, ctx);
+			// Masking last, on what is sent: the projected window or the request with its warning.
+			const messages = shaped?.messages ?? event.messages;
+			return options.masker.apply(messages, ctx) || shaped ? { messages } : undefined;
 		}),
 	);
+	/** The window the request shows: the next run's projection, or the request with its warning. */
+	const shape = (event: ContextEvent, ctx: ExtensionContext): { messages: AgentMessage[] } | undefined => {
+		if (control.state.proposal && control.state.proposal.kind !== "compaction") confirmProposal(control, ctx);
+		const state = control.state;
+		if (state.nextRun && !state.proposal)
+			return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
+		// The warning sends the model to new_context: never when it cannot call it (Pi's own
+		// threshold reset still comes, with the digest). The window stays unwarned for later.
+		if (!options.toolActive()) return undefined;
+		return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
+	};
 
 	// What the last evaluation saw: hot handlers re-evaluate only when one of them moved.
 	let seenState: ResetState | undefined;
 	let seenNear = false;
+	let seenMasking = false;
 	/** Keeps the meter on the current window and arms or disarms the hook. */
 	const evaluate = () => {
-		followWindow(meter, control);
+		if (followWindow(meter, control)) options.masker.forget();
 		const state = control.state;
 		const near = nearArming(meter.tokens(), armAt);
 		seenState = state;
 		seenNear = near;
+		seenMasking = options.masker.wanted();
 		const warnable = !state.window.warned && !state.request && !state.proposal && !state.nextRun;
-		if (state.enabled && (state.nextRun !== undefined || (warnable && near))) subscription.arm();
+		if (state.enabled && (state.nextRun !== undefined || (warnable && near) || seenMasking)) subscription.arm();
 		else subscription.disarm();
 	};
-	/** Re-evaluates only if the state moved or the estimate crossed the arming point. */
+	/** Re-evaluates only if the state moved, the estimate crossed the arming point or masking changed. */
 	const maybeEvaluate = () => {
-		if (control.state !== seenState || nearArming(meter.tokens(), armAt) !== seenNear) evaluate();
+		if (
+			control.state !== seenState ||
+			nearArming(meter.tokens(), armAt) !== seenNear ||
+			options.masker.wanted() !== seenMasking
+		)
+			evaluate();
 	};
 	const refreshAndEvaluate = (ctx: ExtensionContext) => {
 		refresh(ctx);
@@ -265,8 +227,9 @@ export function registerContextHook(
 	};
 
 	pi.on("message_end", (event) => {
-		followWindow(meter, control);
+		if (followWindow(meter, control)) options.masker.forget();
 		const message = event.message;
+		options.masker.noted(message);
 		if (message.role === "assistant") {
 			if (message.stopReason !== "aborted" && message.stopReason !== "error")
 				meter.answered(message, () => estimateTokens(message));
@@ -281,19 +244,30 @@ export function registerContextHook(
 	pi.on("turn_start", (_event, ctx) => {
 		const proposal = control.state.proposal;
 		if (proposal && proposal.kind !== "compaction") confirmProposal(control, ctx);
-		followWindow(meter, control);
+		if (followWindow(meter, control)) options.masker.forget();
 		syncDrafts(meter, ctx);
 		maybeEvaluate();
 	});
-	pi.on("session_start", (_event, ctx) => refreshAndEvaluate(ctx));
-	pi.on("session_tree", (_event, ctx) => refreshAndEvaluate(ctx));
-	pi.on("session_compact", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("session_start", (_event, ctx) => {
+		options.masker.reset();
+		refreshAndEvaluate(ctx);
+	});
+	pi.on("session_tree", (_event, ctx) => {
+		options.masker.forget();
+		refreshAndEvaluate(ctx);
+	});
+	pi.on("session_compact", (_event, ctx) => {
+		options.masker.forget();
+		refreshAndEvaluate(ctx);
+	});
 	pi.on("before_agent_start", (_event, ctx) => refreshAndEvaluate(ctx));
 	return { subscription };
 }
 
-/** Starts an unmeasured estimate when the window or the lifecycle generation moved. */
-function followWindow(meter: WindowMeter, control: ResetControl): void {
+/** Starts an unmeasured estimate when the window or the lifecycle generation moved (then true). */
+function followWindow(meter: WindowMeter, control: ResetControl): boolean {
 	const epoch = control.windowEpoch;
-	if (meter.key !== epoch) meter.reset(epoch);
+	if (meter.key === epoch) return false;
+	meter.reset(epoch);
+	return true;
 }

@@ -4,6 +4,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
+import { DEFAULT_KEEP_TURNS, DEFAULT_STEP_TURNS, type MaskingSettings } from "../core/masking.js";
 import { DEFAULT_RESERVE_TOKENS, MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "../core/texts.js";
 
 /** What a user can set. */
@@ -14,6 +15,12 @@ export interface ResetSettings {
 	readonly warningMarginTokens: number;
 	/** Largest excerpt of the user's most recent request carried into a new window. */
 	readonly maxRequestChars: number;
+	/** Whether old tool output is replaced by a one-line stub in what is sent (the session keeps it). */
+	readonly masking: boolean;
+	/** Turns a tool output stays in full after the turn that produced it. */
+	readonly maskAfterTurns: number;
+	/** Turns between two masking steps (requests between steps share their prefix). */
+	readonly maskStepTurns: number;
 }
 
 /** Defaults. */
@@ -21,9 +28,19 @@ export const DEFAULT_SETTINGS: Readonly<ResetSettings> = Object.freeze({
 	enabled: true,
 	warningMarginTokens: WARNING_MARGIN_TOKENS,
 	maxRequestChars: MAX_REQUEST_CHARS,
+	masking: true,
+	maskAfterTurns: DEFAULT_KEEP_TURNS,
+	maskStepTurns: DEFAULT_STEP_TURNS,
 });
 
-const KEYS = ["enabled", "warningMarginTokens", "maxRequestChars"] as const;
+const KEYS = [
+	"enabled",
+	"warningMarginTokens",
+	"maxRequestChars",
+	"masking",
+	"maskAfterTurns",
+	"maskStepTurns",
+] as const;
 
 /** Validates a settings file (whole-file rejection on any issue). */
 export function validateSettings(raw: unknown): SettingsValidation<ResetSettings> {
@@ -45,7 +62,23 @@ export function validateSettings(raw: unknown): SettingsValidation<ResetSettings
 		if (issue) issues.push(issue);
 		else Object.assign(value, { maxRequestChars: raw.maxRequestChars });
 	}
+	if (raw.masking !== undefined) {
+		const issue = check.boolean("masking", raw.masking);
+		if (issue) issues.push(issue);
+		else Object.assign(value, { masking: raw.masking });
+	}
+	for (const key of ["maskAfterTurns", "maskStepTurns"] as const) {
+		if (raw[key] === undefined) continue;
+		const issue = check.integer(key, raw[key], 1, 10_000);
+		if (issue) issues.push(issue);
+		else Object.assign(value, { [key]: raw[key] });
+	}
 	return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}
+
+/** The masking part of the settings. */
+export function maskingSettings(settings: ResetSettings): MaskingSettings {
+	return { enabled: settings.masking, keepTurns: settings.maskAfterTurns, stepTurns: settings.maskStepTurns };
 }
 
 /** The settings spec for the kit's loader. */

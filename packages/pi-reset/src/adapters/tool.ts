@@ -36,22 +36,29 @@ export function normaliseHandoff(raw: string | undefined): string | undefined {
 }
 
 /**
- * Shows `new_context` to the model only while pi-reset is on: off means off, so neither the tool
- * nor its guideline line stays in the system prompt. Only a tool pi-reset itself hid is shown
- * again (a user who left it out of `--tools` keeps it out). Changing the tool set changes the
- * request prefix once, at the toggle; removing the guideline alone would too (docs/pi-reset-lifecycle.md).
+ * Shows pi-reset's tools (`new_context`, `context_recall`) to the model only while pi-reset is on:
+ * off means off, so neither a tool nor its guideline line stays in the system prompt. Only a tool
+ * pi-reset itself hid is shown again (a user who left it out of `--tools` keeps it out). Changing
+ * the tool set changes the request prefix once, at the toggle; removing the guideline alone would
+ * too (docs/pi-reset-lifecycle.md).
  */
-export function createToolVisibility(pi: Pick<ExtensionAPI, "getActiveTools" | "setActiveTools">) {
-	let hidden = false;
+export function createToolVisibility(
+	pi: Pick<ExtensionAPI, "getActiveTools" | "setActiveTools">,
+	names: readonly string[] = [TOOL_NAME],
+) {
+	const hidden = new Set<string>();
 	return (enabled: boolean): void => {
 		try {
 			const active = pi.getActiveTools();
-			if (!enabled && active.includes(TOOL_NAME)) {
-				pi.setActiveTools(active.filter((name) => name !== TOOL_NAME));
-				hidden = true;
-			} else if (enabled && hidden) {
-				if (!active.includes(TOOL_NAME)) pi.setActiveTools([...active, TOOL_NAME]);
-				hidden = false;
+			if (!enabled) {
+				const ours = active.filter((name) => names.includes(name));
+				if (ours.length === 0) return;
+				pi.setActiveTools(active.filter((name) => !names.includes(name)));
+				for (const name of ours) hidden.add(name);
+			} else if (hidden.size > 0) {
+				const missing = [...hidden].filter((name) => !active.includes(name));
+				if (missing.length > 0) pi.setActiveTools([...active, ...missing]);
+				hidden.clear();
 			}
 		} catch {
 			// Before the runtime is bound (never from events) or a stale runtime after reload.

@@ -62,11 +62,15 @@ export function quoteData(text: string): string {
 	return bound(quoted, text.length + QUOTE_SLACK);
 }
 
+/** The boot note's line on recall (issue 32): earlier windows can be searched. */
+export const RECALL_LINE = "Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
+
 /** The text that opens a new window: window id, handoff, the user's request, where history is. */
 export function bootText(facts: BootFacts): string {
 	const lines = [
 		`[pi-reset] Context window ${facts.windowId} starts here because ${CAUSES[facts.cause]}.`,
 		"Earlier conversation is not in this window; the full history stays in the session file.",
+		RECALL_LINE,
 	];
 	if (facts.handoff) lines.push("", ...presentHandoff(facts.handoff, quoteData));
 	else lines.push("", "No handoff note was written for this window.");
@@ -161,9 +165,27 @@ export function footerText(facts: StatusFacts): string {
 	return facts.pending ? `${base} · pending` : base;
 }
 
+/** What `/reset status` says about masking. */
+export interface MaskingFacts {
+	readonly enabled: boolean;
+	readonly keepTurns: number;
+	readonly stepTurns: number;
+}
+
+/** The masking line of `/reset status`. */
+export function maskingStatus(facts: MaskingFacts | undefined): string {
+	if (!facts?.enabled)
+		return 'Old tool output is sent in full (masking is off: "masking": true in pi-reset.json turns it on).';
+	return `Tool output older than ${facts.keepTurns} turns is sent as a one-line note (every ${facts.stepTurns} turns, all at once; the session keeps it and context_recall returns it). "masking": false in pi-reset.json turns this off.`;
+}
+
 /** `/reset status` report. */
 export function statusReport(
-	facts: StatusFacts & { readonly tokensLeft: number | undefined; readonly warned: boolean },
+	facts: StatusFacts & {
+		readonly tokensLeft: number | undefined;
+		readonly warned: boolean;
+		readonly masking?: MaskingFacts;
+	},
 ): string {
 	if (!facts.enabled)
 		return "pi-reset is off for this session. Pi's own compaction applies. /reset on turns it back on.";
@@ -178,6 +200,7 @@ export function statusReport(
 		`Tokens left before the checkpoint warning: ${left}.`,
 		`Resets so far: ${facts.resets}.`,
 		facts.pending ? "A reset is pending." : "No reset is pending.",
+		maskingStatus(facts.masking),
 	].join("\n");
 }
 

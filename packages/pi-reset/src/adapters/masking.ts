@@ -1,0 +1,175 @@
+/**
+ * Observation masking in the `context` hook: old tool output is replaced by a stub in the request
+ * (core/masking.ts decides what and when; the session file keeps everything).
+ *
+ * Work per request is O(new messages + masked results): the plan is kept between requests and
+ * only the messages after the last committed one are read, as long as the request continues the
+ * last one (same first message, the same assistant message where the last commit ended, and each
+ * masked result where it was). Anything else (a reset opened a new window, /tree, another hook
+ * rewrote the list) starts the plan again from this request, once. A stub is built once per
+ * result and reused, so its bytes are the same in every request.
+ */
+import type { ContextEvent, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
+import {
+	advance,
+	contentSize,
+	describeCall,
+	EMPTY_PLAN,
+	type MaskingSettings,
+	type MaskPlan,
+	maskable,
+	observe,
+	type PlanMessage,
+	stubText,
+} from "../core/masking.js";
+
+/** A message as the context hook sees it. */
+type AgentMessage = ContextEvent["messages"][number];
+
+/** The request masker of one extension runtime. */
+export interface RequestMasker {
+	/** Replaces masked results in `messages` (in place); true when it replaced any. */
+	apply(messages: AgentMessage[], ctx: ExtensionContext): boolean;
+	/** Whether the hook is needed: the window is unknown or holds maskable output. */
+	wanted(): boolean;
+	/** Notes a message of the current run (`message_end`): a maskable result arms the hook. */
+	noted(message: PlanMessage): void;
+	/** Forgets the window (a new window, /tree): the next request decides. */
+	forget(): void;
+	/** Forgets everything (session start: another session's entries and stubs). */
+	reset(): void;
+}
+
+/** Where the last commit ended, to check the next request continues this one. */
+interface Anchor {
+	readonly first: string;
+	readonly committed: string;
+}
+
+function key(message: AgentMessage | undefined): string {
+	if (!message) return "";
+	const call = message.role === "toolResult" ? message.toolCallId : "";
+	return `${message.role}:${message.timestamp}:${call}`;
+}
+
+/** Maps tool call ids to the ids of their result entries, walking only entries not seen yet. */
+function createEntryIndex() {
+	const byCall = new Map<string, string>();
+	const seen = new Set<string>();
+	return {
+		ref(toolCallId: string, ctx: ExtensionContext): string {
+			const known = byCall.get(toolCallId);
+			if (known) return known;
+			for (const entry of walkBackFromLeaf(ctx.sessionManager)) {
+				if (seen.has(entry.id)) break;
+				seen.add(entry.id);
+				if (entry.type === "message" && entry.message.role === "toolResult") {
+					const id = entry.message.toolCallId;
+					// Newest first: a reused call id keeps the newest result (the one in the window).
+					if (!byCall.has(id)) byCall.set(id, entry.id);
+				}
+			}
+			return byCall.get(toolCallId) ?? toolCallId;
+		},
+		clear() {
+			byCall.clear();
+			seen.clear();
+		},
+	};
+}
+
+/** Creates the masker; `settings` is read per request (it changes only at session start). */
+export function createRequestMasker(settings: () => MaskingSettings): RequestMasker {
+	let plan: MaskPlan = EMPTY_PLAN;
+	let anchor: Anchor | undefined;
+	/** The window holds maskable output; undefined until a request or a noted result says. */
+	let holdsOutput: boolean | undefined;
+	/** Tool calls of the window, described once (the stub names them). */
+	const calls = new Map<string, string>();
+	/** Stub per result (call id and time), built once: the same object in every request. */
+	const stubs = new Map<string, AgentMessage>();
+	const index = createEntryIndex();
+
+	const restart = () => {
+		plan = EMPTY_PLAN;
+		anchor = undefined;
+		calls.clear();
+	};
+
+	const continues = (messages: readonly AgentMessage[]): boolean => {
+		if (!anchor || plan.committed === 0) return false;
+		if (key(messages[0]) !== anchor.first || key(messages[plan.committed - 1]) !== anchor.committed) return false;
+		for (const candidate of plan.masked) {
+			const message = messages[candidate.index];
+			if (message?.role !== "toolResult" || message.toolCallId !== candidate.toolCallId) return false;
+		}
+		return true;
+	};
+
+	const describe = (message: PlanMessage) => {
+		const content = (message as AgentMessage & { role: "assistant" }).content;
+		if (!Array.isArray(content)) return;
+		for (const block of content) {
+			if (block.type === "toolCall") calls.set(block.id, describeCall(block.name, block.arguments));
+		}
+	};
+
+	const stubFor = (message: AgentMessage & { role: "toolResult" }, ctx: ExtensionContext): AgentMessage => {
+		const stubKey = `${message.toolCallId}:${message.timestamp}`;
+		const cached = stubs.get(stubKey);
+		if (cached) return cached;
+		const size = contentSize(message.content);
+		const text = stubText({
+			call: calls.get(message.toolCallId) ?? message.toolName,
+			chars: size.chars,
+			images: size.images,
+			ref: index.ref(message.toolCallId, ctx),
+		});
+		const stub: AgentMessage = {
+			role: "toolResult",
+			toolCallId: message.toolCallId,
+			toolName: message.toolName,
+			content: [{ type: "text", text }],
+			isError: false,
+			timestamp: message.timestamp,
+		};
+		stubs.set(stubKey, stub);
+		return stub;
+	};
+
+	return {
+		apply(messages, ctx) {
+			const current = settings();
+			if (!current.enabled) return false;
+			if (!continues(messages)) restart();
+			const observed = observe(plan, messages as readonly PlanMessage[], describe);
+			const { plan: next } = advance(observed, current);
+			plan = next;
+			holdsOutput = plan.pending.length > 0 || plan.masked.length > 0;
+			if (plan.committed > 0)
+				anchor = { first: key(messages[0]), committed: key(messages[plan.committed - 1]) };
+			for (const candidate of plan.masked) {
+				const message = messages[candidate.index] as AgentMessage & { role: "toolResult" };
+				messages[candidate.index] = stubFor(message, ctx);
+			}
+			return plan.masked.length > 0;
+		},
+		wanted() {
+			return settings().enabled && holdsOutput !== false;
+		},
+		noted(message) {
+			if (holdsOutput === false && maskable(message)) holdsOutput = true;
+		},
+		forget() {
+			restart();
+			holdsOutput = undefined;
+		},
+		reset() {
+			restart();
+			holdsOutput = undefined;
+			stubs.clear();
+			index.clear();
+		},
+	};
+}

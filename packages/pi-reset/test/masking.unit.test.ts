@@ -1,0 +1,118 @@
+/** The masking plan's rules (core/masking.ts), each a named function. */
+import { describe, expect, it } from "vitest";
+import {
+	advance,
+	describeCall,
+	EMPTY_PLAN,
+	type MaskPlan,
+	MIN_MASKED_CHARS,
+	maskable,
+	maskingHorizon,
+	observe,
+	type PlanMessage,
+	seenByModel,
+	stubText,
+} from "../src/core/masking.js";
+
+const big = "x".repeat(MIN_MASKED_CHARS);
+const user = (text = big): PlanMessage => ({ role: "user", content: [{ type: "text", text }] });
+const assistant = (): PlanMessage => ({ role: "assistant", content: [] });
+const result = (id: string, text = big, isError = false): PlanMessage => ({
+	role: "toolResult",
+	toolCallId: id,
+	isError,
+	content: [{ type: "text", text }],
+});
+
+/** A window of `turns` tool turns: user, then (assistant, result) × turns. */
+function window(turns: number): PlanMessage[] {
+	const messages: PlanMessage[] = [user("go")];
+	for (let t = 1; t <= turns; t++) messages.push(assistant(), result(`c${t}`));
+	return messages;
+}
+
+const settings = { keepTurns: 3, stepTurns: 2 };
+
+function plan(messages: readonly PlanMessage[], from: MaskPlan = EMPTY_PLAN) {
+	return advance(observe(from, messages), settings);
+}
+
+describe("masking plan rules", () => {
+	it("maskable: only successful tool results worth a stub; errors, user and assistant messages never", () => {
+		expect(maskable(result("a"))).toBe(true);
+		expect(maskable(result("a", "short"))).toBe(false);
+		expect(maskable(result("a", big, true))).toBe(false);
+		expect(maskable(user())).toBe(false);
+		expect(maskable({ role: "assistant", content: [{ type: "text", text: big }] })).toBe(false);
+		expect(maskable({ role: "custom", content: big })).toBe(false);
+		expect(maskable({ role: "toolResult", toolCallId: "i", content: [{ type: "image", data: "", mimeType: "" }] })).toBe(
+			true,
+		);
+	});
+
+	it("maskingHorizon: moves only in whole steps, at least keepTurns back", () => {
+		const horizons = Array.from({ length: 12 }, (_, turns) => maskingHorizon(turns, settings));
+		expect(horizons).toEqual([0, 0, 0, 0, 0, 2, 2, 4, 4, 6, 6, 8]);
+		for (const [turns, horizon] of horizons.entries()) if (horizon > 0) expect(turns - horizon).toBeGreaterThanOrEqual(3);
+		// Silly settings cannot mask what was not answered.
+		expect(maskingHorizon(5, { keepTurns: 0, stepTurns: 0 })).toBe(4);
+	});
+
+	it("seenByModel: a result is seen once an assistant message follows it", () => {
+		expect(seenByModel({ toolCallId: "a", index: 2, turn: 1 }, 1)).toBe(false);
+		expect(seenByModel({ toolCallId: "a", index: 2, turn: 1 }, 2)).toBe(true);
+	});
+
+	it("nothing the model has not seen is masked: results after the newest assistant message are not even committed", () => {
+		const messages = window(8);
+		const { plan: next } = plan(messages);
+		// The last result has no answer after it: it is left for the next request.
+		expect(next.committed).toBe(messages.length - 1);
+		for (const candidate of next.masked) expect(seenByModel(candidate, next.turns)).toBe(true);
+		expect(next.masked.map((c) => c.toolCallId)).toEqual(["c1", "c2", "c3", "c4"]);
+	});
+
+	it("errors and the user's own messages are never masked, however old and large", () => {
+		const messages: PlanMessage[] = [user(), assistant(), result("err", big, true)];
+		for (let t = 0; t < 10; t++) messages.push(assistant(), result(`c${t}`));
+		messages.push(assistant());
+		const { plan: next } = plan(messages);
+		const masked = new Set(next.masked.map((c) => c.index));
+		expect(masked.has(0)).toBe(false);
+		expect(masked.has(2)).toBe(false);
+		expect(next.masked.length).toBeGreaterThan(0);
+	});
+
+	it("the plan is incremental: request by request it masks what one pass over the last request masks", () => {
+		const full = window(20);
+		let incremental: MaskPlan = EMPTY_PLAN;
+		const steps: number[] = [];
+		for (let length = 1; length <= full.length; length++) {
+			const { plan: next, newlyMasked } = plan(full.slice(0, length), incremental);
+			if (newlyMasked.length > 0) steps.push(length);
+			incremental = next;
+		}
+		const once = plan(full).plan;
+		expect(incremental.masked).toEqual(once.masked);
+		expect(incremental.turns).toBe(once.turns);
+		// Masks moved only at steps (every stepTurns assistant messages), never request by request.
+		expect(steps.length).toBeLessThanOrEqual(Math.ceil(20 / settings.stepTurns));
+	});
+
+	it("stubs are stable text: the same facts give the same line, with no clock or counter", () => {
+		const facts = { call: describeCall("read", { path: "src/a.ts" }), chars: 6210, images: 0, ref: "ab12cd34" };
+		expect(stubText(facts)).toBe(stubText({ ...facts }));
+		expect(stubText(facts)).toBe(
+			"[pi-reset] Old output hidden to save context: read src/a.ts (6210 characters). context_recall ref ab12cd34 returns it.",
+		);
+		expect(stubText(facts)).not.toMatch(/\n/);
+	});
+
+	it("describeCall names the path or command, else the arguments, on one bounded line", () => {
+		expect(describeCall("bash", { command: "ls -la\n  src" })).toBe("bash ls -la src");
+		expect(describeCall("grep", { pattern: "foo", path: "src" })).toBe("grep src");
+		expect(describeCall("custom", { a: 1 })).toBe('custom {"a":1}');
+		expect(describeCall("none", {})).toBe("none");
+		expect(describeCall("bash", { command: "y".repeat(500) }).length).toBeLessThanOrEqual(125);
+	});
+});

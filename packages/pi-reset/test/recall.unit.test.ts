@@ -1,0 +1,52 @@
+/** context_recall's pure part (core/recall.ts): bounded search, hostile queries and references. */
+import { describe, expect, it } from "vitest";
+import {
+	checkRef,
+	MAX_MATCHES,
+	MAX_QUERY_CHARS,
+	MAX_SEARCH_CHARS,
+	type RecallText,
+	searchTexts,
+	unknownRef,
+} from "../src/core/recall.js";
+
+const texts: RecallText[] = Array.from({ length: 40 }, (_, i) => ({
+	ref: `r${i}`,
+	what: "output of read a.ts",
+	windowId: `w${Math.floor(i / 10)}`,
+	text: `line ${i}: the value of x.*(y) is ${i} ${"z".repeat(3000)} NEEDLE end`,
+}));
+
+describe("recall search rules", () => {
+	it("searches literally: regex-special characters are plain text", () => {
+		const answer = searchTexts(texts, "x.*(y)");
+		expect(answer.miss).toBeUndefined();
+		expect(answer.text).toContain("40 matches");
+		expect(searchTexts(texts, "[").miss).toBe(true);
+		expect(searchTexts(texts, "(?<=").text).toContain("No match");
+	});
+
+	it("bounded output: at most MAX_MATCHES matches, newest first, within MAX_SEARCH_CHARS", () => {
+		const answer = searchTexts(texts, "needle");
+		const lines = answer.text.split("\n").slice(1);
+		expect(lines.length).toBeLessThanOrEqual(MAX_MATCHES);
+		expect(lines[0]).toContain("ref r39");
+		expect(answer.text.length).toBeLessThanOrEqual(MAX_SEARCH_CHARS + 300);
+		expect(answer.text).toContain("showing the newest");
+	});
+
+	it("a huge query gets a clear answer, not a search", () => {
+		const answer = searchTexts(texts, "q".repeat(100_000));
+		expect(answer.miss).toBe(true);
+		expect(answer.text).toContain(`at most ${MAX_QUERY_CHARS}`);
+		expect(answer.text.length).toBeLessThan(200);
+		expect(searchTexts(texts, "   ").text).toContain("empty");
+	});
+
+	it("a reference that cannot be one, or names nothing, gets a clear answer", () => {
+		expect(checkRef("r".repeat(10_000))?.text).toContain("not a reference");
+		expect(checkRef("")?.miss).toBe(true);
+		expect(checkRef("ab12cd34")).toBeUndefined();
+		expect(unknownRef("nope").text).toContain('No output or message with ref "nope"');
+	});
+});
