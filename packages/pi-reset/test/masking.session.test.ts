@@ -1,0 +1,209 @@
+/**
+ * Observation masking and recall in Pi's real session (issue 32): the rules, each a test named
+ * after it. Settings come from a pi-reset.json in an isolated agent dir.
+ */
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
+import {
+	type DynamicStep,
+	reply,
+	type ScriptedSession,
+	toolCall,
+	toolCalls,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startSession } from "./helpers.js";
+import {
+	agentDirWith,
+	emitTool,
+	outputOf,
+	refOf,
+	resultEntries,
+	resultTexts,
+	stubs,
+	wire,
+} from "./masking-helpers.js";
+
+let harness: ScriptedSession | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+	vi.unstubAllEnvs();
+});
+
+const SIZE = 2000;
+let run = 0;
+
+async function open(settings: Record<string, unknown>): Promise<ScriptedSession> {
+	vi.stubEnv("PI_CODING_AGENT_DIR", agentDirWith(settings));
+	harness = await startSession({ extensions: [{ name: "emit", factory: emitTool }] });
+	return harness;
+}
+
+/** `turns` emit calls (ids unique per test run, the same across two sessions of one test), then an answer. */
+function emits(turns: number, prefix: string, extra: Record<string, unknown> = {}) {
+	const id = `${prefix}-${run}`;
+	return [
+		...Array.from({ length: turns }, (_, t) =>
+			toolCalls([{ name: "emit", args: { name: `${id}-${t}`, size: SIZE, ...extra }, id: `${id}-${t}` }]),
+		),
+		reply(`done ${prefix}`),
+	];
+}
+
+describe("observation masking (issue 32)", () => {
+	it("stubs are stable between steps: each request repeats the previous one byte for byte, except at a step", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 3, maskStepTurns: 4 });
+		h.script(...emits(16, "a"));
+		await h.prompt("work");
+		const wires = h.requests.map(wire);
+		const breaks: number[] = [];
+		for (let i = 1; i < wires.length; i++) if (!wires[i]?.startsWith((wires[i - 1] as string).slice(0, -1))) breaks.push(i);
+		// 17 requests: the horizon moves at 7, 11 and 15 answered turns, nowhere else.
+		expect(breaks).toEqual([7, 11, 15]);
+		expect(stubs(h.requests.at(-1))).toHaveLength(12);
+		// The same result is the same stub in every request that masks it.
+		const first = stubs(h.requests[7])[0];
+		for (const request of h.requests.slice(7)) expect(stubs(request)[0]).toBe(first);
+		expect(first).toContain(`emit {"name":"a-${run}-0","size":${SIZE}} (${SIZE} characters)`);
+	});
+
+	it("nothing the model has not seen is masked: the newest results are whole, each stub has answers after it", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		h.script(...emits(6, "b"));
+		await h.prompt("work");
+		for (const request of h.requests) {
+			const texts = resultTexts(request);
+			if (texts.length > 0) expect(texts.at(-1)).toBe(outputOf(`b-${run}-${texts.length - 1}`, SIZE));
+			// Every stubbed result was sent whole in an earlier request the model answered.
+			for (const stub of stubs(request)) {
+				const index = texts.indexOf(stub);
+				const earlier = h.requests.find((r) => resultTexts(r)[index] === outputOf(`b-${run}-${index}`, SIZE));
+				expect(earlier).toBeDefined();
+			}
+		}
+		expect(stubs(h.requests.at(-1))).toHaveLength(5);
+	});
+
+	it("errors and the user's own messages are never masked", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		const userText = outputOf("user", 5000);
+		h.script(...emits(1, "err", { fail: true }), ...emits(5, "c"));
+		await h.prompt(userText);
+		await h.prompt("more");
+		const last = h.requests.at(-1);
+		const texts = resultTexts(last);
+		expect(texts[0]).toContain(outputOf(`err-${run}-0`, SIZE).slice(0, 200));
+		expect(stubs(last).length).toBeGreaterThan(0);
+		const users = (last?.messages ?? []).filter((m) => m.role === "user");
+		expect(JSON.stringify(users[0]?.content)).toContain(JSON.stringify(userText));
+	});
+
+	it("masking off restores the exact requests: off equals on with a horizon the session never reaches", async () => {
+		run++;
+		const requestsWith = async (settings: Record<string, unknown>) => {
+			const h = await open(settings);
+			h.script(...emits(8, "d"));
+			await h.prompt("work");
+			const wires = h.requests.map(wire);
+			const armed = h.events.length;
+			await h.dispose();
+			harness = undefined;
+			vi.unstubAllEnvs();
+			return { wires, armed };
+		};
+		const off = await requestsWith({ masking: false, maskAfterTurns: 1, maskStepTurns: 1 });
+		const far = await requestsWith({ maskAfterTurns: 10_000 });
+		const on = await requestsWith({ maskAfterTurns: 1, maskStepTurns: 1 });
+		expect(off.wires).toEqual(far.wires);
+		expect(off.wires.join("")).not.toContain("[pi-reset] Old output hidden");
+		expect(on.wires).not.toEqual(off.wires);
+		// Off, the session file holds the same results as what was sent.
+		expect(off.wires.at(-1)).toContain(JSON.stringify(outputOf(`d-${run}-0`, SIZE)).slice(1, -1));
+	});
+
+	it("a recalled output equals the original, and recall survives /reload", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		let ref = "";
+		const recall: DynamicStep = (context) => {
+			const stub = (context.messages as ToolResultMessage[])
+				.flatMap((m) => (m.role === "toolResult" ? m.content : []))
+				.map((b) => (b.type === "text" ? b.text : ""))
+				.find((text) => text.startsWith("[pi-reset] Old output hidden"));
+			ref = refOf(stub ?? "");
+			return toolCall("context_recall", { ref });
+		};
+		h.script(...emits(3, "e").slice(0, 3), recall, reply("recalled"));
+		await h.prompt("work");
+		const original = resultEntries(h)[0];
+		const recalled = resultEntries(h).at(-1);
+		expect(ref).toBe(original?.id);
+		expect(recalled?.message.toolName).toBe("context_recall");
+		expect(recalled?.message.content).toEqual(original?.message.content);
+		const before = stubs(h.requests.at(-1));
+		expect(before.length).toBeGreaterThan(0);
+		await h.reload();
+		h.script(toolCall("context_recall", { ref }), reply("again"));
+		await h.prompt("once more");
+		expect(resultEntries(h).at(-1)?.message.content).toEqual(original?.message.content);
+		// After the reload the same results are masked with the same bytes (rebuilt from the session).
+		expect(stubs(h.requests.at(-2)).slice(0, before.length)).toEqual(before);
+	});
+
+	it("masking follows window boundaries: a reset starts counting again and the new window's output stays whole", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 2, maskStepTurns: 1 });
+		h.script(...emits(4, "f").slice(0, 4), toolCall("new_context", { handoff: "Go on." }), ...emits(2, "g"));
+		await h.prompt("work");
+		const reset = h.requests.findIndex((r) => JSON.stringify(r.messages).includes("Context window w1"));
+		expect(reset).toBeGreaterThan(0);
+		expect(stubs(h.requests[reset - 1]).length).toBeGreaterThan(0);
+		// The first two turns of the new window: its results are whole (fewer than 2 turns old).
+		for (const request of h.requests.slice(reset)) expect(stubs(request)).toEqual([]);
+		expect(JSON.stringify(h.requests[reset]?.messages)).toContain("Earlier windows can be searched");
+	});
+
+	it("recall searches earlier windows by text, and hostile inputs get clear answers", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		h.script(
+			...emits(2, "h").slice(0, 2),
+			toolCall("new_context", { handoff: "HANDOFF-MARK next step" }),
+			toolCall("context_recall", { query: `h-${run}-1` }),
+			toolCall("context_recall", { query: "HANDOFF-MARK" }),
+			toolCall("context_recall", { query: ".*[(" }),
+			toolCall("context_recall", { query: "q".repeat(50_000) }),
+			toolCall("context_recall", { ref: "no-such-ref" }),
+			toolCall("context_recall", {}),
+			reply("searched"),
+		);
+		await h.prompt("work");
+		const answers = resultEntries(h)
+			.filter((e) => e.message.toolName === "context_recall")
+			.map((e) => (e.message.content[0] as { text: string }).text);
+		expect(answers[0]).toMatch(/^\d+ match/);
+		expect(answers[0]).toContain(`output of emit {"name":"h-${run}-1"`);
+		expect(answers[0]).toContain("window w0");
+		expect(answers[1]).toContain("handoff");
+		expect(answers[2]).toContain('No match for ".*[("');
+		expect(answers[3]).toContain("at most 200");
+		expect(answers[3].length).toBeLessThan(300);
+		expect(answers[4]).toContain('No output or message with ref "no-such-ref"');
+		expect(answers[5]).toContain("Give ref");
+		for (const answer of answers) expect(answer.length).toBeLessThanOrEqual(4500);
+	});
+
+	it("/reset status says what masking does and how to switch it off", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });
+		const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		await h.prompt("/reset status");
+		const report = log.mock.calls.map((call) => String(call[0])).join("\n");
+		log.mockRestore();
+		expect(report).toContain("older than 7 turns");
+		expect(report).toContain('"masking": false');
+	});
+});
