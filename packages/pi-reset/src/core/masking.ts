@@ -25,9 +25,9 @@ export interface MaskingSettings {
 }
 
 /** Default turns a result stays in full (chosen with the `context-economics` bench). */
-export const DEFAULT_KEEP_TURNS = 10;
+export const DEFAULT_KEEP_TURNS = 5;
 /** Default turns between masking steps (chosen with the `context-economics` bench). */
-export const DEFAULT_STEP_TURNS = 10;
+export const DEFAULT_STEP_TURNS = 15;
 
 /** Smallest output (characters) that is masked: below this a stub saves too little to be worth it. */
 export const MIN_MASKED_CHARS = 800;
