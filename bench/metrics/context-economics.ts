@@ -20,10 +20,10 @@ import { join } from "node:path";
 import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import piReset from "@pi-lifecycle/pi-reset";
-import { session } from "../lib/extensions.ts";
+import { HandlerClock, session, timed } from "../lib/extensions.ts";
 import { tempDir } from "../lib/project.ts";
 import { type Metric, metric } from "../lib/report.ts";
-import { round } from "../lib/stats.ts";
+import { median, round } from "../lib/stats.ts";
 
 const MODEL = { id: "faux-model", contextWindow: 128_000, maxTokens: 16_000 };
 const PROMPTS = 10;
@@ -68,8 +68,10 @@ function project(workload: Workload): string {
 	const total = PROMPTS * TOOL_TURNS;
 	const reads = sizes(total / 2, workload.read, 7);
 	const outputs = sizes(total / 2, workload.bash, 11);
-	reads.forEach((size, i) => writeFileSync(join(dir, "src", `module${i}.ts`), body(`module${i}`, size)));
-	outputs.forEach((size, i) => writeFileSync(join(dir, "logs", `build${i}.log`), body(`build${i}`, size)));
+	for (const [i, size] of reads.entries())
+		writeFileSync(join(dir, "src", `module${i}.ts`), body(`module${i}`, size));
+	for (const [i, size] of outputs.entries())
+		writeFileSync(join(dir, "logs", `build${i}.log`), body(`build${i}`, size));
 	return dir;
 }
 
@@ -91,7 +93,9 @@ function script(): AssistantMessage[] {
 }
 
 function serialise(messages: readonly Message[]): string {
-	return messages.map((m) => JSON.stringify(m, (key, value) => (DROP.has(key) ? undefined : value))).join("\n");
+	return messages
+		.map((m) => JSON.stringify(m, (key, value) => (DROP.has(key) ? undefined : value)))
+		.join("\n");
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -111,7 +115,7 @@ export interface Economics {
 	resets: number;
 }
 
-type Variant = { name: string; withReset: boolean; settings?: Record<string, unknown> };
+type Variant = { name: string; withReset: boolean; settings?: Record<string, unknown>; clock?: HandlerClock };
 
 function writeResetSettings(settings: Record<string, unknown> | undefined): void {
 	const dir = join(process.env.PI_CODING_AGENT_DIR as string, "pi-lifecycle");
@@ -124,7 +128,9 @@ function writeResetSettings(settings: Record<string, unknown> | undefined): void
 /** Runs the workload once for a variant. */
 export async function runVariant(cwd: string, variant: Variant): Promise<Economics> {
 	writeResetSettings(variant.settings);
-	const h = await session(variant.withReset ? [{ name: "pi-reset", factory: piReset }] : [], {
+	const reset = { name: "pi-reset", factory: piReset };
+	if (variant.clock) variant.clock.enabled = true;
+	const h = await session(variant.withReset ? [variant.clock ? timed(reset, variant.clock) : reset] : [], {
 		cwd,
 		model: MODEL,
 	});
@@ -173,6 +179,21 @@ export async function runVariant(cwd: string, variant: Variant): Promise<Economi
 	return totals;
 }
 
+/**
+ * The context hook's time per request (masking included) in the first and the last 50 requests of
+ * the masked run: O(new messages + masked results) work shows as a small growth, a rescan of the
+ * window per request as a large one.
+ */
+function hookTimes(clock: HandlerClock) {
+	const samples = clock.samples.get("pi-reset:context") ?? [];
+	const us = (list: number[]) => round(median(list) * 1000, 1);
+	return {
+		calls: samples.length,
+		firstFiftyMedianUs: us(samples.slice(0, 50)),
+		lastFiftyMedianUs: us(samples.slice(-50)),
+	};
+}
+
 function summary(e: Economics) {
 	return {
 		requests: e.requests,
@@ -188,7 +209,8 @@ async function workloadFigures(workload: Workload, sweep: readonly [number, numb
 	const cwd = project(workload);
 	const alone = await runVariant(cwd, { name: "pi", withReset: false });
 	const unmasked = await runVariant(cwd, { name: "reset", withReset: true, settings: { masking: false } });
-	const masked = await runVariant(cwd, { name: "reset+masking", withReset: true });
+	const clock = new HandlerClock();
+	const masked = await runVariant(cwd, { name: "reset+masking", withReset: true, clock });
 	const swept: Record<string, unknown> = {};
 	for (const [keep, step] of sweep) {
 		const e = await runVariant(cwd, {
@@ -202,7 +224,7 @@ async function workloadFigures(workload: Workload, sweep: readonly [number, numb
 		};
 	}
 	rmSync(cwd, { recursive: true, force: true });
-	return { alone, unmasked, masked, swept };
+	return { alone, unmasked, masked, swept, hook: hookTimes(clock) };
 }
 
 /** See the module comment. */
@@ -218,18 +240,25 @@ export async function contextEconomics(smoke: boolean): Promise<Metric[]> {
 			];
 	const metrics: Metric[] = [];
 	for (const workload of smoke ? [STANDARD] : [STANDARD, LARGE]) {
-		const { alone, unmasked, masked, swept } = await workloadFigures(workload, workload === STANDARD ? sweep : sweep.slice(0, 2));
+		const { alone, unmasked, masked, swept, hook } = await workloadFigures(
+			workload,
+			workload === STANDARD ? sweep : sweep.slice(0, 2),
+		);
 		const suffix = workload === STANDARD ? "" : `-${workload.name}`;
 		const context = {
 			workload: `${PROMPTS} prompts × ${TOOL_TURNS} tool turns; read ${workload.read.join("–")} chars, bash ${workload.bash.join("–")} chars; ${MODEL.contextWindow}-token window`,
 			pi: summary(alone),
 			reset: summary(unmasked),
 			resetMasking: summary(masked),
-			inputVsPi: { reset: round(unmasked.inputChars / alone.inputChars, 3), resetMasking: round(masked.inputChars / alone.inputChars, 3) },
+			inputVsPi: {
+				reset: round(unmasked.inputChars / alone.inputChars, 3),
+				resetMasking: round(masked.inputChars / alone.inputChars, 3),
+			},
 			cacheVsPi: {
 				reset: round(unmasked.cacheWeightedChars / alone.cacheWeightedChars, 3),
 				resetMasking: round(masked.cacheWeightedChars / alone.cacheWeightedChars, 3),
 			},
+			contextHook: hook,
 			...(Object.keys(swept).length > 0 ? { sweep: swept } : {}),
 		};
 		metrics.push(
@@ -262,4 +291,3 @@ export async function contextEconomics(smoke: boolean): Promise<Metric[]> {
 	}
 	return metrics;
 }
-

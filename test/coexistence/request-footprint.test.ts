@@ -2,7 +2,7 @@
  * Issue 20, on whichever host the suite runs against (the dev pin, and Pi 1.3.0 with
  * PI_LIFECYCLE_HOST=1.3.0): the bytes all three packed extensions add to the first provider
  * request, serialised as the provider receives it (system prompt, every tool declaration, the
- * messages; timestamps and usage dropped as bench/metrics/footprint.ts does), stay within 1,200,
+ * messages; timestamps and usage dropped as bench/metrics/footprint.ts does), stay within 1,400 (1,200 before issue 32 added context_recall),
  * add no system-prompt line, and are the same on the second request (stable declarations).
  */
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
@@ -11,7 +11,7 @@ import { hostVersion } from "../../vitest.shared.js";
 import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
 
 const ALL: ExtensionName[] = ["pi-reset", "pi-goal", "pi-jscpd"];
-const OURS = ["new_context", "goal_complete", "goal_blocked", "goal_wait", "jscpd_run"];
+const OURS = ["new_context", "context_recall", "goal_complete", "goal_blocked", "goal_wait", "jscpd_run"];
 const DROP = new Set(["timestamp", "usage", "responseId"]);
 let install: PackedInstall;
 let harness: ScriptedSession | undefined;
@@ -51,7 +51,7 @@ async function requests(paths: string[], cwd: string) {
 }
 
 describe(`request footprint on Pi ${hostVersion} (issue 20)`, () => {
-	it("all three add at most 1,200 bytes to every request, no system-prompt line, with the same declarations on every request", async () => {
+	it("all three add at most 1,400 bytes to every request, no system-prompt line, with the same declarations on every request", async () => {
 		const { mkdtempSync } = await import("node:fs");
 		const { tmpdir } = await import("node:os");
 		const { join } = await import("node:path");
@@ -60,9 +60,9 @@ describe(`request footprint on Pi ${hostVersion} (issue 20)`, () => {
 		const all = await requests(install.paths, cwd);
 		const added = all.sizes.map((size, i) => size - (none.sizes[i] ?? Number.NaN));
 		console.log(`request footprint on Pi ${hostVersion}: ${added.join(", ")} bytes added`);
-		expect(added[0]).toBeLessThanOrEqual(1_200);
+		expect(added[0]).toBeLessThanOrEqual(1_400);
 		// The rest of a request varies by a byte or two (ids, durations); our declarations do not.
-		expect(added[1]).toBeLessThanOrEqual(1_200);
+		expect(added[1]).toBeLessThanOrEqual(1_400);
 		expect(all.declarations).toHaveLength(2);
 		expect(all.declarations[1]).toBe(all.declarations[0]);
 		expect(

@@ -38,6 +38,11 @@ export default function piReset(pi: ExtensionAPI): void {
 	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
 	const toolActive = () => pi.getActiveTools().includes(TOOL_NAME);
 	const masker = createRequestMasker(masking);
-	registerContextHook(pi, control, { reserveTokens: (ctx) => reserve.get(ctx), marginTokens, toolActive, masker });
+	registerContextHook(pi, control, {
+		reserveTokens: (ctx) => reserve.get(ctx),
+		marginTokens,
+		toolActive,
+		masker,
+	});
 	registerResetRenderers(pi);
 }

@@ -19,7 +19,11 @@ export const emitTool: ExtensionFactory = (pi: ExtensionAPI) => {
 		name: "emit",
 		label: "Emit",
 		description: "Emit text",
-		parameters: Type.Object({ name: Type.String(), size: Type.Number(), fail: Type.Optional(Type.Boolean()) }),
+		parameters: Type.Object({
+			name: Type.String(),
+			size: Type.Number(),
+			fail: Type.Optional(Type.Boolean()),
+		}),
 		async execute(_id, params) {
 			if (params.fail) throw new Error(outputOf(params.name, params.size));
 			return { content: [{ type: "text", text: outputOf(params.name, params.size) }], details: undefined };
@@ -76,5 +80,7 @@ export function refOf(stub: string): string {
 export function resultEntries(h: ScriptedSession) {
 	return h.session.sessionManager
 		.getBranch()
-		.flatMap((e) => (e.type === "message" && e.message.role === "toolResult" ? [{ id: e.id, message: e.message }] : []));
+		.flatMap((e) =>
+			e.type === "message" && e.message.role === "toolResult" ? [{ id: e.id, message: e.message }] : [],
+		);
 }

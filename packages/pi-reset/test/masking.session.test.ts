@@ -58,7 +58,8 @@ describe("observation masking (issue 32)", () => {
 		await h.prompt("work");
 		const wires = h.requests.map(wire);
 		const breaks: number[] = [];
-		for (let i = 1; i < wires.length; i++) if (!wires[i]?.startsWith((wires[i - 1] as string).slice(0, -1))) breaks.push(i);
+		for (let i = 1; i < wires.length; i++)
+			if (!wires[i]?.startsWith((wires[i - 1] as string).slice(0, -1))) breaks.push(i);
 		// 17 requests: the horizon moves at 7, 11 and 15 answered turns, nowhere else.
 		expect(breaks).toEqual([7, 11, 15]);
 		expect(stubs(h.requests.at(-1))).toHaveLength(12);

@@ -45,15 +45,16 @@ describe("masking plan rules", () => {
 		expect(maskable(user())).toBe(false);
 		expect(maskable({ role: "assistant", content: [{ type: "text", text: big }] })).toBe(false);
 		expect(maskable({ role: "custom", content: big })).toBe(false);
-		expect(maskable({ role: "toolResult", toolCallId: "i", content: [{ type: "image", data: "", mimeType: "" }] })).toBe(
-			true,
-		);
+		expect(
+			maskable({ role: "toolResult", toolCallId: "i", content: [{ type: "image", data: "", mimeType: "" }] }),
+		).toBe(true);
 	});
 
 	it("maskingHorizon: moves only in whole steps, at least keepTurns back", () => {
 		const horizons = Array.from({ length: 12 }, (_, turns) => maskingHorizon(turns, settings));
 		expect(horizons).toEqual([0, 0, 0, 0, 0, 2, 2, 4, 4, 6, 6, 8]);
-		for (const [turns, horizon] of horizons.entries()) if (horizon > 0) expect(turns - horizon).toBeGreaterThanOrEqual(3);
+		for (const [turns, horizon] of horizons.entries())
+			if (horizon > 0) expect(turns - horizon).toBeGreaterThanOrEqual(3);
 		// Silly settings cannot mask what was not answered.
 		expect(maskingHorizon(5, { keepTurns: 0, stepTurns: 0 })).toBe(4);
 	});
@@ -100,7 +101,12 @@ describe("masking plan rules", () => {
 	});
 
 	it("stubs are stable text: the same facts give the same line, with no clock or counter", () => {
-		const facts = { call: describeCall("read", { path: "src/a.ts" }), chars: 6210, images: 0, ref: "ab12cd34" };
+		const facts = {
+			call: describeCall("read", { path: "src/a.ts" }),
+			chars: 6210,
+			images: 0,
+			ref: "ab12cd34",
+		};
 		expect(stubText(facts)).toBe(stubText({ ...facts }));
 		expect(stubText(facts)).toBe(
 			"[pi-reset] Old output hidden to save context: read src/a.ts (6210 characters). context_recall ref ab12cd34 returns it.",

@@ -209,7 +209,8 @@ export function registerContextHook(
 		seenNear = near;
 		seenMasking = options.masker.wanted();
 		const warnable = !state.window.warned && !state.request && !state.proposal && !state.nextRun;
-		if (state.enabled && (state.nextRun !== undefined || (warnable && near) || seenMasking)) subscription.arm();
+		if (state.enabled && (state.nextRun !== undefined || (warnable && near) || seenMasking))
+			subscription.arm();
 		else subscription.disarm();
 	};
 	/** Re-evaluates only if the state moved, the estimate crossed the arming point or masking changed. */

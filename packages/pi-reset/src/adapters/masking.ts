@@ -99,7 +99,8 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 
 	const continues = (messages: readonly AgentMessage[]): boolean => {
 		if (!anchor || plan.committed === 0) return false;
-		if (key(messages[0]) !== anchor.first || key(messages[plan.committed - 1]) !== anchor.committed) return false;
+		if (key(messages[0]) !== anchor.first || key(messages[plan.committed - 1]) !== anchor.committed)
+			return false;
 		for (const candidate of plan.masked) {
 			const message = messages[candidate.index];
 			if (message?.role !== "toolResult" || message.toolCallId !== candidate.toolCallId) return false;

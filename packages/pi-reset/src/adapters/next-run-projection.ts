@@ -16,7 +16,11 @@ type AgentMessage = ContextEvent["messages"][number];
  * and timestamp), never by counting from the end: other extensions' `context` hooks may have
  * appended or inserted messages, and those after it are kept.
  */
-export function projectNextRun(messages: AgentMessage[], nextRun: NextRun, ctx: ExtensionContext): AgentMessage[] {
+export function projectNextRun(
+	messages: AgentMessage[],
+	nextRun: NextRun,
+	ctx: ExtensionContext,
+): AgentMessage[] {
 	const first = entriesSince(ctx.sessionManager, nextRun.baseLeafId).find(
 		(entry) => entry.type === "message",
 	);

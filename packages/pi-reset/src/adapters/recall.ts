@@ -22,7 +22,7 @@ import { contentText } from "../core/window.js";
 export const RECALL_TOOL_NAME = "context_recall";
 
 /** Travels with every request: only what a model needs to choose it. */
-const DESCRIPTION = "Get back hidden old output by its ref, or search this session's earlier windows by query.";
+const DESCRIPTION = "Get hidden old output by ref, or search earlier context windows by query.";
 
 const parameters = Type.Object({ ref: Type.Optional(Type.String()), query: Type.Optional(Type.String()) });
 
@@ -79,9 +79,13 @@ export function registerRecallTool(pi: Pick<ExtensionAPI, "registerTool">): void
 			if (ref !== undefined && ref !== "") answer = byRef(ctx, ref);
 			else if (query !== undefined)
 				answer = searchTexts(recallTexts(ctx.sessionManager.getBranch(), INITIAL_WINDOW.id), query);
-			else answer = { text: "Give ref (from a hidden-output note) or query (text to search for).", miss: true };
+			else
+				answer = { text: "Give ref (from a hidden-output note) or query (text to search for).", miss: true };
 			const status: RecallDetails["status"] = answer.miss ? "miss" : answer.original ? "recalled" : "found";
-			const content = (answer.original ?? [{ type: "text", text: answer.text }]) as { type: "text"; text: string }[];
+			const content = (answer.original ?? [{ type: "text", text: answer.text }]) as {
+				type: "text";
+				text: string;
+			}[];
 			return { content, details: { status } satisfies RecallDetails };
 		},
 	});

@@ -102,7 +102,10 @@ export function maskable(message: PlanMessage): boolean {
  * Rule: the horizon moves in steps. With `turns` answered turns, results of turns up to the
  * returned one are masked: a multiple of `stepTurns`, at least `keepTurns` turns back.
  */
-export function maskingHorizon(turns: number, settings: Pick<MaskingSettings, "keepTurns" | "stepTurns">): number {
+export function maskingHorizon(
+	turns: number,
+	settings: Pick<MaskingSettings, "keepTurns" | "stepTurns">,
+): number {
 	const keep = Math.max(1, settings.keepTurns);
 	const step = Math.max(1, settings.stepTurns);
 	if (turns <= keep) return 0;

@@ -51,12 +51,13 @@ function textOf(entry: SessionEntry, calls: Map<string, string>): { what: string
 		const message = entry.message;
 		if (message.role === "toolResult") {
 			const call = calls.get(message.toolCallId) ?? message.toolName;
-			return { what: `output of ${call}${message.isError ? " (error)" : ""}`, text: contentText(message.content) };
+			return {
+				what: `output of ${call}${message.isError ? " (error)" : ""}`,
+				text: contentText(message.content),
+			};
 		}
 		if (message.role === "assistant") {
-			const text = message.content
-				.flatMap((block) => (block.type === "text" ? [block.text] : []))
-				.join("\n");
+			const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 			return text ? { what: "your message", text } : undefined;
 		}
 		return undefined;
@@ -163,7 +164,10 @@ export function searchTexts(texts: readonly RecallText[], rawQuery: string): Rec
 		used += bounded.length + 1;
 	}
 	if (matches === 0)
-		return { text: `No match for ${JSON.stringify(query)} in this session's earlier output, messages or handoffs.`, miss: true };
+		return {
+			text: `No match for ${JSON.stringify(query)} in this session's earlier output, messages or handoffs.`,
+			miss: true,
+		};
 	const more = matches > lines.length ? ` (showing the newest ${lines.length})` : "";
 	return {
 		text: [

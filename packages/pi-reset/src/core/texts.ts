@@ -63,7 +63,8 @@ export function quoteData(text: string): string {
 }
 
 /** The boot note's line on recall (issue 32): earlier windows can be searched. */
-export const RECALL_LINE = "Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
+export const RECALL_LINE =
+	"Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
 
 /** The text that opens a new window: window id, handoff, the user's request, where history is. */
 export function bootText(facts: BootFacts): string {
