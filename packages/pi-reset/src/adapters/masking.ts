@@ -91,9 +91,13 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 	const stubs = new Map<string, AgentMessage>();
 	const index = createEntryIndex();
 
+	/** The stub of each masked result, in the plan's order (no lookup per request). */
+	let applied: AgentMessage[] = [];
+
 	const restart = () => {
 		plan = EMPTY_PLAN;
 		anchor = undefined;
+		applied = [];
 		calls.clear();
 	};
 
@@ -150,14 +154,16 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 			holdsOutput = plan.pending.length > 0 || plan.masked.length > 0;
 			if (plan.committed > 0)
 				anchor = { first: key(messages[0]), committed: key(messages[plan.committed - 1]) };
-			for (const candidate of plan.masked) {
-				const message = messages[candidate.index] as AgentMessage & { role: "toolResult" };
-				messages[candidate.index] = stubFor(message, ctx);
+			for (let i = applied.length; i < plan.masked.length; i++) {
+				const candidate = plan.masked[i] as (typeof plan.masked)[number];
+				applied.push(stubFor(messages[candidate.index] as AgentMessage & { role: "toolResult" }, ctx));
 			}
+			for (let i = 0; i < plan.masked.length; i++)
+				messages[(plan.masked[i] as (typeof plan.masked)[number]).index] = applied[i] as AgentMessage;
 			return plan.masked.length > 0;
 		},
 		wanted() {
-			return settings().enabled && holdsOutput !== false;
+			return holdsOutput !== false && settings().enabled;
 		},
 		noted(message) {
 			if (holdsOutput === false && maskable(message)) holdsOutput = true;
