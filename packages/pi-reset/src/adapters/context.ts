@@ -192,7 +192,9 @@ export function registerContextHook(
 			return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
 		// The warning sends the model to new_context: never when it cannot call it (Pi's own
 		// threshold reset still comes, with the digest). The window stays unwarned for later.
-		if (!options.toolActive()) return undefined;
+		// Armed for masking far from the warning point: the exact check runs only where the
+		// warning alone would have armed the hook (the estimate near the point, or unmeasured).
+		if (!nearArming(meter.tokens(), armAt) || !options.toolActive()) return undefined;
 		return warn(event, ctx, control, options.reserveTokens(ctx), threshold);
 	};
 
