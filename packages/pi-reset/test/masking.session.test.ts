@@ -197,6 +197,39 @@ describe("observation masking (issue 32)", () => {
 		for (const answer of answers) expect(answer.length).toBeLessThanOrEqual(4500);
 	});
 
+	it("masking and the checkpoint warning: the warning still comes once, last, after the masked results", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		h.script(...emits(3, "w"));
+		await h.prompt("work");
+		h.setUsage({ totalTokens: 100_000, input: 100_000 });
+		h.script(...emits(2, "x"));
+		await h.prompt("more");
+		const warned = h.requests.filter((r) => JSON.stringify(r.messages).includes("[pi-reset] Checkpoint"));
+		expect(warned.length).toBeGreaterThanOrEqual(1);
+		const first = warned[0] as (typeof warned)[number];
+		expect(stubs(first).length).toBeGreaterThan(0);
+		expect(JSON.stringify(first.messages.at(-1))).toContain("[pi-reset] Checkpoint");
+		// Given once: later requests carry the persisted warning, not a second one.
+		for (const request of warned)
+			expect(JSON.stringify(request.messages).split("[pi-reset] Checkpoint").length - 1).toBe(1);
+	});
+
+	it("/reset off hides context_recall with new_context and sends old output in full", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		h.script(...emits(3, "o"));
+		await h.prompt("work");
+		expect(stubs(h.requests.at(-1)).length).toBeGreaterThan(0);
+		await h.prompt("/reset off");
+		expect(h.session.getActiveToolNames()).not.toContain("context_recall");
+		h.script(reply("plain"));
+		await h.prompt("again");
+		expect(stubs(h.requests.at(-1))).toEqual([]);
+		await h.prompt("/reset on");
+		expect(h.session.getActiveToolNames()).toContain("context_recall");
+	});
+
 	it("/reset status says what masking does and how to switch it off", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });
