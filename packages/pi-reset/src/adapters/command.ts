@@ -28,7 +28,15 @@ const SUBCOMMANDS = [
 		description: "Turn pi-reset off for this session (Pi's own compaction applies)",
 	},
 	{ value: "help", label: "help", description: "Show /reset usage" },
+	{
+		value: "--fresh",
+		label: "--fresh",
+		description: "New window without your earlier request and the digest (a handoff may follow)",
+	},
 ] as const;
+
+/** `/reset --fresh [handoff]`: the flag, then an optional handoff. */
+const FRESH = /^--fresh(?:\s+|$)([\s\S]*)$/i;
 
 /** What `/reset status` needs besides the state. */
 export interface StatusInputs {
@@ -43,6 +51,13 @@ function tokensLeft(ctx: ExtensionCommandContext, inputs: StatusInputs): number 
 	const margin = warningMargin(usage.contextWindow, reserve, inputs.marginTokens());
 	if (margin === undefined) return undefined;
 	return usage.contextWindow - usage.tokens - reserve - margin;
+}
+
+/** What an idle `/reset` tells the user it will carry. */
+function queuedText(fresh: boolean, note: boolean): string {
+	const start = "Reset queued: your next message starts in a fresh context window";
+	if (fresh) return `${start}; nothing from this window is carried over${note ? " but your note" : ""}.`;
+	return `${start}, with ${note ? "your note, " : ""}your latest request and what this window did.`;
 }
 
 /** Registers `/reset`. */
@@ -85,6 +100,8 @@ export function registerResetCommand(
 			// handoff, and `/reset -- <handoff>` takes even a bare word (`/reset -- off`) as one.
 			const literal = /^--(?:\s+|$)([\s\S]*)$/.exec(text);
 			if (literal) return request(literal[1] ?? "", ctx);
+			const fresh = FRESH.exec(text);
+			if (fresh) return request(fresh[1] ?? "", ctx, true);
 			if (word === "help") return notify(ctx, COMMAND_HELP, "info");
 			if (word === "on" || word === "off") return toggle(word === "on", ctx);
 			if (word === "status") {
@@ -103,9 +120,15 @@ export function registerResetCommand(
 		},
 	});
 
-	function request(text: string, ctx: ExtensionCommandContext): void {
+	function request(text: string, ctx: ExtensionCommandContext, fresh = false): void {
 		const effect = control.dispatch(
-			{ type: "request", source: "command", handoff: normaliseHandoff(text), streaming: !ctx.isIdle() },
+			{
+				type: "request",
+				source: "command",
+				handoff: normaliseHandoff(text),
+				streaming: !ctx.isIdle(),
+				fresh,
+			},
 			ctx,
 		);
 		switch (effect.type) {
@@ -119,7 +142,7 @@ export function registerResetCommand(
 				notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
 				break;
 			case "queued-next-run":
-				notify(ctx, "Reset queued: your next message starts in a fresh context window.", "info");
+				notify(ctx, queuedText(fresh, effect.request.handoff !== undefined), "info");
 				break;
 			default:
 				break;

@@ -93,7 +93,9 @@ function onBeforeCompact(
 		event.reason === "manual"
 			? { firstKeptEntryId: undefined, dropped: false }
 			: keptTurn(branch, ctx, options);
-	const request = lastUserRequest(newestFirst(branch));
+	// A folded `/reset --fresh` carries only its handoff; every other reset carries the work.
+	const fresh = effect.request?.fresh === true;
+	const request = fresh ? undefined : lastUserRequest(newestFirst(branch));
 	const cause = effect.request ? (effect.request.source === "tool" ? "new_context" : "/reset") : event.reason;
 	const summary = bootText({
 		windowId: effect.proposal.windowId,
@@ -103,7 +105,8 @@ function onBeforeCompact(
 		kept: keep.firstKeptEntryId ? "turn" : "nothing",
 		droppedTurn: keep.dropped,
 		// Zero model calls: read from the entries and Pi's own file lists.
-		digest: windowDigest(branch, event.preparation.fileOps),
+		digest: fresh ? undefined : windowDigest(branch, event.preparation.fileOps),
+		fresh,
 	});
 	return {
 		compaction: {
