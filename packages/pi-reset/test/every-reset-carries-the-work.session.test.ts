@@ -14,7 +14,7 @@ import {
 	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { allText, gate, startSession } from "./helpers.js";
+import { allText, branchTypes, gate, startSession } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -38,18 +38,27 @@ function work(turns: number): ReturnType<typeof toolCall>[] {
 	return steps;
 }
 
+/** One write large enough (about 2,500 tokens) that Pi can compact a window with a small keep-recent budget. */
+const BIG_WRITE = toolCall("write", { path: "notes/big.txt", content: "x".repeat(10_000) });
+
 /** The first request that carries a boot note of a new window. */
 function firstOfNewWindow(h: ScriptedSession): RecordedRequest | undefined {
 	return h.requests.find((request) => allText(request).includes("[pi-reset] Context window"));
 }
 
 /** What every new window must carry, checked on its first request. */
-function expectCarriedWork(request: RecordedRequest | undefined, lastModified: string, answered: boolean): void {
+function expectCarriedWork(
+	request: RecordedRequest | undefined,
+	lastModified: string,
+	answered: boolean,
+): void {
 	const text = allText(request);
 	expect(text).toContain("[pi-reset] Context window");
 	expect(text).toContain(LATEST);
 	expect(text).toContain("What the previous window did (a mechanical digest):");
-	expect(text).toMatch(new RegExp(`Files it modified \\(they already contain that work\\): [^\\n]*${lastModified}`));
+	expect(text).toMatch(
+		new RegExp(`Files it modified \\(they already contain that work\\): [^\\n]*${lastModified}`),
+	);
 	expect(text).toMatch(/Tools it ran last \(newest first\): [^\n]*(edit|read|write)\(src\/mod/);
 	if (answered) expect(text).toContain(ANSWER);
 	expect(text).not.toContain("Continue the task from here");
@@ -60,6 +69,8 @@ interface Asker {
 	readonly name: string;
 	/** Runs `turns` turns of work under LATEST, then has the reset happen; returns whether the window answered in text. */
 	run(h: ScriptedSession, turns: number): Promise<boolean>;
+	/** Pi settings (default: compaction with a keep-recent budget of 1 token, so Pi compacts any window). */
+	readonly settings?: Record<string, unknown>;
 }
 
 const ASKERS: readonly Asker[] = [
@@ -102,13 +113,21 @@ const ASKERS: readonly Asker[] = [
 		}),
 	),
 	...[
-		["bare", "/reset"],
-		["with text", "/reset the parser is next"],
+		["bare", "/reset", "small"],
+		["with text", "/reset the parser is next", "small"],
+		["bare", "/reset", "large"],
+		["with text", "/reset the parser is next", "large"],
 	].map(
-		([how, command]): Asker => ({
-			name: `/reset typed while idle, ${how}, then "continue"`,
+		([how, command, size]): Asker => ({
+			name: `/reset typed while idle, ${how}, in a window ${size === "large" ? "Pi can compact" : "too small for Pi to compact"}, then "continue"`,
+			settings: size === "large" ? compactable : {},
 			async run(h, turns) {
-				h.script(...work(turns), reply(ANSWER), reply("continuing"));
+				h.script(
+					...(size === "large" ? [BIG_WRITE] : []),
+					...work(turns),
+					reply(ANSWER),
+					reply("continuing"),
+				);
 				await h.prompt(LATEST);
 				await h.prompt(command as string);
 				await h.prompt("continue");
@@ -150,7 +169,7 @@ const ASKERS: readonly Asker[] = [
 describe("every reset carries the work: the user's latest request and the digest, whoever asks", () => {
 	for (const asker of ASKERS) {
 		it(`${asker.name}: the new window has the latest request and the digest of files changed and read, last tools and last answer`, async () => {
-			harness = await startSession({ settings: compactable });
+			harness = await startSession({ settings: asker.settings ?? compactable });
 			const answered = await asker.run(harness, 12);
 			expect(harness.errors).toEqual([]);
 			expectCarriedWork(firstOfNewWindow(harness), "src/mod3\\.ts", answered);
@@ -220,5 +239,41 @@ describe("/reset --fresh: how a user starts truly fresh", () => {
 		const text = allText(harness.requests.at(-1));
 		expect(text).toContain("Handoff from the previous window:\n--fresh");
 		expect(text).toContain(LATEST);
+	});
+});
+
+describe("an idle /reset opens its window where it was asked for when Pi can compact the window", () => {
+	it("in a window Pi can compact, the compaction comes before the user's next message, with no model call", async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(BIG_WRITE, ...work(6), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		const calls = harness.providerCalls;
+		await harness.prompt("/reset HANDOFF-NOW");
+		expect(harness.providerCalls).toBe(calls);
+		const types = branchTypes(harness);
+		expect(types.at(-1)).toBe("compaction");
+		await harness.prompt("continue");
+		const after = branchTypes(harness).slice(types.length);
+		expect(after).toEqual(["message:user", "message:assistant"]);
+		const first = allText(harness.requests.at(-1));
+		expect(first).toContain("HANDOFF-NOW");
+		expect(first).toContain("The user's new message follows");
+		expect(harness.events.filter((e) => e.type === "session_before_compact").map((e) => e.info)).toEqual([
+			{ reason: "manual", willRetry: false },
+		]);
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("in a window too small for Pi to compact, Pi is not asked (no error), and the next message opens the window", async () => {
+		harness = await startSession();
+		harness.script(reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset HANDOFF-LATER");
+		expect(harness.events.filter((e) => e.type.startsWith("session_compact"))).toEqual([]);
+		expect(branchTypes(harness)).not.toContain("compaction");
+		await harness.prompt("continue");
+		expect(allText(harness.requests.at(-1))).toContain("HANDOFF-LATER");
+		expect(branchTypes(harness)).toContain("compaction");
+		expect(harness.errors).toEqual([]);
 	});
 });

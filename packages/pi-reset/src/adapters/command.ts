@@ -8,6 +8,7 @@ import { warningMargin } from "../core/meter.js";
 import { COMMAND_HELP, statusReport } from "../core/texts.js";
 import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
+import { compactNow, piWillCompact } from "./idle-reset.js";
 import { persistEnabled, restore } from "./lifecycle.js";
 import type { ReserveReader } from "./settings.js";
 import { normaliseHandoff } from "./tool.js";
@@ -53,16 +54,25 @@ function tokensLeft(ctx: ExtensionCommandContext, inputs: StatusInputs): number 
 	return usage.contextWindow - usage.tokens - reserve - margin;
 }
 
-/** What an idle `/reset` tells the user it will carry. */
+/** What a new window carries, as the user is told. */
+function carriedText(fresh: boolean, note: boolean, window: string): string {
+	if (fresh) return `nothing from ${window} is carried over${note ? " but your note" : ""}`;
+	return `it has ${note ? "your note, " : ""}your latest request and what ${window} did`;
+}
+
+/** An idle `/reset` that waits for the next message. */
 function queuedText(fresh: boolean, note: boolean): string {
-	const start = "Reset queued: your next message starts in a fresh context window";
-	if (fresh) return `${start}; nothing from this window is carried over${note ? " but your note" : ""}.`;
-	return `${start}, with ${note ? "your note, " : ""}your latest request and what this window did.`;
+	return `Reset queued: your next message starts in a fresh context window; ${carriedText(fresh, note, "this window")}.`;
+}
+
+/** An idle `/reset` whose window opened at once. */
+function doneText(fresh: boolean, note: boolean): string {
+	return `Reset: a fresh context window starts here; ${carriedText(fresh, note, "the previous window")}.`;
 }
 
 /** Registers `/reset`. */
 export function registerResetCommand(
-	pi: Pick<ExtensionAPI, "registerCommand" | "appendEntry">,
+	pi: Pick<ExtensionAPI, "registerCommand" | "appendEntry" | "getSettings">,
 	control: ResetControl,
 	identity: LifecycleIdentity,
 	inputs: StatusInputs,
@@ -120,7 +130,7 @@ export function registerResetCommand(
 		},
 	});
 
-	function request(text: string, ctx: ExtensionCommandContext, fresh = false): void {
+	async function request(text: string, ctx: ExtensionCommandContext, fresh = false): Promise<void> {
 		const effect = control.dispatch(
 			{
 				type: "request",
@@ -141,9 +151,13 @@ export function registerResetCommand(
 			case "arm-boundary":
 				notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
 				break;
-			case "queued-next-run":
-				notify(ctx, queuedText(fresh, effect.request.handoff !== undefined), "info");
+			case "queued-next-run": {
+				const note = effect.request.handoff !== undefined;
+				// Opened at once when Pi can compact this window (idle-reset.ts), else by the next message.
+				const now = piWillCompact(pi, ctx) && (await compactNow(ctx)) && control.state.request === undefined;
+				notify(ctx, now ? doneText(fresh, note) : queuedText(fresh, note), "info");
 				break;
+			}
 			default:
 				break;
 		}

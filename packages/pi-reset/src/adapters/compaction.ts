@@ -102,7 +102,12 @@ function onBeforeCompact(
 		cause,
 		handoff: compactionHandoff(event.customInstructions, effect.proposal.handoff?.text),
 		userRequest: request ? bound(request, options.maxRequestChars()) : undefined,
-		kept: keep.firstKeptEntryId ? "turn" : "nothing",
+		// An idle /reset folded in before its run started: the user's next message follows.
+		kept: keep.firstKeptEntryId
+			? "turn"
+			: effect.request?.mode === "next-run" && !effect.proposal.foldedRun
+				? "prompt"
+				: "nothing",
 		droppedTurn: keep.dropped,
 		// Zero model calls: read from the entries and Pi's own file lists.
 		digest: fresh ? undefined : windowDigest(branch, event.preparation.fileOps),
