@@ -38,9 +38,9 @@ describe("each extension alone, from its tarball", () => {
 		const fresh = texts(harness.requests[2]?.messages ?? []).join("\n");
 		expect(fresh).toContain("HANDOFF-NOTE");
 		// The old window's answer may appear only inside pi-reset's mechanical digest (it quotes the last answer).
-		expect(fresh.replace(/What the previous window did \(a mechanical digest\):[\s\S]*?\n\n/g, "")).not.toContain(
-			"OLD-ANSWER",
-		);
+		expect(
+			fresh.replace(/What the previous window did \(a mechanical digest\):[\s\S]*?\n\n/g, ""),
+		).not.toContain("OLD-ANSWER");
 		expect(harness.errors).toEqual([]);
 	});
 
