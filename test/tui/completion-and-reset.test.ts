@@ -24,7 +24,7 @@ function uniquePrefixes(names: readonly string[]): Map<string, string> {
 }
 
 const GOAL_SUBCOMMANDS = ["status", "pause", "resume", "edit", "clear", "retry-usage-limits", "help"];
-const RESET_SUBCOMMANDS = ["status", "on", "off", "help"];
+const RESET_SUBCOMMANDS = ["status", "on", "off", "help", "--fresh"];
 
 describe("autocomplete, help and /reset status in pi's TUI", () => {
 	it("every /goal and /reset subcommand completes with Tab; help prints usage; /reset status shows window, tokens left and resets", async () => {

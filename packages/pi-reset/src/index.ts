@@ -8,6 +8,7 @@
 import { type ExtensionAPI, VERSION } from "@earendil-works/pi-coding-agent";
 import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
 import { createResetBoundary } from "./adapters/boundary.js";
+import { createWorkReader } from "./adapters/carry.js";
 import { registerResetCommand } from "./adapters/command.js";
 import { registerCompactionHooks } from "./adapters/compaction.js";
 import { registerContextHook } from "./adapters/context.js";
@@ -26,10 +27,12 @@ export default function piReset(pi: ExtensionAPI): void {
 	const identity = trackLifecycle(pi);
 	const control = createControl(pi);
 	const reserve = createReserveReader(pi);
-	const settings = registerLifecycle(pi, control, identity, reserve);
+	// Settings are read at session_start; the reader asks for the limit only at a reset.
+	const work = createWorkReader(() => settings.current().maxRequestChars);
+	const settings = registerLifecycle(pi, control, identity, reserve, work);
 	const maxRequestChars = () => settings.current().maxRequestChars;
 	const marginTokens = () => settings.current().warningMarginTokens;
-	control.attachBoundary(createResetBoundary(pi, control, { maxRequestChars }));
+	control.attachBoundary(createResetBoundary(pi, control, { work }));
 	registerNewContextTool(pi, control);
 	registerRecallTool(pi);
 	control.attachSwitch(createToolVisibility(pi, [TOOL_NAME, RECALL_TOOL_NAME]));

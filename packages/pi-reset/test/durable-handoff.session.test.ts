@@ -5,7 +5,7 @@
  */
 import { reply, type ScriptedSession, toolCall, toolCalls } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allText, branchTypes, gate, startSession } from "./helpers.js";
+import { allText, branchTypes, gate, outsideBoot, startSession } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -113,7 +113,7 @@ describe("abort and an idle /reset", () => {
 		harness.script(reply("after abort"));
 		await harness.prompt("next prompt");
 		const next = allText(harness.requests.at(-1));
-		expect(next).not.toContain("OLD-ANSWER");
+		expect(outsideBoot(next)).not.toContain("OLD-ANSWER");
 		expect(next).toContain("IDLE-HANDOFF");
 		expect(branchTypes(harness).filter((t) => t === "compaction")).toHaveLength(1);
 	});

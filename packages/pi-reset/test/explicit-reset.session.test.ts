@@ -1,7 +1,7 @@
 import { RESET_CHANNEL, type ResetAnnouncement } from "@pi-lifecycle/lifecycle-kit";
 import { reply, type ScriptedSession, toolCall, toolCalls } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { allText, branchTypes, startSession } from "./helpers.js";
+import { allText, branchTypes, outsideBoot, startSession } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -32,7 +32,7 @@ describe("explicit reset (new_context)", () => {
 		const next = allText(harness.requests[2]);
 		expect(next).toContain("HANDOFF: step 2 of the migration is next");
 		expect(next).toContain("now do the migration task");
-		expect(next).not.toContain("OLD-TOPIC");
+		expect(outsideBoot(next)).not.toContain("OLD-TOPIC");
 		// Exactly one continuation: one run started for the second prompt, and it ended after it.
 		expect(harness.count("before_agent_start")).toBe(2);
 		expect(harness.errors).toEqual([]);

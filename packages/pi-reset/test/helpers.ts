@@ -93,3 +93,16 @@ export function branchTypes(harness: ScriptedSession): string[] {
 export function outsideDigest(text: string): string {
 	return text.replace(/What the previous window did \(a mechanical digest\):[\s\S]*?\n\n/g, "");
 }
+
+/** The closing line of every boot text (texts.ts `closingLine`). */
+const BOOT_END =
+	/\n(?:Go on from the next action\.[^\n]*|Go on from where the previous window stopped\.[^\n]*|Continue the task from here\.|Go on with the turn in progress\.|No earlier task is carried over:[^\n]*)/;
+const BOOT_TEXT = new RegExp(`\\[pi-reset\\] Context window[\\s\\S]*?${BOOT_END.source}`, "g");
+
+/**
+ * A request's text without pi-reset's boot texts: what the new window holds besides the work a
+ * reset carries on purpose (the user's latest request and the digest quote the old window).
+ */
+export function outsideBoot(text: string): string {
+	return text.replace(BOOT_TEXT, "[boot]");
+}

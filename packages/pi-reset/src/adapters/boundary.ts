@@ -31,16 +31,16 @@ import {
 	WINDOW_KEY,
 } from "@pi-lifecycle/lifecycle-kit";
 import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
-import { bootText, bound, resetSummary, warningText } from "../core/texts.js";
+import { bootText, resetSummary, warningText } from "../core/texts.js";
 import { BOOT_MESSAGE, resetDetails, WARNING_MESSAGE } from "../core/window.js";
+import type { WorkReader } from "./carry.js";
 import type { ResetControl } from "./control.js";
-import { LastUserRequest } from "./last-request.js";
 import { findCommitted } from "./session.js";
 
 /** Per-runtime knobs the boundary needs. */
 export interface BoundaryOptions {
-	/** Largest excerpt of the user's request carried over. */
-	readonly maxRequestChars: () => number;
+	/** Reads the user's latest request and the digest the new window carries. */
+	readonly work: WorkReader;
 }
 
 /** The boot text of a run that started after `/reset` while idle (rendered identically twice). */
@@ -49,7 +49,9 @@ export function nextRunBoot(nextRun: NextRun): string {
 		windowId: nextRun.windowId,
 		cause: nextRun.request.source === "tool" ? "new_context" : "/reset",
 		handoff: nextRun.handoff?.text,
-		userRequest: undefined,
+		userRequest: nextRun.carried.userRequest,
+		digest: nextRun.carried.digest,
+		fresh: nextRun.request.fresh,
 		kept: "prompt",
 	});
 }
@@ -74,9 +76,10 @@ function explicitDrafts(
 	request: ResetRequest,
 	proposal: Proposal,
 	ctx: ExtensionContext,
-	options: BoundaryOptions & { userRequest: LastUserRequest },
+	options: BoundaryOptions & { windowStart: string | null | undefined },
 ): [CompactionEntryDraft, CustomMessageEntryDraft] {
-	const request_ = options.userRequest.find(ctx.sessionManager);
+	// Every reset carries the work (carry.ts), with or without a handoff, unless the user asked for a fresh start.
+	const carried = request.fresh ? undefined : options.work.read(ctx.sessionManager, options.windowStart);
 	const cause = request.source === "tool" ? "new_context" : "/reset";
 	return [
 		{
@@ -94,7 +97,9 @@ function explicitDrafts(
 				windowId: proposal.windowId,
 				cause,
 				handoff: proposal.handoff?.text,
-				userRequest: request_ ? bound(request_, options.maxRequestChars()) : undefined,
+				userRequest: carried?.userRequest,
+				digest: carried?.digest,
+				fresh: request.fresh,
 				kept: "nothing",
 			}),
 			details: { windowId: proposal.windowId },
@@ -106,7 +111,7 @@ function propose(
 	control: ResetControl,
 	event: BoundaryEvent,
 	ctx: ExtensionContext,
-	options: BoundaryOptions & { userRequest: LastUserRequest },
+	options: BoundaryOptions,
 	newWindow: NewWindowOffers,
 ): BoundaryProposal | undefined {
 	const taken = control.dispatch({ type: "take-warning" }, ctx);
@@ -115,13 +120,15 @@ function propose(
 			? [{ type: "custom_message", ...warningMessage(taken.warning, ctx.hasUI) }]
 			: [];
 	const aborted = event.outcome === "aborted" || ctx.signal?.aborted === true;
+	// A run serving an idle /reset has no compaction yet: its window starts after the run's base leaf.
+	const windowStart = control.state.nextRun?.baseLeafId;
 	const effect = control.dispatch({ type: "boundary", aborted, newWindowId: control.mintWindowId() }, ctx);
 	if (effect.type === "propose-reset") {
 		return {
 			// A warning for the window being closed is not persisted: it was shown in its request, and
 			// the kit's merge would place an owner's own drafts after its reset (in the new window).
 			drafts: [
-				...explicitDrafts(effect.request, effect.proposal, ctx, options),
+				...explicitDrafts(effect.request, effect.proposal, ctx, { ...options, windowStart }),
 				...newWindow.take(effect.request, ctx.sessionManager),
 			],
 			// new_context promises one continuation; a user's /reset lets the run go on or end as it would.
@@ -179,10 +186,9 @@ export function createResetBoundary(
 	options: BoundaryOptions,
 ): BoundaryParticipant {
 	const newWindow = listenForOffers(pi, control);
-	const perRuntime = { ...options, userRequest: new LastUserRequest() };
 	return createBoundaryParticipant(pi, {
 		events: ["turn_end", "agent_before_settle"],
-		propose: (event, ctx) => propose(control, event, ctx, perRuntime, newWindow),
+		propose: (event, ctx) => propose(control, event, ctx, options, newWindow),
 	});
 }
 

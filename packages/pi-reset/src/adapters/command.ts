@@ -8,6 +8,7 @@ import { warningMargin } from "../core/meter.js";
 import { COMMAND_HELP, type MaskingFacts, statusReport } from "../core/texts.js";
 import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
+import { compactNow, piWillCompact } from "./idle-reset.js";
 import { persistEnabled, restore } from "./lifecycle.js";
 import type { ReserveReader } from "./settings.js";
 import { normaliseHandoff } from "./tool.js";
@@ -28,7 +29,15 @@ const SUBCOMMANDS = [
 		description: "Turn pi-reset off for this session (Pi's own compaction applies)",
 	},
 	{ value: "help", label: "help", description: "Show /reset usage" },
+	{
+		value: "--fresh",
+		label: "--fresh",
+		description: "New window without your earlier request and the digest (a handoff may follow)",
+	},
 ] as const;
+
+/** `/reset --fresh [handoff]`: the flag, then an optional handoff. */
+const FRESH = /^--fresh(?:\s+|$)([\s\S]*)$/i;
 
 /** What `/reset status` needs besides the state. */
 export interface StatusInputs {
@@ -47,9 +56,25 @@ function tokensLeft(ctx: ExtensionCommandContext, inputs: StatusInputs): number 
 	return usage.contextWindow - usage.tokens - reserve - margin;
 }
 
+/** What a new window carries, as the user is told. */
+function carriedText(fresh: boolean, note: boolean, window: string): string {
+	if (fresh) return `nothing from ${window} is carried over${note ? " but your note" : ""}`;
+	return `it has ${note ? "your note, " : ""}your latest request and what ${window} did`;
+}
+
+/** An idle `/reset` that waits for the next message. */
+function queuedText(fresh: boolean, note: boolean): string {
+	return `Reset queued: your next message starts in a fresh context window; ${carriedText(fresh, note, "this window")}.`;
+}
+
+/** An idle `/reset` whose window opened at once. */
+function doneText(fresh: boolean, note: boolean): string {
+	return `Reset: a fresh context window starts here; ${carriedText(fresh, note, "the previous window")}.`;
+}
+
 /** Registers `/reset`. */
 export function registerResetCommand(
-	pi: Pick<ExtensionAPI, "registerCommand" | "appendEntry">,
+	pi: Pick<ExtensionAPI, "registerCommand" | "appendEntry" | "getSettings">,
 	control: ResetControl,
 	identity: LifecycleIdentity,
 	inputs: StatusInputs,
@@ -87,6 +112,8 @@ export function registerResetCommand(
 			// handoff, and `/reset -- <handoff>` takes even a bare word (`/reset -- off`) as one.
 			const literal = /^--(?:\s+|$)([\s\S]*)$/.exec(text);
 			if (literal) return request(literal[1] ?? "", ctx);
+			const fresh = FRESH.exec(text);
+			if (fresh) return request(fresh[1] ?? "", ctx, true);
 			if (word === "help") return notify(ctx, COMMAND_HELP, "info");
 			if (word === "on" || word === "off") return toggle(word === "on", ctx);
 			if (word === "status") {
@@ -106,9 +133,15 @@ export function registerResetCommand(
 		},
 	});
 
-	function request(text: string, ctx: ExtensionCommandContext): void {
+	async function request(text: string, ctx: ExtensionCommandContext, fresh = false): Promise<void> {
 		const effect = control.dispatch(
-			{ type: "request", source: "command", handoff: normaliseHandoff(text), streaming: !ctx.isIdle() },
+			{
+				type: "request",
+				source: "command",
+				handoff: normaliseHandoff(text),
+				streaming: !ctx.isIdle(),
+				fresh,
+			},
 			ctx,
 		);
 		switch (effect.type) {
@@ -121,9 +154,13 @@ export function registerResetCommand(
 			case "arm-boundary":
 				notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");
 				break;
-			case "queued-next-run":
-				notify(ctx, "Reset queued: your next message starts in a fresh context window.", "info");
+			case "queued-next-run": {
+				const note = effect.request.handoff !== undefined;
+				// Opened at once when Pi can compact this window (idle-reset.ts), else by the next message.
+				const now = piWillCompact(pi, ctx) && (await compactNow(ctx)) && control.state.request === undefined;
+				notify(ctx, now ? doneText(fresh, note) : queuedText(fresh, note), "info");
 				break;
+			}
 			default:
 				break;
 		}

@@ -93,17 +93,25 @@ function onBeforeCompact(
 		event.reason === "manual"
 			? { firstKeptEntryId: undefined, dropped: false }
 			: keptTurn(branch, ctx, options);
-	const request = lastUserRequest(newestFirst(branch));
+	// A folded `/reset --fresh` carries only its handoff; every other reset carries the work.
+	const fresh = effect.request?.fresh === true;
+	const request = fresh ? undefined : lastUserRequest(newestFirst(branch));
 	const cause = effect.request ? (effect.request.source === "tool" ? "new_context" : "/reset") : event.reason;
 	const summary = bootText({
 		windowId: effect.proposal.windowId,
 		cause,
 		handoff: compactionHandoff(event.customInstructions, effect.proposal.handoff?.text),
 		userRequest: request ? bound(request, options.maxRequestChars()) : undefined,
-		kept: keep.firstKeptEntryId ? "turn" : "nothing",
+		// An idle /reset folded in before its run started: the user's next message follows.
+		kept: keep.firstKeptEntryId
+			? "turn"
+			: effect.request?.mode === "next-run" && !effect.proposal.foldedRun
+				? "prompt"
+				: "nothing",
 		droppedTurn: keep.dropped,
 		// Zero model calls: read from the entries and Pi's own file lists.
-		digest: windowDigest(branch, event.preparation.fileOps),
+		digest: fresh ? undefined : windowDigest(branch, event.preparation.fileOps),
+		fresh,
 	});
 	return {
 		compaction: {

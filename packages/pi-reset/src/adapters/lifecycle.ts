@@ -10,8 +10,10 @@ import {
 	type LifecycleIdentity,
 	loadSettings,
 } from "@pi-lifecycle/lifecycle-kit";
+import { NOTHING_CARRIED } from "../core/reducer.js";
 import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
 import { confirmProposal } from "./boundary.js";
+import type { WorkReader } from "./carry.js";
 import { notify, type ResetControl } from "./control.js";
 import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
 
@@ -87,6 +89,7 @@ export function registerLifecycle(
 	control: ResetControl,
 	identity: LifecycleIdentity,
 	reserve: ReserveReader,
+	work: WorkReader,
 ): SettingsHolder {
 	let settings: ResetSettings = DEFAULT_SETTINGS;
 	const report = reportOnce();
@@ -105,9 +108,17 @@ export function registerLifecycle(
 	});
 	pi.on("before_agent_start", (_event, ctx) => {
 		reserve.refresh(ctx);
-		if (control.state.request?.mode !== "next-run") return;
+		const request = control.state.request;
+		if (request?.mode !== "next-run") return;
+		// The run's message is not in the session yet: the leaf still ends the window before it.
+		const carried = request.fresh ? NOTHING_CARRIED : work.read(ctx.sessionManager);
 		control.dispatch(
-			{ type: "run-start", baseLeafId: ctx.sessionManager.getLeafId(), newWindowId: control.mintWindowId() },
+			{
+				type: "run-start",
+				baseLeafId: ctx.sessionManager.getLeafId(),
+				newWindowId: control.mintWindowId(),
+				carried,
+			},
 			ctx,
 		);
 	});

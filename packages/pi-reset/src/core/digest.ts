@@ -20,6 +20,8 @@ const MAX_TOOLS = 8;
 const MAX_ARGS_CHARS = 100;
 /** Longest excerpt of the last answer. */
 const MAX_ANSWER_CHARS = 1200;
+/** pi-reset's own tool: the reset it asked for is the boot note itself, and a cancelled one's note must not come back. */
+const RESET_TOOL = "new_context";
 
 /** File operations as Pi's compaction preparation lists them (`preparation.fileOps`). */
 export interface FileLists {
@@ -97,6 +99,7 @@ export function windowDigest(branch: readonly SessionEntry[], fileOps?: FileList
 		const failedId = failedCallId(entry);
 		if (failedId) failedCalls.add(failedId);
 		for (const call of toolCallsOf(entry).reverse()) {
+			if (call.name === RESET_TOOL) continue;
 			const failed = failedCalls.has(call.id);
 			const raw = typeof call.arguments?.path === "string" ? call.arguments.path : undefined;
 			const path = raw === undefined ? undefined : samePath(raw);

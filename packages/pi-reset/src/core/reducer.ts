@@ -5,18 +5,19 @@
  * {@link ResetEvent}s and carry out the named {@link ResetEffect}. Nothing here imports Pi, reads
  * the clock or draws random numbers: ids and facts arrive in the events.
  */
-import type {
-	CommittedWindow,
-	NextRun,
-	PendingHandoff,
-	PendingWarning,
-	Proposal,
-	ResetEffect,
-	ResetEvent,
-	ResetRequest,
-	ResetState,
-	Step,
-	WindowState,
+import {
+	type CommittedWindow,
+	type NextRun,
+	NOTHING_CARRIED,
+	type PendingHandoff,
+	type PendingWarning,
+	type Proposal,
+	type ResetEffect,
+	type ResetEvent,
+	type ResetRequest,
+	type ResetState,
+	type Step,
+	type WindowState,
 } from "./state.js";
 
 export * from "./state.js";
@@ -146,6 +147,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				windowId,
 				generation: state.generation,
 				mode: event.streaming ? "boundary" : "next-run",
+				fresh: event.fresh === true,
 			};
 			const handoff: PendingHandoff | undefined = event.handoff
 				? { text: event.handoff, source: event.source, windowId }
@@ -164,6 +166,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				baseLeafId: event.baseLeafId,
 				windowId: event.newWindowId,
 				handoff: state.handoff,
+				carried: request.fresh ? NOTHING_CARRIED : (event.carried ?? NOTHING_CARRIED),
 			};
 			return {
 				state: { ...state, request: undefined, nextRun },

@@ -28,6 +28,19 @@ export interface ResetRequest {
 	readonly generation: number;
 	/** `boundary`: commit at the next boundary of this run; `next-run`: the next run starts fresh. */
 	readonly mode: "boundary" | "next-run";
+	/** `/reset --fresh`: the new window carries neither the earlier request nor the digest. */
+	readonly fresh: boolean;
+}
+
+/**
+ * The work a reset carries into the new window besides the handoff, read from the closing window
+ * when the reset is proposed: the user's latest request and the mechanical digest.
+ */
+export interface CarriedWork {
+	/** The user's latest request before the reset, already bounded. */
+	readonly userRequest: string | undefined;
+	/** The mechanical digest of the closing window. */
+	readonly digest: string | undefined;
 }
 
 /**
@@ -54,6 +67,8 @@ export interface NextRun {
 	readonly windowId: string;
 	/** The handoff its boot text carries (rendered identically in the projection and the commit). */
 	readonly handoff: PendingHandoff | undefined;
+	/** The work carried from the window before the run (read once, when the run started). */
+	readonly carried: CarriedWork;
 }
 
 /** Entries handed to Pi that are not confirmed in the session yet. */
@@ -126,8 +141,16 @@ export type ResetEvent =
 			readonly handoff: string | undefined;
 			/** Whether a run is active (commit at its next boundary) or Pi is idle (next run starts fresh). */
 			readonly streaming: boolean;
+			/** `/reset --fresh`: carry neither the earlier request nor the digest. */
+			readonly fresh?: boolean;
 	  }
-	| { readonly type: "run-start"; readonly baseLeafId: string | null; readonly newWindowId: string }
+	| {
+			readonly type: "run-start";
+			readonly baseLeafId: string | null;
+			readonly newWindowId: string;
+			/** The work of the window before the run (none when absent; ignored for a fresh request). */
+			readonly carried?: CarriedWork;
+	  }
 	| { readonly type: "boundary"; readonly aborted: boolean; readonly newWindowId: string }
 	| { readonly type: "confirm"; readonly found: CommittedWindow | undefined }
 	| {
@@ -200,6 +223,9 @@ export interface Step {
 	/** What the adapter does. */
 	readonly effect: ResetEffect;
 }
+
+/** Nothing carried (a `/reset --fresh`). */
+export const NOTHING_CARRIED: CarriedWork = { userRequest: undefined, digest: undefined };
 
 /** The first window of a branch. */
 export const INITIAL_WINDOW: WindowState = { id: "w0", resets: 0, warned: false };

@@ -34,8 +34,10 @@ export interface BootFacts {
 	readonly kept: "nothing" | "turn" | "prompt";
 	/** Set when the turn in progress was too large to keep. */
 	readonly droppedTurn?: boolean;
-	/** The mechanical digest of the closed window (resets Pi started), if any. */
+	/** The mechanical digest of the closed window, if it did anything. */
 	readonly digest?: string;
+	/** `/reset --fresh`: the user asked to carry nothing but the handoff. */
+	readonly fresh?: boolean;
 }
 
 const CAUSES: Record<BootFacts["cause"], string> = {
@@ -75,14 +77,25 @@ export function bootText(facts: BootFacts): string {
 	];
 	if (facts.handoff) lines.push("", ...presentHandoff(facts.handoff, quoteData));
 	else lines.push("", "No handoff note was written for this window.");
+	if (facts.fresh)
+		lines.push(
+			"",
+			"The user asked for a fresh start: nothing else from the earlier windows is carried over.",
+		);
 	if (facts.digest)
 		lines.push("", "What the previous window did (a mechanical digest):", quoteData(facts.digest));
-	if (facts.userRequest)
-		lines.push("", "The user's most recent request, verbatim:", quoteData(facts.userRequest));
+	if (facts.userRequest) {
+		// After an idle /reset the user's new message follows: the carried request is the one before it.
+		const label =
+			facts.kept === "prompt"
+				? "The user's latest request before this reset, verbatim:"
+				: "The user's most recent request, verbatim:";
+		lines.push("", label, quoteData(facts.userRequest));
+	}
 	if (facts.kept === "turn") {
 		lines.push("", "The turn in progress (your tool calls and their results) follows unchanged.");
 	} else if (facts.kept === "prompt") {
-		lines.push("", "The user's new message follows.");
+		lines.push("", "The user's new message follows; where it changes the task, it wins.");
 	}
 	if (facts.droppedTurn) {
 		lines.push(
@@ -94,13 +107,20 @@ export function bootText(facts: BootFacts): string {
 	return lines.join("\n");
 }
 
-/** The last line: where to go on from, never "start over". */
+/**
+ * The last line: where to go on from, never "start over", and never "continue the task" when
+ * nothing says what the task is.
+ */
 function closingLine(facts: BootFacts): string {
 	if (facts.handoff)
 		return "Go on from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.";
 	if (facts.digest)
 		return "Go on from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.";
-	return "Continue the task from here.";
+	if (facts.userRequest) return "Continue the task from here.";
+	if (facts.kept === "turn") return "Go on with the turn in progress.";
+	return facts.kept === "prompt"
+		? "No earlier task is carried over: start from the user's new message."
+		: "No earlier task is carried over: wait for the user's next message.";
 }
 
 /** The compaction summary of an explicit reset, whose boot text follows as a hidden message. */
@@ -207,7 +227,9 @@ export function statusReport(
 
 /** Help for `/reset`. */
 export const COMMAND_HELP = [
-	"/reset [handoff]  start a new context window, carrying the optional handoff note",
+	"/reset [handoff]  start a new context window, carrying the optional handoff note, your latest",
+	"                  request and a digest of the closing window (files changed and read, last tools)",
+	"/reset --fresh [handoff]  the same without your earlier request and the digest",
 	"/reset status     window id, tokens left before the checkpoint warning, resets so far",
 	"/reset on|off     turn pi-reset on or off for this session",
 	"Only a bare subcommand word is a subcommand: /reset status of the db is in notes.md resets with",
