@@ -115,6 +115,7 @@ export {
 	type NoticeLevel,
 	type OnceReporter,
 	tellUser,
+	writeStdout,
 } from "./user-output.js";
 export {
 	type EntryLookup,
