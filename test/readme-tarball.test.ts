@@ -5,6 +5,7 @@
  * test file. Reads the packed tarballs (`pnpm pack:all` first), as docs-links.test.ts does.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -33,6 +34,26 @@ describe.each(PACKAGES)("the packed @pi-lifecycle/%s", (name) => {
 			expect(shippedDocProblems(text, { shipped, tracked, packageDir: `packages/${name}` })).toEqual([]);
 		},
 	);
+});
+
+// A pending changeset becomes CHANGELOG text in each package it names (`changeset version`).
+const changesets = tracked.filter((path) => /^\.changeset\/.+\.md$/.test(path) && path !== ".changeset/README.md");
+
+describe("pending changesets (CHANGELOG text once versioned)", () => {
+	it.each(changesets)("%s names nothing the tarballs of its packages lack", (path) => {
+		const text = readFileSync(join(repoRoot, path), "utf8");
+		const [, front = "", body = ""] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text) ?? [];
+		const names = [...front.matchAll(/"@pi-lifecycle\/([\w-]+)"/g)].map((match) => match[1] ?? "");
+		expect(names.length, "a changeset names at least one package").toBeGreaterThan(0);
+		const problems = names.flatMap((name) =>
+			shippedDocProblems(body, {
+				shipped: tarballFiles(tarballPath(name as (typeof PACKAGES)[number])),
+				tracked,
+				packageDir: `packages/${name}`,
+			}),
+		);
+		expect([...new Set(problems)]).toEqual([]);
+	});
 });
 
 describe("the shipped-doc check", () => {
