@@ -37,7 +37,9 @@ describe.each(PACKAGES)("the packed @pi-lifecycle/%s", (name) => {
 });
 
 // A pending changeset becomes CHANGELOG text in each package it names (`changeset version`).
-const changesets = tracked.filter((path) => /^\.changeset\/.+\.md$/.test(path) && path !== ".changeset/README.md");
+const changesets = tracked.filter(
+	(path) => /^\.changeset\/.+\.md$/.test(path) && path !== ".changeset/README.md",
+);
 
 describe("pending changesets (CHANGELOG text once versioned)", () => {
 	it.each(changesets)("%s names nothing the tarballs of its packages lack", (path) => {

@@ -70,6 +70,7 @@ export {
 	type NewWindowOffer,
 	offerNewWindowDrafts,
 } from "./new-window.js";
+export { nativeExecutableName } from "./platform.js";
 export {
 	defaultRegistry,
 	type ProcessOutcome,
