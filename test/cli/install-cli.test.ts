@@ -88,7 +88,7 @@ describe("before the first release: the packed tarballs (root README, Install)",
 				"--legacy-peer-deps",
 				"--no-audit",
 				"--no-fund",
-				...["lifecycle-kit", "pi-reset", "pi-goal"].map(tarball),
+				...(["lifecycle-kit", "pi-reset", "pi-goal"] as const).map((name) => tarball(name)),
 			],
 			{
 				cwd: folder,
