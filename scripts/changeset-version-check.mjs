@@ -58,6 +58,11 @@ try {
 			log.endsWith(logsBefore[name].replace(/^# [^\n]*\n\n?/, "")),
 			`${name}: CHANGELOG lost earlier entries`,
 		);
+		// The hand-written first entry (.changeset/README.md) stays below the generated one.
+		check(
+			log.indexOf(`## ${expected[name]}`) < log.indexOf(`## ${before[name]}`),
+			`${name}: the new entry is not above the ${before[name]} entry`,
+		);
 		if (name !== "lifecycle-kit") {
 			check(
 				after.dependencies["@pi-lifecycle/lifecycle-kit"].startsWith("workspace:"),

@@ -66,41 +66,41 @@ describe("every switch in the root README: its scope and where it is stored", { 
 		s.script(reply("hello"));
 		await s.prompt("hi");
 		await s.prompt("/reset off");
-		expect(ui.statuses.get("pi-reset")).toBe("reset off");
+		expect(ui.statuses.get("pi-reset")).toBe("reset: off");
 		expect(sessionLines(s)).toMatch(/"customType":"pi-reset\/state"[^\n]*"enabled":false/);
 		expect(existsSync(globalFile("pi-reset"))).toBe(false);
 		await s.reload();
-		expect(ui.statuses.get("pi-reset")).toBe("reset off");
+		expect(ui.statuses.get("pi-reset")).toBe("reset: off");
 
 		const reopened = await start(s.sessionFile);
-		expect(reopened.ui.statuses.get("pi-reset")).toBe("reset off");
+		expect(reopened.ui.statuses.get("pi-reset")).toBe("reset: off");
 		const other = await start();
-		expect(other.ui.statuses.get("pi-reset")).toBe("reset w0");
+		expect(other.ui.statuses.get("pi-reset")).toBe("reset: w0");
 	});
 
 	it("jscpd_run off (the model): this session only, stored nowhere; gone on reload", async () => {
 		const { s, ui } = await start();
 		s.script(toolCall("jscpd_run", { command: "off" }), reply("checks are off"));
 		await s.prompt("turn the duplicate checks off");
-		expect(ui.statuses.get("pi-jscpd")).toBe("jscpd off");
+		expect(ui.statuses.get("pi-jscpd")).toBe("jscpd: off");
 		expect(existsSync(globalFile("pi-jscpd"))).toBe(false);
 		expect(existsSync(join(s.cwd, ".pi"))).toBe(false);
 		expect(sessionLines(s)).not.toMatch(/"customType":"pi-jscpd\/[^"]*"[^\n]*"enabled"/);
 		await s.reload();
-		expect(ui.statuses.get("pi-jscpd")).not.toBe("jscpd off");
+		expect(ui.statuses.get("pi-jscpd")).not.toBe("jscpd: off");
 	});
 
 	it("/jscpd off (you): every project, in the global pi-jscpd.json; a new session in another project is off", async () => {
 		const { s, ui } = await start();
 		await s.prompt("/jscpd off");
-		expect(ui.statuses.get("pi-jscpd")).toBe("jscpd off");
+		expect(ui.statuses.get("pi-jscpd")).toBe("jscpd: off");
 		expect(readJson(globalFile("pi-jscpd"))).toEqual({ enabled: false });
 		expect(existsSync(join(s.cwd, ".pi"))).toBe(false);
 		const other = await start();
-		expect(other.ui.statuses.get("pi-jscpd")).toBe("jscpd off");
+		expect(other.ui.statuses.get("pi-jscpd")).toBe("jscpd: off");
 		await other.s.prompt("/jscpd on");
 		expect(readJson(globalFile("pi-jscpd"))).toEqual({ enabled: true });
-		expect(other.ui.statuses.get("pi-jscpd")).not.toBe("jscpd off");
+		expect(other.ui.statuses.get("pi-jscpd")).not.toBe("jscpd: off");
 	});
 
 	it("/goal retry-usage-limits on (you): every project, in the global pi-goal.json; never the session file", async () => {
@@ -123,14 +123,36 @@ describe("every switch in the root README: its scope and where it is stored", { 
 		await s.abort();
 		gate.resolve();
 		await s.waitForIdle();
-		expect(ui.statuses.get("pi-goal")).toMatch(/^goal paused · interrupted · budget [\d.]+k?\/100k$/);
+		expect(ui.statuses.get("pi-goal")).toMatch(/^goal: paused · interrupted · budget [\d.]+k?\/100k$/);
 		expect(sessionLines(s)).toMatch(/"customType":"pi-goal\/state"[^\n]*"tokenBudget":100000/);
 		expect(existsSync(globalFile("pi-goal"))).toBe(false);
 		const reopened = await start(s.sessionFile);
 		expect(reopened.ui.statuses.get("pi-goal")).toMatch(
-			/^goal paused · interrupted · budget [\d.]+k?\/100k$/,
+			/^goal: paused · interrupted · budget [\d.]+k?\/100k$/,
 		);
 		const other = await start();
 		expect(other.ui.statuses.get("pi-goal")).toBeUndefined();
+	});
+});
+
+describe("Pi's one status line", () => {
+	it("the three footer statuses read apart: Pi joins them with single spaces, each starts with its name and a colon", async () => {
+		const { s, ui } = await start();
+		const gate = deferred();
+		s.script(async () => {
+			await gate.promise;
+			return reply("Working on it.");
+		});
+		await s.prompt("/goal write the report");
+		await s.abort();
+		gate.resolve();
+		await s.waitForIdle();
+		// As Pi's footer builds the line: sorted by status key, joined with one space.
+		const line = [...ui.statuses.entries()]
+			.filter((entry): entry is [string, string] => entry[1] !== undefined)
+			.sort(([a], [b]) => a.localeCompare(b))
+			.map(([, text]) => text)
+			.join(" ");
+		expect(line).toMatch(/^goal: paused · interrupted jscpd: [^:]+ reset: w0$/);
 	});
 });

@@ -238,7 +238,7 @@ async function main(): Promise<number> {
 	out(`  context resets: ${story.resets}`);
 	out(`  duplicate removed after the finding: ${story.dedupWrite ? "yes" : "no"}`);
 	out(`  goal complete: ${story.complete ? "yes" : "no"}`);
-	const cleanAtEnd = footer.get("pi-jscpd")?.startsWith("jscpd clean") ?? false;
+	const cleanAtEnd = footer.get("pi-jscpd")?.startsWith("jscpd: clean") ?? false;
 	out(`  duplicate gone at the end (last jscpd check clean): ${cleanAtEnd ? "yes" : "no"}`);
 	out(`  footer: ${footerLine()}`);
 	const ok = story.complete && story.findings >= 1 && story.resets === 1 && story.dedupWrite && cleanAtEnd;

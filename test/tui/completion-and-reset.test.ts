@@ -60,7 +60,7 @@ describe("autocomplete, help and /reset status in pi's TUI", () => {
 		// The model ends its window with new_context; the footer and the status follow the reset.
 		submit(session, "start the task");
 		const reset = await session.waitForScreen(/Continuing in the fresh window\./, 20_000);
-		expect(footer(reset)).toMatch(/reset w1-[a-z0-9]+/);
+		expect(footer(reset)).toMatch(/reset: w1-[a-z0-9]+/);
 		await command(session, "/reset status");
 		const after = await session.waitForScreen(/Resets so far: 1\./);
 		expect(after).toMatch(/Window: w1-[a-z0-9]+\./);

@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 /** The pi-goal footer status (`goal <state> …`) at the start of the statuses line. */
-const footerStatus = (state: string) => new RegExp(`^goal ${state}`, "m");
+const footerStatus = (state: string) => new RegExp(`^goal: ${state}`, "m");
 const ACTIVE = footerStatus("active \\d+s · auto \\d+/25");
 
 /** The id in the menu title `Goal <id> · <state> · <objective>`. */
@@ -171,7 +171,7 @@ describe("pause, resume and edit from the /goal menu in pi's TUI", () => {
 		await session.waitForScreen(/Token budget of goal g-[a-z0-9]+/);
 		submit(session, "80k");
 		const set = await session.waitForScreen(/Goal g-[a-z0-9]+ now has a budget of 80k tokens \(active\)\./);
-		expect(footer(set)).toMatch(/^goal active \d+s · auto \d+\/25 · budget [\d.k]+\/80k/m);
+		expect(footer(set)).toMatch(/^goal: active \d+s · auto \d+\/25 · budget [\d.k]+\/80k/m);
 
 		submit(session, "/goal");
 		await session.waitForScreen(/Full status/);
@@ -198,18 +198,18 @@ describe("session replacement closes an open /goal dialog", () => {
 		expect(replaced).not.toMatch(/Goal cleared|paused\.|nothing was done/);
 		// A new session: the old transcript (the fixture's notice) and the goal's footer status go.
 		const fresh = await session.waitForNoMatch(
-			/^goal (?:active|paused|complete)|Waiting for replace-now/m,
+			/^goal: (?:active|paused|complete)|Waiting for replace-now/m,
 			20_000,
 		);
 		// The statuses line is drawn (the new session's reset window), without a goal.
-		expect(footer(fresh)).toMatch(/^(?!goal ).*reset w\d/m);
+		expect(footer(fresh)).toMatch(/^(?!goal: ).*reset: w\d/m);
 
 		// Answering afterwards does nothing: Enter lands in the (empty) main editor.
 		session.sendKeys("Enter");
 		await command(session, "/goal status");
 		const status = await session.waitForScreen(/No goal\. Start one with \/goal <objective>/);
 		expect(status).not.toMatch(/Goal cleared|Goal g-[a-z0-9]+ paused|nothing was done/);
-		expect(footer(status)).not.toMatch(/^goal (?:active|paused)/m);
+		expect(footer(status)).not.toMatch(/^goal: (?:active|paused)/m);
 	}
 
 	it("the manager menu disappears when the session is replaced, and its choice is never acted on", async () => {

@@ -19,9 +19,9 @@ const QUESTION = /\/goal edit: edit the current objective or start a new goal\?/
 async function pausedGoal(): Promise<PiTui> {
 	const session = await startPi({ script: fauxScript("abortable-goal.mjs"), gated: true });
 	submit(session, "/goal Write the two parts");
-	await session.waitForScreen(/^goal active/m);
+	await session.waitForScreen(/^goal: active/m);
 	await command(session, "/goal pause");
-	await session.waitForScreen(/^goal paused/m);
+	await session.waitForScreen(/^goal: paused/m);
 	return session;
 }
 
@@ -43,9 +43,9 @@ describe("/goal grammar in pi's TUI", () => {
 		await session.waitForScreen(QUESTION);
 		await choose(session, /Start a new goal: edit the README first/);
 		await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
-		await session.waitForScreen(/^goal active/m);
+		await session.waitForScreen(/^goal: active/m);
 		await command(session, "/goal pause");
-		await session.waitForScreen(/^goal paused/m);
+		await session.waitForScreen(/^goal: paused/m);
 		await command(session, "/goal status");
 		await session.waitForScreen(/Objective: edit the README first\n/);
 	});
@@ -55,9 +55,9 @@ describe("/goal grammar in pi's TUI", () => {
 		const session = tui;
 		await command(session, "/goal clear the build warnings in src/");
 		await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
-		await session.waitForScreen(/^goal active/m);
+		await session.waitForScreen(/^goal: active/m);
 		await command(session, "/goal pause");
-		await session.waitForScreen(/^goal paused/m);
+		await session.waitForScreen(/^goal: paused/m);
 		await command(session, "/goal status");
 		await session.waitForScreen(/Objective: clear the build warnings in src\/\n/);
 	});

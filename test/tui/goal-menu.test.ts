@@ -18,9 +18,9 @@ describe("the /goal manager menu in pi's TUI", () => {
 		tui = await startPi({ script: fauxScript("gated-goal.mjs"), gated: true });
 		const session = tui;
 		submit(session, "/goal --tokens 100k Write the two parts");
-		const during = await session.waitForScreen(/goal active \d+s · auto 0\/25 · budget [\d.k]+\/100k/);
+		const during = await session.waitForScreen(/goal: active \d+s · auto 0\/25 · budget [\d.k]+\/100k/);
 		expect(footer(during)).toMatch(/jscpd/);
-		expect(footer(during)).toMatch(/reset w0/);
+		expect(footer(during)).toMatch(/reset: w0/);
 
 		submit(session, "/goal");
 		const menu = await session.waitForScreen(/Full status/);
@@ -32,10 +32,10 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await session.waitForScreen(/Clear goal g-[a-z0-9]+\?/);
 		// The model completes the goal while the confirmation is open.
 		session.openGate();
-		await session.waitForScreen(/goal complete · budget/, 20_000);
+		await session.waitForScreen(/goal: complete · budget/, 20_000);
 		session.sendKeys("Enter"); // "Yes"
 		const after = await session.waitForScreen(/The goal changed while the dialog was open; nothing was done/);
-		expect(footer(after)).toMatch(/goal complete · budget/);
+		expect(footer(after)).toMatch(/goal: complete · budget/);
 
 		// Now clearing from a fresh menu works after the confirmation.
 		submit(session, "/goal");
@@ -68,10 +68,10 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await session.waitForScreen(/Token budget/);
 		submit(session, "50k");
 		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
-		expect(footer(started)).toMatch(/goal active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
+		expect(footer(started)).toMatch(/goal: active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
 		// The model request is held (gate closed): no event arrives, yet the footer's clock moves on.
-		const later = await session.waitForScreen(/goal active [3-9]s · auto 0\/25/, 15_000);
-		expect(footer(later)).toMatch(/goal active [3-9]s/);
+		const later = await session.waitForScreen(/goal: active [3-9]s · auto 0\/25/, 15_000);
+		expect(footer(later)).toMatch(/goal: active [3-9]s/);
 
 		// Settings: automaticTurns is saved to the global settings file and the footer follows.
 		submit(session, "/goal");

@@ -23,7 +23,7 @@ describe("the bare /jscpd overview in pi's TUI", () => {
 		});
 		const session = tui;
 		// The session baseline (the start-of-session scan) has finished: the footer is idle.
-		await session.waitForScreen(/jscpd ready/, 30_000);
+		await session.waitForScreen(/jscpd: ready/, 30_000);
 
 		await command(session, "/jscpd");
 		const menu = await session.waitForScreen(/Browse findings \(0\)/);
@@ -34,7 +34,7 @@ describe("the bare /jscpd overview in pi's TUI", () => {
 			/Run the changed check[\s\S]*Run a project scan[\s\S]*Browse findings \(0\)[\s\S]*Help/,
 		);
 		// Nothing scans on open: no check running, no scan result.
-		expect(footer(menu)).toMatch(/jscpd ready/);
+		expect(footer(menu)).toMatch(/jscpd: ready/);
 		expect(menu).not.toMatch(/checking|duplicated block/);
 
 		await choose(session, /Run a project scan/);
@@ -69,7 +69,7 @@ describe("session replacement closes the open /jscpd overview", () => {
 			extraExtensions: [fixtureExtension("replace-session.ts")],
 		});
 		const session = tui;
-		await session.waitForScreen(/jscpd ready/, 30_000);
+		await session.waitForScreen(/jscpd: ready/, 30_000);
 		await command(session, "/replace-session-when replace-now");
 		await session.waitForScreen(/Waiting for replace-now to replace the session\./);
 
@@ -85,7 +85,7 @@ describe("session replacement closes the open /jscpd overview", () => {
 
 		// Back in the main editor of the new session. (Measured: when the old dialog is left open —
 		// no signal — the next overview never shows, so the wait for it below fails.)
-		const after = await session.waitForScreen(/jscpd ready/, 30_000);
+		const after = await session.waitForScreen(/jscpd: ready/, 30_000);
 		session.type("/jscpd");
 		await until(() => editorText(session.capture()) === "/jscpd", session);
 		// The new session's overview opens normally, with nothing to browse yet; no scan or check ran.

@@ -34,9 +34,9 @@ describe("triage of jscpd findings in pi's TUI", () => {
 	it("browse after an automatic finding; dismiss and undo in the same menu; a dismissed finding is not re-delivered after a reset", async () => {
 		tui = await startPi({ script: fauxScript("triage-dismiss.mjs"), projectFiles });
 		const session = tui;
-		await session.waitForScreen(/jscpd ready/, 30_000);
+		await session.waitForScreen(/jscpd: ready/, 30_000);
 		submit(session, "write b.ts");
-		const found = await session.waitForScreen(/jscpd 1 new duplicate/, 30_000);
+		const found = await session.waitForScreen(/jscpd: 1 new duplicate/, 30_000);
 		expect(found).toMatch(/jscpd: 1 new duplicated block in files changed this session\./);
 
 		const menu = await openFinding(session);
@@ -47,13 +47,13 @@ describe("triage of jscpd findings in pi's TUI", () => {
 		await session.waitForScreen(/finding 1 dismissed as intended; it is not reported to the model again/);
 		// The same menu is back, now offering the undo; the footer counts the dismissal.
 		const undo = await session.waitForScreen(/→ Undo dismiss|Undo dismiss/);
-		expect(footer(undo, 4)).toMatch(/jscpd clean · 1 dismissed/);
+		expect(footer(undo, 4)).toMatch(/jscpd: clean · 1 dismissed/);
 		await choose(session, /Undo dismiss/);
 		const restored = await session.waitForScreen(/finding 1 is reported again when a check finds it/);
 		expect(restored).toMatch(/Dismiss as intended/);
-		await session.waitForScreen(/jscpd 1 new duplicate/);
+		await session.waitForScreen(/jscpd: 1 new duplicate/);
 		await choose(session, /Dismiss as intended/);
-		await session.waitForScreen(/jscpd clean · 1 dismissed/);
+		await session.waitForScreen(/jscpd: clean · 1 dismissed/);
 		session.sendKeys("Escape");
 		await session.waitForNoMatch(/Finding 1: copies existing code/);
 
@@ -65,7 +65,7 @@ describe("triage of jscpd findings in pi's TUI", () => {
 		await command(session, "/jscpd status");
 		const status = await session.waitForScreen(/acknowledged findings: \d+/);
 		expect(status).not.toMatch(/re-delivered after a reset/);
-		expect(footer(status, 4)).toMatch(/jscpd clean · 1 dismissed/);
+		expect(footer(status, 4)).toMatch(/jscpd: clean · 1 dismissed/);
 		// Nothing was delivered in the new window (the original message may have scrolled away).
 		expect(status.slice(status.indexOf("Fresh window."))).not.toMatch(/new duplicated block/);
 	});
@@ -73,9 +73,9 @@ describe("triage of jscpd findings in pi's TUI", () => {
 	it("ask-to-fix while idle sends one message naming both locations; while the agent works it refuses and says why", async () => {
 		tui = await startPi({ script: fauxScript("triage-fix.mjs"), gated: true, projectFiles });
 		const session = tui;
-		await session.waitForScreen(/jscpd ready/, 30_000);
+		await session.waitForScreen(/jscpd: ready/, 30_000);
 		submit(session, "write b.ts");
-		await session.waitForScreen(/jscpd 1 new duplicate/, 30_000);
+		await session.waitForScreen(/jscpd: 1 new duplicate/, 30_000);
 
 		await openFinding(session);
 		await choose(session, /Ask the agent to fix it/);

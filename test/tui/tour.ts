@@ -60,7 +60,7 @@ async function goalTour(): Promise<void> {
 		shot(
 			"The footer during a goal",
 			"Each extension writes one status under its own key: `pi-goal` (state, active time, automatic turns, budget), `pi-jscpd` and `pi-reset` (the current context window).",
-			await tui.waitForScreen(/goal active \d+s · auto 0\/25 · budget/),
+			await tui.waitForScreen(/goal: active \d+s · auto 0\/25 · budget/),
 		);
 		submit(tui, "/goal");
 		shot(
@@ -75,7 +75,7 @@ async function goalTour(): Promise<void> {
 			await tui.waitForScreen(/Clear goal g-[a-z0-9]+\?/),
 		);
 		tui.openGate();
-		await tui.waitForScreen(/goal complete · budget/, 20_000);
+		await tui.waitForScreen(/goal: complete · budget/, 20_000);
 		tui.sendKeys("Enter");
 		shot(
 			"The goal changed while the dialog was open",
@@ -92,11 +92,11 @@ async function goalDialogsTour(): Promise<void> {
 	const tui = await startPi({ script: fauxScript("abortable-goal.mjs"), gated: true });
 	try {
 		submit(tui, "/goal Write the two parts");
-		await tui.waitForScreen(/^goal active \d+s/m);
+		await tui.waitForScreen(/^goal: active \d+s/m);
 		submit(tui, "/goal");
 		await tui.waitForScreen(/Full status/);
 		await choose(tui, /Pause/);
-		await tui.waitForScreen(/^goal paused/m);
+		await tui.waitForScreen(/^goal: paused/m);
 		submit(tui, "/goal");
 		shot(
 			"Pause and resume from the menu",
@@ -160,7 +160,7 @@ async function jscpdTour(): Promise<void> {
 		projectFiles: { "src/a.ts": duplicatedFunction("alpha"), "src/b.ts": duplicatedFunction("beta") },
 	});
 	try {
-		await tui.waitForScreen(/jscpd ready/, 30_000);
+		await tui.waitForScreen(/jscpd: ready/, 30_000);
 		await command(tui, "/jscpd");
 		shot(
 			"The `/jscpd` overview",
@@ -187,14 +187,14 @@ async function jscpdTriageTour(): Promise<void> {
 		projectFiles: { "src/a.ts": duplicatedFunction("alpha") },
 	});
 	try {
-		await tui.waitForScreen(/jscpd ready/, 30_000);
+		await tui.waitForScreen(/jscpd: ready/, 30_000);
 		submit(tui, "write b.ts");
-		await tui.waitForScreen(/jscpd 1 new duplicate/, 30_000);
+		await tui.waitForScreen(/jscpd: 1 new duplicate/, 30_000);
 		await command(tui, "/jscpd");
 		await choose(tui, /Browse findings \(1\)/);
 		shot(
 			"Browsing the findings",
-			"The model copied `src/a.ts` into `src/b.ts`; the automatic checkpoint reported it (the footer says `jscpd 1 new duplicate`). Browse lists every current finding, whichever check found it, newest first: both locations, kind, size and whether the model was told. The overview's count is the footer's.",
+			"The model copied `src/a.ts` into `src/b.ts`; the automatic checkpoint reported it (the footer says `jscpd: 1 new duplicate`). Browse lists every current finding, whichever check found it, newest first: both locations, kind, size and whether the model was told. The overview's count is the footer's.",
 			await tui.waitForScreen(/jscpd findings, newest first \(1\)/),
 		);
 		await choose(tui, /1\. src\/a\.ts/);

@@ -70,6 +70,7 @@ export {
 	type NewWindowOffer,
 	offerNewWindowDrafts,
 } from "./new-window.js";
+export { nativeExecutableName } from "./platform.js";
 export {
 	defaultRegistry,
 	type ProcessOutcome,
@@ -115,6 +116,7 @@ export {
 	type NoticeLevel,
 	type OnceReporter,
 	tellUser,
+	writeStdout,
 } from "./user-output.js";
 export {
 	type EntryLookup,

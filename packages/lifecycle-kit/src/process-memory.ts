@@ -6,6 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
+import { memoryReading } from "./platform.js";
 
 /** How often the group's memory is sampled once it ran a while (sooner at the start: 10, 20, 40… ms). */
 export const MEMORY_SAMPLE_MS = 250;
@@ -69,7 +70,14 @@ export function groupRss(
 	limitBytes = Number.POSITIVE_INFINITY,
 	wholeGroup = true,
 ): Promise<number> {
-	return process.platform === "linux" ? linuxGroupRss(pgid, limitBytes, wholeGroup) : psGroupRss(pgid);
+	switch (memoryReading()) {
+		case "proc":
+			return linuxGroupRss(pgid, limitBytes, wholeGroup);
+		case "ps":
+			return psGroupRss(pgid);
+		case "none":
+			return Promise.resolve(0);
+	}
 }
 
 /**

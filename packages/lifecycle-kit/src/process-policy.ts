@@ -5,6 +5,7 @@
  */
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { executableFileNames } from "./platform.js";
 
 /** Whom a child process runs for. */
 export interface ProjectTrust {
@@ -99,11 +100,14 @@ export function resolveExecutable(
 	if (isAbsolute(command)) {
 		if (isExecutableFile(command)) found = command;
 	} else if (!command.includes("/") && !command.includes("\\")) {
-		for (const entry of safePathEntries(options.pathEnv ?? process.env.PATH, trust)) {
-			const candidate = join(entry, command);
-			if (isExecutableFile(candidate)) {
-				found = candidate;
-				break;
+		const names = executableFileNames(command);
+		search: for (const entry of safePathEntries(options.pathEnv ?? process.env.PATH, trust)) {
+			for (const name of names) {
+				const candidate = join(entry, name);
+				if (isExecutableFile(candidate)) {
+					found = candidate;
+					break search;
+				}
 			}
 		}
 	} else {

@@ -9,16 +9,24 @@
  * A child whose group was not yet delivered when Pi dies (Pi was descheduled between the spawn and
  * the write, which a loaded machine stretches to many milliseconds) is still found on Linux: every
  * child carries {@link WATCHDOG_MARKER} in its environment (inherited by what it starts), and the
- * watchdog sweeps /proc for it on the way out. Elsewhere that window remains.
+ * watchdog sweeps /proc for it on the way out. Elsewhere that window remains. Which of this runs
+ * where is decided in platform.ts (`watchdogSupport`, passed in by the caller): this module imports
+ * nothing of the kit, so it also runs on its own.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+
+/** Where the watchdog runs, and whether it sweeps by environment marker (platform.ts decides). */
+export interface WatchdogSupport {
+	readonly watchdog: boolean;
+	readonly environmentSweep: boolean;
+}
 
 const SOURCE = `"use strict";
 const parent = process.argv[1];
 const marker = process.argv[2];
 const groups = new Set();
 const sweep = () => {
-	if (process.platform !== "linux" || !marker) return;
+	if (!marker) return; // given only where /proc can be swept (platform.ts)
 	const fs = require("fs");
 	let entries = [];
 	try { entries = fs.readdirSync("/proc"); } catch { return; }
@@ -56,10 +64,11 @@ export const WATCHDOG_MARKER = `PI_LIFECYCLE_WATCHDOG=${process.pid}-${Date.now(
 let watchdog: ChildProcess | undefined;
 let failed = false;
 
-function ensure(): ChildProcess | undefined {
-	if (watchdog || failed || process.platform === "win32") return watchdog;
+function ensure(support: WatchdogSupport): ChildProcess | undefined {
+	if (watchdog || failed || !support.watchdog) return watchdog;
+	const sweepMarker = support.environmentSweep ? [WATCHDOG_MARKER] : [];
 	try {
-		const child = spawn(process.execPath, ["-e", SOURCE, "--", String(process.pid), WATCHDOG_MARKER], {
+		const child = spawn(process.execPath, ["-e", SOURCE, "--", String(process.pid), ...sweepMarker], {
 			detached: true,
 			shell: false,
 			stdio: ["pipe", "ignore", "ignore"],
@@ -85,13 +94,13 @@ function ensure(): ChildProcess | undefined {
 }
 
 /** Starts the watchdog if it is not running (before a child is spawned, so listing it is immediate). */
-export function startWatchdog(): void {
-	ensure();
+export function startWatchdog(support: WatchdogSupport): void {
+	ensure(support);
 }
 
-/** Lists a live child's process group with the watchdog. */
+/** Lists a live child's process group with the watchdog started by {@link startWatchdog}. */
 export function watchGroup(pgid: number): void {
-	ensure()?.stdin?.write(`+${pgid}\n`);
+	watchdog?.stdin?.write(`+${pgid}\n`);
 }
 
 /** Removes a finished child's process group from the watchdog's list. */

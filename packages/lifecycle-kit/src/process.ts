@@ -15,6 +15,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { BoundedOutput, type CapturedOutput } from "./bounded-output.js";
+import { signalProcessTree, watchdogSupport } from "./platform.js";
 import { watchMemory } from "./process-memory.js";
 import { minimalEnv, type ProjectTrust, resolveExecutable } from "./process-policy.js";
 import { startWatchdog, unwatchGroup, WATCHDOG_MARKER, watchGroup } from "./process-watchdog.js";
@@ -83,7 +84,7 @@ export type ProcessOutcome =
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
 	try {
-		process.kill(-child.pid, signal);
+		signalProcessTree(child.pid, signal);
 	} catch {
 		try {
 			child.kill(signal);
@@ -154,7 +155,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 	if (!resolved.ok) return Promise.resolve({ status: "unavailable", reason: resolved.reason });
 	const limit = request.maxOutputBytes ?? 64 * 1024;
 	const grace = request.killGraceMs ?? 1_000;
-	startWatchdog();
+	startWatchdog(watchdogSupport());
 	return new Promise<ProcessOutcome>((resolve) => {
 		const stdout = new BoundedOutput(limit);
 		const stderr = new BoundedOutput(limit);
@@ -163,6 +164,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
 		let killTimer: NodeJS.Timeout | undefined;
 		const child = spawn(resolved.path, [...request.args], {
 			cwd: request.cwd,
+			// Its own process group on POSIX, so one signal reaches the tree (platform.ts).
 			detached: true,
 			shell: false,
 			windowsHide: true,

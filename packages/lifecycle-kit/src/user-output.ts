@@ -3,13 +3,16 @@
  *
  * The no-UI policy (README "User output"):
  * - with a UI (`ctx.hasUI`): `ctx.ui.notify(text, level)`;
- * - without one, an `info` answer in print mode goes to stdout (`console.log`): it is what the user
- *   asked for (`/goal status`, `/reset status`), and print mode's stdout is text;
+ * - without one, an `info` answer in print mode goes to stdout: it is what the user asked for
+ *   (`/goal status`, `/reset status`), and print mode's stdout is text. Pi (1.3 and later) sends
+ *   `process.stdout.write`, and so `console.log`, to stderr in print mode to keep stdout for the
+ *   final answer; the answer is written to file descriptor 1 then (see {@link writeStdout});
  * - everything else goes to stderr (`console.error`) as one line prefixed with the extension's name
  *   (json and rpc modes keep stdout for the protocol, and a warning must not mix into an answer);
  * - a stale context (one that throws after a reload or session replacement) falls back to stderr.
  * Nothing here throws.
  */
+import { writeSync } from "node:fs";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 
 /** Severity of a notice (Pi's `ctx.ui.notify` levels). */
@@ -20,6 +23,36 @@ export type NoticeContext = Pick<ExtensionContext, "hasUI" | "ui" | "mode">;
 
 function prefixed(source: string, text: string): string {
 	return text.startsWith(`${source}:`) ? text : `${source}: ${text}`;
+}
+
+/** How often a write to a full non-blocking stdout is retried (1 ms apart) before giving up. */
+const STDOUT_RETRIES = 1_000;
+
+/**
+ * Writes one line to the process's real stdout. When the host replaced `process.stdout.write` (Pi's
+ * output guard in print, json and rpc modes assigns its own `write` that forwards to stderr), the
+ * line goes to file descriptor 1 directly; otherwise through `console.log` as usual. A line that
+ * cannot be written there goes to stderr, so it is never lost.
+ */
+export function writeStdout(line: string): void {
+	if (!Object.hasOwn(process.stdout, "write")) {
+		console.log(line);
+		return;
+	}
+	const bytes = Buffer.from(`${line}\n`, "utf8");
+	let written = 0;
+	for (let attempt = 0; written < bytes.length; ) {
+		try {
+			written += writeSync(1, bytes, written, bytes.length - written);
+		} catch (error) {
+			// A pipe in non-blocking mode that is full: wait for the reader, a bounded number of times.
+			if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || ++attempt > STDOUT_RETRIES) {
+				if (written === 0) console.error(line);
+				return;
+			}
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+		}
+	}
 }
 
 /**
@@ -38,7 +71,7 @@ export function tellUser(
 			return;
 		}
 		if (ctx?.mode === "print" && level === "info") {
-			console.log(text);
+			writeStdout(text);
 			return;
 		}
 	} catch {

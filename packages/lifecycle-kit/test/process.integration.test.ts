@@ -270,7 +270,7 @@ setInterval(() => {}, 1000);`;
 		// Pi descheduled between spawn and the write to the watchdog: the child runs, its group was never listed.
 		const parentSource = `import { spawn } from "node:child_process";
 const { startWatchdog, WATCHDOG_MARKER } = await import(${JSON.stringify(watchdogModule)});
-startWatchdog();
+startWatchdog({ watchdog: true, environmentSweep: true }); // as on Linux (platform.ts)
 const [name, value] = WATCHDOG_MARKER.split("=");
 spawn(${JSON.stringify(tool)}, [], { detached: true, stdio: "ignore", env: { PATH: process.env.PATH, [name]: value } });
 setInterval(() => {}, 1000);`;

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { createFooterStatus, createOnceReporter, tellUser } from "../src/user-output.js";
 
@@ -59,6 +61,30 @@ describe("the no-UI policy of tellUser", () => {
 		} finally {
 			io.restore();
 		}
+	});
+
+	it("in print mode under Pi's output guard (process.stdout.write sent to stderr), info answers still reach stdout", () => {
+		// A child process with the guard Pi installs in print, json and rpc modes (same since 1.3.0):
+		// an own process.stdout.write that forwards to stderr, so console.log lands on stderr.
+		const source = pathToFileURL(new URL("../src/user-output.ts", import.meta.url).pathname).href;
+		const script = `
+			const toStderr = process.stderr.write.bind(process.stderr);
+			process.stdout.write = (chunk, encoding, callback) =>
+				toStderr(String(chunk), typeof encoding === "function" ? encoding : callback);
+			const { tellUser, writeStdout } = await import(${JSON.stringify(source)});
+			const ctx = { hasUI: false, mode: "print", ui: {} };
+			tellUser(ctx, "demo", "Status: fine");
+			tellUser(ctx, "demo", "careful", "warning");
+			tellUser({ ...ctx, mode: "json" }, "demo", "json answer");
+			writeStdout("second line");
+			console.log("a plain console.log");
+		`;
+		const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+		expect(child.status, child.stderr).toBe(0);
+		expect(child.stdout).toBe("Status: fine\nsecond line\n");
+		expect(child.stderr).toContain("demo: careful");
+		expect(child.stderr).toContain("demo: json answer");
+		expect(child.stderr).toContain("a plain console.log");
 	});
 
 	it("in json mode stdout belongs to the protocol: even info goes to stderr", () => {

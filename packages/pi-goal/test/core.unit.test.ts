@@ -304,14 +304,14 @@ describe("contract, outcome, footer, settings, persistence", () => {
 	it("footer shows short states in the shared `<noun> <state> · <detail>` grammar", () => {
 		const state = started({}, 100_000);
 		expect(footerText(state.goal, facts({ now: 181_000, branchTotal: 80_000 }))).toBe(
-			"goal active 3m · auto 0/25 · budget 80k/100k",
+			"goal: active 3m · auto 0/25 · budget 80k/100k",
 		);
 		const paused = reduceGoal(state, { type: "pause", reason: "automatic-turns" }, facts()).state;
-		expect(footerText(paused.goal, facts())).toMatch(/^goal paused · limit 0\/25/);
+		expect(footerText(paused.goal, facts())).toMatch(/^goal: paused · limit 0\/25/);
 		const waiting = reduceGoal(state, { type: "wait", reason: "CI", resumeAt: null }, facts()).state;
-		expect(footerText(waiting.goal, facts())).toMatch(/^goal waiting CI/);
+		expect(footerText(waiting.goal, facts())).toMatch(/^goal: waiting CI/);
 		const over = { ...state.goal, status: "budget_limited" } as GoalRecord;
-		expect(footerText(over, facts({ branchTotal: 100_000 }))).toBe("goal budget 100k/100k");
+		expect(footerText(over, facts({ branchTotal: 100_000 }))).toBe("goal: budget 100k/100k");
 		expect(footerText(null, facts())).toBeUndefined();
 	});
 	it("settings validation rejects the whole file on any bad key", () => {

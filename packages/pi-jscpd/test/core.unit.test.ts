@@ -259,26 +259,26 @@ describe("the pi-jscpd footer", () => {
 		checking: false,
 		outcome: undefined,
 	} as const;
-	it("footer follows the shared `<noun> <state> · <detail>` grammar", () => {
+	it("footer follows the shared `<noun>: <state> · <detail>` grammar (its own segment on Pi's one status line)", () => {
 		const texts = [
 			...(Object.values(FOOTER) as unknown[]).filter((text): text is string => typeof text === "string"),
 			FOOTER.findings(1),
 			FOOTER.findings(3),
 		];
-		for (const text of texts) expect(text).toMatch(/^jscpd [a-z0-9]/);
-		for (const text of texts) expect(text).not.toMatch(/:/);
+		for (const text of texts) expect(text).toMatch(/^jscpd: [a-z0-9]/);
+		for (const text of texts) expect(text.slice("jscpd:".length)).not.toMatch(/:/);
 	});
 	it("footer says what the last check found, and never a stale state", () => {
-		expect(footerText(ready)).toBe("jscpd ready");
-		expect(footerText({ ...ready, checking: true })).toBe("jscpd checking…");
-		expect(footerText({ ...ready, outcome: { kind: "clean", text: "" } })).toBe("jscpd clean");
+		expect(footerText(ready)).toBe("jscpd: ready");
+		expect(footerText({ ...ready, checking: true })).toBe("jscpd: checking…");
+		expect(footerText({ ...ready, outcome: { kind: "clean", text: "" } })).toBe("jscpd: clean");
 		expect(footerText({ ...ready, outcome: { kind: "findings", text: "", delivered: 2 } })).toBe(
-			"jscpd 2 new duplicates",
+			"jscpd: 2 new duplicates",
 		);
-		expect(footerText({ ...ready, baseline: "pending" })).toBe("jscpd baseline…");
-		expect(footerText({ ...ready, baseline: "failed" })).toBe("jscpd failed · /jscpd status");
-		expect(footerText({ ...ready, capability: "unavailable" })).toBe("jscpd unavailable");
-		expect(footerText({ ...ready, enabled: false })).toBe("jscpd off");
+		expect(footerText({ ...ready, baseline: "pending" })).toBe("jscpd: baseline…");
+		expect(footerText({ ...ready, baseline: "failed" })).toBe("jscpd: failed · /jscpd status");
+		expect(footerText({ ...ready, capability: "unavailable" })).toBe("jscpd: unavailable");
+		expect(footerText({ ...ready, enabled: false })).toBe("jscpd: off");
 	});
 });
 

@@ -60,6 +60,8 @@ function writeDuplicate(session: JscpdSession) {
 /**
  * What pi-jscpd prints without a UI (the harness runs like print mode): the kit's `tellUser` writes
  * `info` answers to stdout (`console.log`) and everything else to stderr (`console.error`).
+ * `process.stdout.write` is left alone: replacing it is what Pi's print-mode output guard does, and
+ * then the kit writes answers straight to file descriptor 1 (the real-CLI print-mode test covers that).
  */
 function captureOutput(): { stdout: string[]; stderr: string[] } {
 	const stdout: string[] = [];
@@ -70,7 +72,6 @@ function captureOutput(): { stdout: string[]; stderr: string[] } {
 	};
 	vi.spyOn(console, "log").mockImplementation(record(stdout));
 	vi.spyOn(console, "error").mockImplementation(record(stderr));
-	vi.spyOn(process.stdout, "write").mockImplementation(record(stdout));
 	vi.spyOn(process.stderr, "write").mockImplementation(record(stderr));
 	return { stdout, stderr };
 }

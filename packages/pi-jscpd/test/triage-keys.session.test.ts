@@ -120,8 +120,8 @@ describe("a dismissal matches a finding by any of its keys", () => {
 		await s.session.navigateTree(before ?? "", { summarize: false });
 		await s.controller.settled();
 		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 0 });
-		// Not "jscpd clean": no check ran on this branch; b.ts is still on disk.
-		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd ready");
+		// Not "jscpd: clean": no check ran on this branch; b.ts is still on disk.
+		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd: ready");
 	});
 });
 

@@ -95,7 +95,7 @@ describe("browse lists every current finding with the footer's count", () => {
 		const stub = createDialogStub();
 		const s = await session({ stub });
 		await automaticFinding(s);
-		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd 1 new duplicate");
+		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd: 1 new duplicate");
 
 		const { command, menu, list } = await openFinding(s, stub, 0, "1");
 		expect(list.title).toBe("jscpd findings, newest first (1)");
@@ -161,7 +161,7 @@ describe("dialog rules: every answer is re-checked", () => {
 		again.answer(TRIAGE_LABELS.back);
 		await command;
 		expect(s.controller.triage.counts()).toEqual({ fresh: 0, scan: 0, dismissed: 1 });
-		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd clean · 1 dismissed");
+		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd: clean · 1 dismissed");
 	});
 });
 

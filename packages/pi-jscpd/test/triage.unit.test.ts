@@ -217,7 +217,7 @@ describe("the footer counts what Browse lists", () => {
 			FOOTER.findings(1),
 		);
 		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 2 } })).toBe(
-			"jscpd clean · 2 dismissed",
+			"jscpd: clean · 2 dismissed",
 		);
 		expect(footerText({ ...ready, outcome: found, findings: { fresh: 0, dismissed: 0 } })).toBe(FOOTER.clean);
 		expect(footerText({ ...ready, outcome: undefined, findings: { fresh: 0, dismissed: 0 } })).toBe(

@@ -43,10 +43,10 @@ describe("boot and warning messages in the transcript", () => {
 describe("the pi-reset footer", () => {
 	const facts = { enabled: true, windowId: "w0", resets: 0, pending: false };
 	it("footer follows the shared `<noun> <state> · <detail>` grammar", () => {
-		expect(footerText(facts)).toBe("reset w0");
+		expect(footerText(facts)).toBe("reset: w0");
 		expect(footerText({ ...facts, windowId: "w2-k3f9", resets: 2, pending: true })).toBe(
-			"reset w2-k3f9 · pending",
+			"reset: w2-k3f9 · pending",
 		);
-		expect(footerText({ ...facts, enabled: false })).toBe("reset off");
+		expect(footerText({ ...facts, enabled: false })).toBe("reset: off");
 	});
 });

@@ -59,7 +59,8 @@ export function nextStep(goal: GoalRecord): string | undefined {
 
 /**
  * Short footer text, or undefined when there is no goal. The grammar is shared with pi-reset and
- * pi-jscpd: `<noun> <state>[ · <detail>]` (Pi joins the statuses of all extensions with a space).
+ * pi-jscpd: `<noun>: <state>[ · <detail>]`. Pi joins the statuses of all extensions with a single
+ * space, so the name and colon mark where each one starts.
  */
 export function footerText(
 	goal: GoalRecord | null,
@@ -81,7 +82,7 @@ export function footerText(
 			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(goal.pauseReason);
 			break;
 		case "budget_limited":
-			return `goal ${spend ?? "budget exhausted"}`;
+			return `goal: ${spend ?? "budget exhausted"}`;
 		case "usage_limited":
 			parts.push("usage limited");
 			break;
@@ -89,5 +90,5 @@ export function footerText(
 			parts.push(goal.status);
 	}
 	if (spend) parts.push(spend);
-	return `goal ${parts.join(" · ")}`;
+	return `goal: ${parts.join(" · ")}`;
 }

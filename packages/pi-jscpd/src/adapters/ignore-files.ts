@@ -11,8 +11,9 @@
  * never entered, so nothing below it can be re-included.
  */
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { posixPath } from "../core/project-paths.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Largest `.ignore` file read (a larger one counts as hiding everything below it). */
@@ -105,7 +106,7 @@ function isHidden(root: string, outer: readonly Layer[], path: string, layerIn: 
 			}
 			const rel = relative(dir, entry);
 			if (!rel || rel.startsWith("..") || isAbsolute(rel)) continue;
-			const result = matcher.test(rel.split(sep).join("/") + (isFolder ? "/" : ""));
+			const result = matcher.test(posixPath(rel) + (isFolder ? "/" : ""));
 			if (result.ignored) verdict = true;
 			else if (result.unignored) verdict = false;
 		}

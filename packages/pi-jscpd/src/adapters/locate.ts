@@ -9,7 +9,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { safePathEntries } from "@pi-lifecycle/lifecycle-kit";
+import { nativeExecutableName, safePathEntries } from "@pi-lifecycle/lifecycle-kit";
 import type { ProcessRunner } from "./runner.js";
 
 /** Where an executable came from. */
@@ -59,7 +59,7 @@ export function pinnedCandidate(): Candidate | undefined {
 			const binary = join(
 				dirname(fromJscpd.resolve(`${entry.packageName}/package.json`)),
 				"bin",
-				process.platform === "win32" ? "jscpd.exe" : "jscpd",
+				nativeExecutableName("jscpd"),
 			);
 			if (isExecutable(binary)) return { command: binary, source: "pinned" };
 		}

@@ -35,7 +35,7 @@ export const DEFAULT_LIMITS: RunnerLimits = Object.freeze({
 	maxOutputBytes: 64 * 1024,
 	maxReportBytes: 32 * 1024 * 1024,
 	killGraceMs: 1_000,
-	tempRoot: tmpdir(),
+	tempRoot: tmpdir(), // the operating system's temp dir (TMPDIR, TEMP, …): the one place pi-jscpd picks it
 	maxMemoryBytes: 4 * 1024 * 1024 * 1024,
 });
 

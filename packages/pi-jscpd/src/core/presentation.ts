@@ -118,21 +118,21 @@ export function scanText(
 }
 
 /**
- * Footer texts, keyed by state. All three packages use one grammar: `<noun> <state>[ · <detail>]`
- * (Pi joins extension statuses with a single space, so the noun says whose status it is).
+ * Footer texts, keyed by state. All three packages use one grammar: `<noun>: <state>[ · <detail>]`
+ * (Pi joins extension statuses with a single space, so the name and colon mark where each starts).
  */
 export const FOOTER = {
-	off: "jscpd off",
-	unavailable: "jscpd unavailable",
-	baseline: "jscpd baseline…",
-	checking: "jscpd checking…",
-	ready: "jscpd ready",
-	clean: "jscpd clean",
-	findings: (n: number) => `jscpd ${n} new duplicate${n === 1 ? "" : "s"}`,
-	dismissed: (n: number) => `jscpd clean · ${n} dismissed`,
-	failed: "jscpd failed · /jscpd status",
-	incomplete: "jscpd incomplete · /jscpd status",
-	partial: "jscpd baseline partial",
+	off: "jscpd: off",
+	unavailable: "jscpd: unavailable",
+	baseline: "jscpd: baseline…",
+	checking: "jscpd: checking…",
+	ready: "jscpd: ready",
+	clean: "jscpd: clean",
+	findings: (n: number) => `jscpd: ${n} new duplicate${n === 1 ? "" : "s"}`,
+	dismissed: (n: number) => `jscpd: clean · ${n} dismissed`,
+	failed: "jscpd: failed · /jscpd status",
+	incomplete: "jscpd: incomplete · /jscpd status",
+	partial: "jscpd: baseline partial",
 } as const;
 
 /** What the footer depends on. */

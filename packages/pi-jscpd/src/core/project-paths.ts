@@ -11,10 +11,18 @@ export function isInside(root: string, candidate: string): boolean {
 	return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
+/**
+ * A relative path spelled with `/`, whatever the platform's separator: the one place pi-jscpd
+ * converts separators (Windows writes `\`), for display, identities and ignore-file matching.
+ */
+export function posixPath(rel: string): string {
+	return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
 /** A project-relative POSIX path for display and identities. */
 export function toProjectPath(root: string, absolute: string): string {
 	const rel = relative(root, absolute);
-	return (rel === "" ? "." : rel).split(sep).join("/");
+	return posixPath(rel === "" ? "." : rel);
 }
 
 /**

@@ -179,10 +179,13 @@ export interface StatusFacts {
 	readonly pending: boolean;
 }
 
-/** Footer text under the `pi-reset` key. */
+/**
+ * Footer text under the `pi-reset` key: `reset: <state>[ · <detail>]`. Pi joins every extension's
+ * status with a single space, so the name and colon mark where this one starts.
+ */
 export function footerText(facts: StatusFacts): string {
-	if (!facts.enabled) return "reset off";
-	const base = `reset ${facts.windowId}`;
+	if (!facts.enabled) return "reset: off";
+	const base = `reset: ${facts.windowId}`;
 	return facts.pending ? `${base} · pending` : base;
 }
 
