@@ -102,6 +102,18 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			footerClock.stop();
 		};
 		const dormancy = new Dormancy();
+		// Tools and /goal are registered at the first session_start, once no peer holds them (peer.ts).
+		const dialogs = createDialogScope(pi, identity);
+		const registerOurs = () => {
+			registerTools(pi, controller);
+			registerGoalCommand({
+				pi,
+				controller,
+				agentDir,
+				dialogs,
+				dormancy,
+			});
+		};
 		registerHooks(pi, {
 			controller,
 			waker,
@@ -112,14 +124,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			disarm,
 			usage,
 			dormancy,
-		});
-		registerTools(pi, controller);
-		registerGoalCommand({
-			pi,
-			controller,
-			agentDir,
-			dialogs: createDialogScope(pi, identity),
-			dormancy,
+			registerOurs,
 		});
 		registerManagedRuns(pi, { pi, controller, dormancy });
 	};
