@@ -114,7 +114,9 @@ export {
 	type NoticeContext,
 	type NoticeLevel,
 	type OnceReporter,
+	stdoutRedirected,
 	tellUser,
+	writeStdout,
 } from "./user-output.js";
 export {
 	type EntryLookup,

@@ -47,6 +47,35 @@ export function tellUser(
 	console.error(prefixed(source, text));
 }
 
+/**
+ * Whether this process's `process.stdout.write` is redirected by an instance-level patch. Pi's
+ * print and json modes (the `pi` CLI, 1.3 to 1.6 at least) replace `process.stdout.write` with a
+ * function that writes to stderr, so that only Pi's own output reaches stdout; an SDK host does
+ * not. Used to tell Pi's print-mode CLI from an embedding process.
+ */
+export function stdoutRedirected(): boolean {
+	try {
+		return process.stdout.write !== Object.getPrototypeOf(process.stdout).write;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Writes `text` to the process's real stdout, past a print-mode redirect: through the stream's own
+ * (prototype) `write`, the function Pi itself keeps for its output, so the text queues in order
+ * behind what Pi already wrote (json events) and the stream handles a full pipe. `console.log`
+ * and `process.stdout.write` reach stderr in Pi's print mode. Nothing here throws.
+ */
+export function writeStdout(text: string): void {
+	try {
+		const write = Object.getPrototypeOf(process.stdout).write as typeof process.stdout.write;
+		write.call(process.stdout, text);
+	} catch {
+		// A closed stdout: nothing to tell.
+	}
+}
+
 /** A notice shown at most once per reporter (see {@link createOnceReporter}). */
 export interface OnceReporter {
 	/** Shows `text` as a warning unless this reporter already reported; returns whether it did now. */
