@@ -76,9 +76,10 @@ describe("the /goal manager menu in pi's TUI", () => {
 		// Settings: automaticTurns is saved to the global settings file and the footer follows.
 		submit(session, "/goal");
 		await choose(session, /Settings…/);
-		await session.waitForScreen(/automaticTurns: 25/);
+		await session.waitForScreen(/automaticTurns: 25 · responses the agent may give/);
 		await choose(session, /automaticTurns: 25/);
-		await session.waitForScreen(/automaticTurns \(a whole number, or "off"\)/);
+		// Each setting is explained in one line, in the list and in the input's title.
+		await session.waitForScreen(/automaticTurns: responses the agent may give for a goal/);
 		submit(session, "40");
 		const saved = await session.waitForScreen(/automaticTurns is now 40; saved to/);
 		expect(footer(saved)).toMatch(/auto 0\/40/);

@@ -97,7 +97,7 @@ describe("goal states in plain words", () => {
 	it("a waiting goal is never called active", () => {
 		const text = describeGoalState(goalRecord({ wait: { reason: "the deploy", resumeAt: null } }), 25);
 		expect(text).toBe("waiting: the deploy");
-		expect(describeGoalState(goalRecord(), 25)).toBe("working");
+		expect(describeGoalState(goalRecord(), 25)).toBe("active");
 	});
 
 	it("the stop notice names the new state and the next step, and stays quiet for a restore or the user's pause", () => {

@@ -91,6 +91,8 @@ describe("goal manager menu model", () => {
 	it("the title names the goal, its state and a shortened objective", () => {
 		expect(menuTitle(null)).toBe("Goal · none");
 		expect(menuTitle(goal())).toBe("Goal g-1 · active · ship it");
+		expect(menuTitle(goal({ status: "budget_limited" }))).toBe("Goal g-1 · budget used up · ship it");
+		expect(menuTitle(goal({ status: "usage_limited" }))).toBe("Goal g-1 · usage limit reached · ship it");
 		expect(menuTitle(goal({ objective: "x".repeat(100) })).length).toBeLessThan(90);
 	});
 

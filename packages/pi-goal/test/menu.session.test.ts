@@ -110,7 +110,7 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		input.answer("80k");
 		await menu;
 		expect(stub.notices.at(-1)?.message).toMatch(
-			/^Goal g-[0-9a-f]+ now has a budget of 80k tokens \(working\)\.$/,
+			/^Goal g-[0-9a-f]+ now has a budget of 80k tokens \(active\)\.$/,
 		);
 		expect(stub.statuses.get("pi-goal")).toMatch(/^goal active \d+s · auto \d+\/25 · budget [\d.k]+\/80k$/);
 	});

@@ -26,6 +26,19 @@ export function pauseReasonWords(reason: PauseReason | string | undefined, limit
 	}
 }
 
+/** The state in one or two words, for the menu title ("active", "waiting", "budget used up"). */
+export function shortStateWords(goal: GoalRecord): string {
+	if (goal.wait) return "waiting";
+	switch (goal.status) {
+		case "budget_limited":
+			return "budget used up";
+		case "usage_limited":
+			return "usage limit reached";
+		default:
+			return String(goal.status).replace(/[-_]+/g, " ");
+	}
+}
+
 /** Why a goal is paused, in a few words for the footer ("no progress", "tools hidden"). */
 export function shortPauseWords(reason: PauseReason | string): string {
 	switch (reason) {
@@ -55,14 +68,14 @@ function waitWords(goal: GoalRecord): string {
 }
 
 /**
- * The state in plain words: "working", "waiting: …", "paused: it used its 25 responses",
+ * The state in plain words: "active" (working on it), "waiting: …", "paused: it used its 25 responses",
  * "complete", "blocked", "stopped: its token budget is used up", "stopped: the provider's usage
  * limit was reached". `limit` is the response cap (null: none).
  */
 export function describeGoalState(goal: GoalRecord, limit: number | null): string {
 	switch (goal.status) {
 		case "active":
-			return goal.wait ? waitWords(goal) : "working";
+			return goal.wait ? waitWords(goal) : "active";
 		case "paused":
 			return `paused: ${pauseReasonWords(goal.pauseReason, limit)}`;
 		case "complete":

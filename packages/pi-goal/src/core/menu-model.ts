@@ -2,6 +2,7 @@
  * The `/goal` manager menu as data (pure): which actions fit the goal's state, their labels, the
  * goal identity a dialog captures, and parsing of settings values typed into a dialog.
  */
+import { shortStateWords } from "./goal-words.js";
 import { formatTokens, parseTokenCount } from "./accounting.js";
 import { type GoalRecord, type GoalSettings, MAX_OBJECTIVE } from "./types.js";
 
@@ -63,7 +64,7 @@ export function menuItems(goal: GoalRecord | null): MenuItem[] {
 /** The menu's title: one line naming the goal and its state. */
 export function menuTitle(goal: GoalRecord | null): string {
 	if (!goal) return "Goal · none";
-	const state = goal.wait ? "waiting" : goal.status;
+	const state = shortStateWords(goal);
 	const objective = goal.objective.length > 60 ? `${goal.objective.slice(0, 59)}…` : goal.objective;
 	return `Goal ${goal.id} · ${state} · ${objective}`;
 }
