@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHANGED_NOTICE } from "../src/adapters/menu.js";
 import { MENU_LABELS } from "../src/core/menu-model.js";
-import { agentDirWith, goalExtension } from "./helpers.js";
+import { agentDirWith, goalExtension, goalTool, settle } from "./helpers.js";
 
 let h: ScriptedSession | undefined;
 let gate: Deferred<void> | undefined;
@@ -154,5 +154,22 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		again.answer(undefined);
 		await menu;
 		expect(await status(s, stub)).not.toMatch(/Tokens: .* of /);
+	});
+
+	it("the replace dialog calls a waiting goal waiting, not active", async () => {
+		const stub = createDialogStub();
+		h = await createScriptedSession({
+			ui: { context: stub.ui },
+			extensions: [goalExtension()],
+			responses: [goalTool("goal_wait", { reason: "the CI run" })],
+		});
+		await h.session.prompt("/goal Write the two parts");
+		await settle(h);
+		const replacing = h.session.prompt("/goal Something else");
+		const confirm = await stub.dialog(0);
+		expect(confirm).toMatchObject({ kind: "confirm", text: expect.stringMatching(/ is waiting: the CI run: /) });
+		expect(confirm.text).not.toMatch(/active/);
+		confirm.answer(false);
+		await replacing;
 	});
 });
