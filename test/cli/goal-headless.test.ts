@@ -40,7 +40,7 @@ function lastLine(stdout: string): Record<string, unknown> {
 	return JSON.parse(lines.at(-1) ?? "{}") as Record<string, unknown>;
 }
 
-describe("pi -p \"/goal …\": the headless contract", () => {
+describe('pi -p "/goal …": the headless contract', () => {
 	it("completed: the summary alone on stdout, exit 0", async () => {
 		run = await goal("complete");
 		expect(run.code, run.stderr).toBe(0);
@@ -105,7 +105,7 @@ describe("pi -p \"/goal …\": the headless contract", () => {
 	});
 });
 
-describe("pi --mode json -p \"/goal …\": one final outcome line", () => {
+describe('pi --mode json -p "/goal …": one final outcome line', () => {
 	it("completed: the last stdout line is the outcome with the summary, exit 0", async () => {
 		run = await goal("complete", { mode: "json" });
 		expect(run.code, run.stderr).toBe(0);

@@ -49,7 +49,9 @@ async function headlessGoal(
 	vi.spyOn(console, "error").mockImplementation(() => undefined);
 	vi.spyOn(console, "log").mockImplementation(() => undefined);
 	harness = await createScriptedSession({
-		extensions: [goalExtension({ headless: rec.sink, now: () => rec.time.now, timers: rec.time.timers, settings })],
+		extensions: [
+			goalExtension({ headless: rec.sink, now: () => rec.time.now, timers: rec.time.timers, settings }),
+		],
 		responses,
 	});
 	await harness.prompt(prompt);

@@ -3,6 +3,7 @@
  * and the plain words of every goal state (issue 34: no status identifiers, no field names).
  */
 import { describe, expect, it } from "vitest";
+import { waitInProcess } from "../src/adapters/headless.js";
 import { nextStep } from "../src/core/footer.js";
 import { describeGoalState, pauseReasonWords, stopNotice } from "../src/core/goal-words.js";
 import {
@@ -14,7 +15,6 @@ import {
 	stdoutText,
 } from "../src/core/headless.js";
 import { GOAL_STATUSES, type GoalRecord, type PauseReason } from "../src/core/types.js";
-import { waitInProcess } from "../src/adapters/headless.js";
 import { goalRecord } from "./goal-record.js";
 
 const PAUSES: PauseReason[] = [
@@ -107,7 +107,9 @@ describe("goal states in plain words", () => {
 			"Goal g-1 paused: it used its 25 responses. Next: /goal resume continues with a new goal id; /goal clear removes it.",
 		);
 		expect(stopNotice(null, limited, 25, nextStep)).toBeUndefined();
-		expect(stopNotice(working, goalRecord({ status: "paused", pauseReason: "user" }), 25, nextStep)).toBeUndefined();
+		expect(
+			stopNotice(working, goalRecord({ status: "paused", pauseReason: "user" }), 25, nextStep),
+		).toBeUndefined();
 		expect(stopNotice(working, goalRecord({ id: "g-2", status: "blocked" }), 25, nextStep)).toBeUndefined();
 		expect(stopNotice(limited, limited, 25, nextStep)).toBeUndefined();
 	});

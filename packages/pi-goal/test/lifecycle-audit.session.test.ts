@@ -102,7 +102,9 @@ describe("issue 15 audit", () => {
 			extensions: [peer, goalExtension()],
 			responses: [reply("never")],
 		});
-		const dormant = errors.mock.calls.flat().filter((text) => String(text).includes("pi-goal: off in this Pi"));
+		const dormant = errors.mock.calls
+			.flat()
+			.filter((text) => String(text).includes("pi-goal: off in this Pi"));
 		expect(dormant).toHaveLength(1);
 		expect(String(dormant[0])).toContain("already provides goal_wait");
 		// Ours registered no /goal: Pi sends the text to the model as a prompt; no goal starts.

@@ -220,7 +220,9 @@ describe("coexistence with another goal extension", () => {
 			extensions: [goalExtension(), peerGoalExtension([], peerCommand)],
 			responses: [reply("never")],
 		});
-		expect(errors.mock.calls.flat().filter((text) => String(text).includes("off in this Pi"))).toHaveLength(1);
+		expect(errors.mock.calls.flat().filter((text) => String(text).includes("off in this Pi"))).toHaveLength(
+			1,
+		);
 		await harness.prompt("/goal ship it");
 		expect(peerCommand).toEqual(["ship it"]);
 		expect(lastState(harness)).toBeUndefined();

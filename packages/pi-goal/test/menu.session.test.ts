@@ -3,6 +3,9 @@
  * dialog re-checks the goal's identity and the session before it acts, and session replacement
  * dismisses an open dialog. The model's first answer is held by a gate so the goal stays active.
  */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
 	createDialogStub,
 	createScriptedSession,
@@ -12,8 +15,6 @@ import {
 	reply,
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHANGED_NOTICE } from "../src/adapters/menu.js";
 import { MENU_LABELS } from "../src/core/menu-model.js";
@@ -130,11 +131,17 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		]);
 		settings.answer(settings.options?.[0]);
 		const first = await stub.dialog(2);
-		expect(first).toMatchObject({ kind: "input", title: expect.stringMatching(/^automaticTurns: responses/) });
+		expect(first).toMatchObject({
+			kind: "input",
+			title: expect.stringMatching(/^automaticTurns: responses/),
+		});
 		first.answer("lots");
 		const again = await stub.dialog(3);
 		expect(again).toMatchObject({ kind: "input", title: expect.stringMatching(/must be a whole number/) });
-		expect(stub.notices.at(-1)).toMatchObject({ type: "warning", message: expect.stringMatching(/Try again/) });
+		expect(stub.notices.at(-1)).toMatchObject({
+			type: "warning",
+			message: expect.stringMatching(/Try again/),
+		});
 		again.answer("40");
 		await menu;
 		expect(stub.notices.at(-1)?.message).toMatch(/automaticTurns is now 40; saved to/);
@@ -167,7 +174,10 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		await settle(h);
 		const replacing = h.session.prompt("/goal Something else");
 		const confirm = await stub.dialog(0);
-		expect(confirm).toMatchObject({ kind: "confirm", text: expect.stringMatching(/ is waiting: the CI run: /) });
+		expect(confirm).toMatchObject({
+			kind: "confirm",
+			text: expect.stringMatching(/ is waiting: the CI run: /),
+		});
 		expect(confirm.text).not.toMatch(/active/);
 		confirm.answer(false);
 		await replacing;

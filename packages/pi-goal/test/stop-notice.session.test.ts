@@ -43,13 +43,16 @@ async function tuiGoal(
 
 /** The transcript lines pi-goal added about goal g-… (not the answers to the user's commands). */
 const stopLines = (stub: DialogStub) =>
-	stub.notices.filter((notice) => /^Goal g-[0-9a-f]+ /.test(notice.message) && !/started/.test(notice.message));
+	stub.notices.filter(
+		(notice) => /^Goal g-[0-9a-f]+ /.test(notice.message) && !/started/.test(notice.message),
+	);
 
 /** Whether any request the model received contains `text`. */
 const modelSaw = (session: ScriptedSession, text: string) =>
 	session.requests.some((request) => JSON.stringify(request.messages).includes(text));
 
-const varied = (n: number) => Array.from({ length: n }, (_, i) => reply(`Step ${i + 1}: wrote part ${i + 1}.`));
+const varied = (n: number) =>
+	Array.from({ length: n }, (_, i) => reply(`Step ${i + 1}: wrote part ${i + 1}.`));
 
 describe("visible pauses: one transcript line per stop, with the reason and the next step", () => {
 	it("a safety pause (the response limit) leaves one warning line in the transcript, not sent to the model", async () => {
@@ -99,7 +102,9 @@ describe("visible pauses: one transcript line per stop, with the reason and the 
 		const stub = createDialogStub();
 		await tuiGoal(stub, "/goal Write the parts", [providerError(QUOTA)]);
 		const lines = stopLines(stub).map((line) => line.message);
-		expect(lines).toEqual([expect.stringMatching(/stopped: the provider's usage limit was reached\. Next: /)]);
+		expect(lines).toEqual([
+			expect.stringMatching(/stopped: the provider's usage limit was reached\. Next: /),
+		]);
 		expect(lines.join("\n")).not.toMatch(/usage_limited|budget_limited/);
 	});
 

@@ -1,15 +1,18 @@
 // Faux script for the headless contract: the scenario comes from PI_LIFECYCLE_GOAL_SCENARIO.
 // Every step reads the goal id from the contract the model received.
-const goalId = (context) =>
-	/Goal id: (g-[a-z0-9]+)/.exec(JSON.stringify(context.messages))?.[1] ?? "missing";
+const goalId = (context) => /Goal id: (g-[a-z0-9]+)/.exec(JSON.stringify(context.messages))?.[1] ?? "missing";
 const QUOTA =
 	"429 insufficient_quota: You exceeded your current quota, please check your plan and billing details.";
 
 export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 	const tool = (name, args) => (context) =>
-		fauxAssistantMessage([fauxToolCall(name, { goal_id: goalId(context), ...args })], { stopReason: "toolUse" });
+		fauxAssistantMessage([fauxToolCall(name, { goal_id: goalId(context), ...args })], {
+			stopReason: "toolUse",
+		});
 	const complete = tool("goal_complete", { summary: "Both parts done and verified." });
-	const progress = Array.from({ length: 40 }, (_, i) => fauxAssistantMessage(fauxText(`Step ${i + 1}: wrote part ${"x".repeat(i + 1)}.`)));
+	const progress = Array.from({ length: 40 }, (_, i) =>
+		fauxAssistantMessage(fauxText(`Step ${i + 1}: wrote part ${"x".repeat(i + 1)}.`)),
+	);
 	switch (process.env.PI_LIFECYCLE_GOAL_SCENARIO) {
 		case "complete":
 			return [fauxAssistantMessage(fauxText("Did part one.")), complete];

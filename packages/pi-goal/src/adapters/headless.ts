@@ -121,7 +121,11 @@ export class HeadlessRuns {
 			say(ctx, `waiting in this process until ${new Date(resumeAt).toISOString()} (goal_wait deadline).`);
 			await sink.sleep(Math.max(0, resumeAt - controller.facts().now));
 			// The waker's own timer wakes the goal; give its run a moment to start.
-			for (let waited = 0; waited < WAKE_GRACE_MS && this.#stillWaiting(goal, resumeAt); waited += WAKE_POLL_MS)
+			for (
+				let waited = 0;
+				waited < WAKE_GRACE_MS && this.#stillWaiting(goal, resumeAt);
+				waited += WAKE_POLL_MS
+			)
 				await sink.sleep(WAKE_POLL_MS);
 			if (this.#stillWaiting(goal, resumeAt)) return;
 			await this.#deps.follow(ctx);

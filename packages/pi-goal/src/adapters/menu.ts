@@ -7,6 +7,7 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import { describeGoalState } from "../core/goal-words.js";
 import {
 	budgetLine,
 	CHANGED_NOTICE,
@@ -22,7 +23,6 @@ import {
 	SETTING_HELP,
 	settingsItems,
 } from "../core/menu-model.js";
-import { describeGoalState } from "../core/goal-words.js";
 import { isUnfinished } from "../core/types.js";
 import { type CommandDeps, statusText } from "./commands.js";
 import { say } from "./output.js";

@@ -2,8 +2,9 @@
  * The `/goal` manager menu as data (pure): which actions fit the goal's state, their labels, the
  * goal identity a dialog captures, and parsing of settings values typed into a dialog.
  */
-import { shortStateWords } from "./goal-words.js";
+
 import { formatTokens, parseTokenCount } from "./accounting.js";
+import { shortStateWords } from "./goal-words.js";
 import { type GoalRecord, type GoalSettings, MAX_OBJECTIVE } from "./types.js";
 
 /** What a menu entry does. */
@@ -142,7 +143,10 @@ export const SETTING_HELP: Readonly<Record<SettingKey, string>> = Object.freeze(
 
 export function settingsItems(settings: GoalSettings): { key: SettingKey; label: string }[] {
 	const show = (value: number | null, none: string) => (value === null ? none : String(value));
-	const item = (key: SettingKey, value: string) => ({ key, label: `${key}: ${value} · ${SETTING_HELP[key]}` });
+	const item = (key: SettingKey, value: string) => ({
+		key,
+		label: `${key}: ${value} · ${SETTING_HELP[key]}`,
+	});
 	return [
 		item("automaticTurns", show(settings.automaticTurns, "unlimited")),
 		item("noProgressTurns", show(settings.noProgressTurns, "off")),
