@@ -60,7 +60,7 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await session.waitForScreen(/Token budget/);
 		// An invalid budget is explained and asked again (the dialog stays open).
 		submit(session, "lots");
-		await session.waitForScreen(/Invalid token budget "lots"[^\n]*Token budget/);
+		await session.waitForScreen(/Invalid token budget "lots"[\s\S]{0,300}Token budget/);
 		submit(session, "50k");
 		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
 		expect(footer(started)).toMatch(/goal active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
