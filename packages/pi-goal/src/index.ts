@@ -108,6 +108,8 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			footerClock.stop();
 		};
 		const dormancy = new Dormancy();
+		// Before the hooks' own session_tree handler restores the branch (handlers run in order).
+		pi.on("session_tree", () => notices.rebase());
 		// Tools and /goal are registered at the first session_start, once no peer holds them (peer.ts).
 		const dialogs = createDialogScope(pi, identity);
 		const headless = new HeadlessRuns({

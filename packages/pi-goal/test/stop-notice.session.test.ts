@@ -13,6 +13,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { STATE_ENTRY } from "../src/core/types.js";
 import { completeGoal, goalExtension, goalTool, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
@@ -122,5 +123,19 @@ describe("visible pauses: one transcript line per stop, with the reason and the 
 		expect(paused.notices.slice(before).map((notice) => notice.message)).toEqual([
 			expect.stringMatching(/^Goal g-[0-9a-f]+ paused\. \/goal resume continues it\.$/),
 		]);
+	});
+
+	it("navigating the tree back to a branch where the goal had stopped announces nothing (no stop just happened)", async () => {
+		const stub = createDialogStub();
+		const s = await tuiGoal(stub, "/goal Write the parts", varied(6), {
+			automaticTurns: 2,
+			noProgressTurns: null,
+		});
+		expect(stopLines(stub)).toHaveLength(1);
+		const pausedLeaf = s.session.sessionManager.getLeafId() ?? "";
+		const working = s.customEntries(STATE_ENTRY)[0]?.id ?? "";
+		await s.session.navigateTree(working, { summarize: false });
+		await s.session.navigateTree(pausedLeaf, { summarize: false });
+		expect(stopLines(stub)).toHaveLength(1);
 	});
 });

@@ -16,9 +16,16 @@ import { say } from "./output.js";
 export class StopNotices {
 	readonly #controller: GoalController;
 	#last: GoalRecord | null = null;
+	/** The next change is a restore of another branch (/tree): recorded, not announced. */
+	#restoring = false;
 
 	constructor(controller: GoalController) {
 		this.#controller = controller;
+	}
+
+	/** Call before a branch is restored (session_tree): its state is not a stop that just happened. */
+	rebase(): void {
+		this.#restoring = true;
 	}
 
 	/** Announces a stop since the last call (at most one line per change). */
@@ -27,7 +34,9 @@ export class StopNotices {
 		const goal = controller.goal;
 		const before = this.#last;
 		this.#last = goal;
-		if (goal === before) return;
+		const restoring = this.#restoring;
+		this.#restoring = false;
+		if (goal === before || restoring) return;
 		const ctx = controller.ctx;
 		if (!ctx || !hasUi(ctx)) return;
 		const text = stopNotice(before, goal, controller.settings.automaticTurns, nextStep);
