@@ -1,9 +1,17 @@
 /**
- * Runs the real `pi` CLI (the dev-pinned host's bundled cli.js) under Node 22 in json print mode,
+ * Runs the real `pi` CLI (the dev-pinned host's bundled cli.js) under Node 22 in print mode (json by default),
  * offline, with an isolated HOME and PI_CODING_AGENT_DIR, and a scripted faux model.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,11 +49,17 @@ export interface RunPiOptions {
 	env?: Record<string, string>;
 	/** Timeout in ms (default 60 s). */
 	timeoutMs?: number;
+	/** `json` (`--mode json -p`, the default) or `text` (plain `-p`). */
+	mode?: "json" | "text";
+	/** Files written into the agent dir before the run (path relative to it → content). */
+	agentFiles?: Record<string, string>;
 }
 
 /** What one CLI run produced. */
 export interface PiRun {
 	code: number | null;
+	/** Wall time of the run, in ms. */
+	elapsedMs: number;
 	stdout: string;
 	stderr: string;
 	/** Parsed JSON event lines of `--mode json`. */
@@ -57,13 +71,17 @@ export interface PiRun {
 	cleanup(): void;
 }
 
-/** Runs `pi --mode json -p <prompt>` and resolves when the process exits. */
+/** Runs `pi --mode json -p <prompt>` (or `pi -p <prompt>`) and resolves when the process exits. */
 export function runPi(options: RunPiOptions): Promise<PiRun> {
 	const root = mkdtempSync(join(tmpdir(), "pi-lifecycle-cli-"));
 	const home = options.dirs?.home ?? join(root, "home");
 	const agentDir = options.dirs?.agentDir ?? join(root, "agent");
 	const cwd = options.cwd ?? join(root, "project");
 	for (const dir of [home, agentDir, cwd]) mkdirSync(dir, { recursive: true });
+	for (const [path, content] of Object.entries(options.agentFiles ?? {})) {
+		mkdirSync(dirname(join(agentDir, path)), { recursive: true });
+		writeFileSync(join(agentDir, path), content);
+	}
 	const log = join(root, "requests.jsonl");
 	const args = [
 		piCliPath(),
@@ -73,12 +91,12 @@ export function runPi(options: RunPiOptions): Promise<PiRun> {
 		...options.extensions.flatMap((ext) => ["-e", ext]),
 		"--model",
 		"pi-lifecycle-faux/scripted",
-		"--mode",
-		"json",
+		...(options.mode === "text" ? [] : ["--mode", "json"]),
 		...(options.args ?? []),
 		"-p",
 		options.prompt,
 	];
+	const started = Date.now();
 	return new Promise((resolve) => {
 		const child = execFile(
 			process.execPath,
@@ -116,6 +134,7 @@ export function runPi(options: RunPiOptions): Promise<PiRun> {
 					: [];
 				resolve({
 					code: error ? ((error as { code?: number }).code ?? 1) : 0,
+					elapsedMs: Date.now() - started,
 					stdout,
 					stderr,
 					events,

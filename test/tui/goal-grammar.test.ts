@@ -35,7 +35,7 @@ describe("/goal grammar in pi's TUI", () => {
 		expect(question).toMatch(/Edit the objective of goal g-[a-z0-9]+ to: the README first/);
 		expect(question).toMatch(/Start a new goal: edit the README first \(replaces the current goal\)/);
 		await choose(session, /Edit the objective of goal/);
-		await session.waitForScreen(/Goal edited; new goal id g-[a-z0-9]+ \(paused\)\./);
+		await session.waitForScreen(/Goal edited; new goal id g-[a-z0-9]+ \(paused: you paused it\)\./);
 		await command(session, "/goal status");
 		await session.waitForScreen(/Objective: the README first\n/);
 

@@ -47,7 +47,7 @@ describe("the /goal manager menu in pi's TUI", () => {
 		expect(footer(cleared)).not.toMatch(/complete/);
 	});
 
-	it("starting a goal with a token budget from the menu asks for the objective and the budget; settings save from the menu", async () => {
+	it("starting a goal with a token budget from the menu asks for the objective and the budget (again after an invalid one); settings save from the menu", async () => {
 		// The gate stays closed: the goal stays active.
 		tui = await startPi({ script: fauxScript("gated-goal.mjs"), gated: true });
 		const session = tui;
@@ -58,14 +58,9 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await session.waitForScreen(/Objective of the new goal/);
 		submit(session, "Tidy the README");
 		await session.waitForScreen(/Token budget/);
+		// An invalid budget is explained and asked again (the dialog stays open).
 		submit(session, "lots");
-		await session.waitForScreen(/Invalid token budget "lots"/);
-
-		submit(session, "/goal");
-		await choose(session, /Start a goal with a token budget/);
-		await session.waitForScreen(/Objective of the new goal/);
-		submit(session, "Tidy the README");
-		await session.waitForScreen(/Token budget/);
+		await session.waitForScreen(/Invalid token budget "lots"[\s\S]{0,300}Token budget/);
 		submit(session, "50k");
 		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
 		expect(footer(started)).toMatch(/goal: active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
@@ -76,9 +71,10 @@ describe("the /goal manager menu in pi's TUI", () => {
 		// Settings: automaticTurns is saved to the global settings file and the footer follows.
 		submit(session, "/goal");
 		await choose(session, /Settings…/);
-		await session.waitForScreen(/automaticTurns: 25/);
+		await session.waitForScreen(/automaticTurns: 25 · responses the agent may give/);
 		await choose(session, /automaticTurns: 25/);
-		await session.waitForScreen(/automaticTurns \(a whole number, or "off"\)/);
+		// Each setting is explained in one line, in the list and in the input's title.
+		await session.waitForScreen(/automaticTurns: responses the agent may give for a goal/);
 		submit(session, "40");
 		const saved = await session.waitForScreen(/automaticTurns is now 40; saved to/);
 		expect(footer(saved)).toMatch(/auto 0\/40/);

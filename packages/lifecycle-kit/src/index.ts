@@ -115,6 +115,7 @@ export {
 	type NoticeContext,
 	type NoticeLevel,
 	type OnceReporter,
+	stdoutRedirected,
 	tellUser,
 	writeStdout,
 } from "./user-output.js";

@@ -6,13 +6,12 @@
  * - without one, an `info` answer in print mode goes to stdout: it is what the user asked for
  *   (`/goal status`, `/reset status`), and print mode's stdout is text. Pi (1.3 and later) sends
  *   `process.stdout.write`, and so `console.log`, to stderr in print mode to keep stdout for the
- *   final answer; the answer is written to file descriptor 1 then (see {@link writeStdout});
+ *   final answer; the answer is written past that redirect then (see {@link writeStdout});
  * - everything else goes to stderr (`console.error`) as one line prefixed with the extension's name
  *   (json and rpc modes keep stdout for the protocol, and a warning must not mix into an answer);
  * - a stale context (one that throws after a reload or session replacement) falls back to stderr.
  * Nothing here throws.
  */
-import { writeSync } from "node:fs";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 
 /** Severity of a notice (Pi's `ctx.ui.notify` levels). */
@@ -23,36 +22,6 @@ export type NoticeContext = Pick<ExtensionContext, "hasUI" | "ui" | "mode">;
 
 function prefixed(source: string, text: string): string {
 	return text.startsWith(`${source}:`) ? text : `${source}: ${text}`;
-}
-
-/** How often a write to a full non-blocking stdout is retried (1 ms apart) before giving up. */
-const STDOUT_RETRIES = 1_000;
-
-/**
- * Writes one line to the process's real stdout. When the host replaced `process.stdout.write` (Pi's
- * output guard in print, json and rpc modes assigns its own `write` that forwards to stderr), the
- * line goes to file descriptor 1 directly; otherwise through `console.log` as usual. A line that
- * cannot be written there goes to stderr, so it is never lost.
- */
-export function writeStdout(line: string): void {
-	if (!Object.hasOwn(process.stdout, "write")) {
-		console.log(line);
-		return;
-	}
-	const bytes = Buffer.from(`${line}\n`, "utf8");
-	let written = 0;
-	for (let attempt = 0; written < bytes.length; ) {
-		try {
-			written += writeSync(1, bytes, written, bytes.length - written);
-		} catch (error) {
-			// A pipe in non-blocking mode that is full: wait for the reader, a bounded number of times.
-			if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || ++attempt > STDOUT_RETRIES) {
-				if (written === 0) console.error(line);
-				return;
-			}
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-		}
-	}
 }
 
 /**
@@ -71,13 +40,43 @@ export function tellUser(
 			return;
 		}
 		if (ctx?.mode === "print" && level === "info") {
-			writeStdout(text);
+			if (stdoutRedirected()) writeStdout(`${text}\n`);
+			else console.log(text);
 			return;
 		}
 	} catch {
 		// A stale context: stderr below.
 	}
 	console.error(prefixed(source, text));
+}
+
+/**
+ * Whether this process's `process.stdout.write` is redirected by an instance-level patch. Pi's
+ * print and json modes (the `pi` CLI, 1.3 to 1.6 at least) replace `process.stdout.write` with a
+ * function that writes to stderr, so that only Pi's own output reaches stdout; an SDK host does
+ * not. Used to tell Pi's print-mode CLI from an embedding process.
+ */
+export function stdoutRedirected(): boolean {
+	try {
+		return process.stdout.write !== Object.getPrototypeOf(process.stdout).write;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Writes `text` to the process's real stdout, past a print-mode redirect: through the stream's own
+ * (prototype) `write`, the function Pi itself keeps for its output, so the text queues in order
+ * behind what Pi already wrote (json events) and the stream handles a full pipe. `console.log`
+ * and `process.stdout.write` reach stderr in Pi's print mode. Nothing here throws.
+ */
+export function writeStdout(text: string): void {
+	try {
+		const write = Object.getPrototypeOf(process.stdout).write as typeof process.stdout.write;
+		write.call(process.stdout, text);
+	} catch {
+		// A closed stdout: nothing to tell.
+	}
 }
 
 /** A notice shown at most once per reporter (see {@link createOnceReporter}). */

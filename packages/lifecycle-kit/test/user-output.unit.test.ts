@@ -1,7 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { createFooterStatus, createOnceReporter, tellUser } from "../src/user-output.js";
+import {
+	createFooterStatus,
+	createOnceReporter,
+	stdoutRedirected,
+	tellUser,
+	writeStdout,
+} from "../src/user-output.js";
 
 function context(mode: string, hasUI: boolean) {
 	const notices: [string, string][] = [];
@@ -76,7 +82,7 @@ describe("the no-UI policy of tellUser", () => {
 			tellUser(ctx, "demo", "Status: fine");
 			tellUser(ctx, "demo", "careful", "warning");
 			tellUser({ ...ctx, mode: "json" }, "demo", "json answer");
-			writeStdout("second line");
+			writeStdout("second line\n");
 			console.log("a plain console.log");
 		`;
 		const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
@@ -162,5 +168,32 @@ describe("createFooterStatus", () => {
 		stale = false;
 		expect(footer.set(ctx, "on")).toBe(true);
 		expect(calls).toEqual(["on"]);
+	});
+});
+
+describe("writeStdout past a print-mode redirect", () => {
+	it("a redirect of process.stdout.write (as Pi's print mode installs) is seen and bypassed", () => {
+		const proto = Object.getPrototypeOf(process.stdout) as { write: typeof process.stdout.write };
+		const real: string[] = [];
+		const redirected: string[] = [];
+		const protoWrite = vi.spyOn(proto, "write").mockImplementation((chunk: unknown) => {
+			real.push(String(chunk));
+			return true;
+		});
+		expect(stdoutRedirected()).toBe(false);
+		process.stdout.write = ((chunk: unknown) => {
+			redirected.push(String(chunk));
+			return true;
+		}) as typeof process.stdout.write;
+		try {
+			expect(stdoutRedirected()).toBe(true);
+			writeStdout("summary\n");
+		} finally {
+			delete (process.stdout as { write?: unknown }).write;
+			protoWrite.mockRestore();
+		}
+		expect(real).toEqual(["summary\n"]);
+		expect(redirected).toEqual([]);
+		expect(stdoutRedirected()).toBe(false);
 	});
 });

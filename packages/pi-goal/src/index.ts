@@ -12,12 +12,14 @@ import {
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
 import { createGoalBoundaries, TurnEndNeeds } from "./adapters/boundary.js";
-import { registerGoalCommand } from "./adapters/command-register.js";
+import { followStartedWork, registerGoalCommand } from "./adapters/command-register.js";
 import { GoalController } from "./adapters/controller.js";
 import { FooterClock } from "./adapters/footer-clock.js";
+import { HeadlessRuns, type HeadlessSink, processSink } from "./adapters/headless.js";
 import { registerHooks } from "./adapters/hooks.js";
 import { registerManagedRuns } from "./adapters/managed-run.js";
 import { Dormancy } from "./adapters/peer.js";
+import { StopNotices } from "./adapters/stop-notice.js";
 import { registerTools } from "./adapters/tools.js";
 import { UsageRecovery } from "./adapters/usage-recovery.js";
 import { GoalWaker, type Timers } from "./adapters/wake.js";
@@ -32,6 +34,8 @@ export interface PiGoalOptions {
 	readonly now?: () => number;
 	/** Timers for wait deadlines (default global setTimeout/clearTimeout). */
 	readonly timers?: Timers;
+	/** Where a print-mode CLI run's exit code and stdout go (default: the process, in Pi's CLI only). */
+	readonly headless?: HeadlessSink;
 }
 
 /** Builds the extension factory. */
@@ -71,6 +75,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			timers,
 		});
 		const footerClock = new FooterClock({ controller, timers, now });
+		const notices = new StopNotices(controller);
 		const boundaries = createGoalBoundaries(pi, {
 			controller,
 			waker,
@@ -88,6 +93,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 				waker.syncTimer();
 				usage.sync();
 				footerClock.sync();
+				notices.sync();
 			},
 			onWindowChange: () => {
 				restorer.sync();
@@ -102,6 +108,27 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			footerClock.stop();
 		};
 		const dormancy = new Dormancy();
+		// Before the hooks' own session_tree handler restores the branch (handlers run in order).
+		pi.on("session_tree", () => notices.rebase());
+		// Tools and /goal are registered at the first session_start, once no peer holds them (peer.ts).
+		const dialogs = createDialogScope(pi, identity);
+		const headless = new HeadlessRuns({
+			pi,
+			controller,
+			sink: options.headless ?? processSink,
+			follow: (ctx) => followStartedWork(ctx, pi),
+		});
+		const registerOurs = () => {
+			registerTools(pi, controller);
+			registerGoalCommand({
+				pi,
+				controller,
+				agentDir,
+				dialogs,
+				dormancy,
+				headless,
+			});
+		};
 		registerHooks(pi, {
 			controller,
 			waker,
@@ -112,14 +139,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			disarm,
 			usage,
 			dormancy,
-		});
-		registerTools(pi, controller);
-		registerGoalCommand({
-			pi,
-			controller,
-			agentDir,
-			dialogs: createDialogScope(pi, identity),
-			dormancy,
+			registerOurs,
 		});
 		registerManagedRuns(pi, { pi, controller, dormancy });
 	};

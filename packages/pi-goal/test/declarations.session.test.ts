@@ -121,7 +121,7 @@ describe("goal tool declarations (issue 20)", () => {
 		await harness.prompt("/goal land it");
 		await settle(harness);
 		expect(toolResults(harness)[0]).toBe(
-			"Goal waiting until the user resumes it (no resume_after_ms was given).",
+			"Goal waiting until the user resumes it or writes (no deadline was given).",
 		);
 	});
 });

@@ -102,12 +102,15 @@ describe("issue 15 audit", () => {
 			extensions: [peer, goalExtension()],
 			responses: [reply("never")],
 		});
-		const dormant = errors.mock.calls.flat().filter((text) => String(text).includes("pi-goal is dormant"));
+		const dormant = errors.mock.calls
+			.flat()
+			.filter((text) => String(text).includes("pi-goal: off in this Pi"));
 		expect(dormant).toHaveLength(1);
-		expect(String(dormant[0])).toContain("goal_wait is already registered");
+		expect(String(dormant[0])).toContain("already provides goal_wait");
+		// Ours registered no /goal: Pi sends the text to the model as a prompt; no goal starts.
 		await harness.prompt("/goal ship it");
 		expect(lastState(harness)).toBeUndefined();
-		expect(harness.providerCalls).toBe(0);
+		expect(harness.providerCalls).toBe(1);
 	});
 	it("a usage-limit deadline that fires while another extension's run is busy sends one recovery request after it", async () => {
 		const time = fakeTime();

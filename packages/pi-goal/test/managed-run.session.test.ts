@@ -161,7 +161,7 @@ describe("managed-run protocol (peer wire format)", () => {
 });
 
 /** A stand-in for narumiruna's pi-goal: its own goal tools and /goal command. */
-function peerGoalExtension(calls: string[]) {
+function peerGoalExtension(calls: string[], commands: string[] = []) {
 	return {
 		name: "peer-goal",
 		factory: (pi: ExtensionAPI) => {
@@ -176,7 +176,12 @@ function peerGoalExtension(calls: string[]) {
 						return { content: [{ type: "text", text: "peer ok" }], details: {} };
 					},
 				});
-			pi.registerCommand("goal", { description: "peer goal", handler: async () => undefined });
+			pi.registerCommand("goal", {
+				description: "peer goal",
+				handler: async (args) => {
+					commands.push(args);
+				},
+			});
 		},
 	};
 }
@@ -185,34 +190,42 @@ describe("coexistence with another goal extension", () => {
 	it("pi-goal stays dormant with one message when another extension already registered the goal tools", async () => {
 		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
 		const calls: string[] = [];
+		const peerCommand: string[] = [];
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
-			extensions: [peerGoalExtension(calls), runner(log), goalExtension(ON)],
+			extensions: [peerGoalExtension(calls, peerCommand), runner(log), goalExtension(ON)],
 			responses: [toolCall("goal_complete", { goal_id: "peer-1" }), reply("done")],
 		});
-		const dormant = () =>
-			errors.mock.calls.flat().filter((text) => String(text).includes("pi-goal is dormant"));
+		const dormant = () => errors.mock.calls.flat().filter((text) => String(text).includes("off in this Pi"));
 		expect(dormant()).toHaveLength(1);
+		expect(String(dormant()[0])).toContain("handles goals and /goal here");
 		// The peer's tools are the ones that run; ours changes nothing.
 		await harness.prompt("please finish");
 		await settle(harness);
 		expect(calls).toEqual(["goal_complete"]);
-		// Our command only says why; the bus is left to the peer (no reply from us).
-		await harness.prompt("/goal:2 ship it");
+		// Ours registered no /goal, so the plain name is the peer's; the bus is left to the peer.
+		await harness.prompt("/goal ship it");
+		expect(peerCommand).toEqual(["ship it"]);
 		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "x" });
 		expect(log.events).toEqual([]);
 		expect(lastState(harness)).toBeUndefined();
-		expect(dormant()).toHaveLength(2); // one at load, one for the /goal:2 invocation
+		expect(dormant()).toHaveLength(1);
 		expect(harness.errors).toEqual([]);
 	});
 
-	it("pi-goal works normally when its goal tools are the registered ones (loaded first)", async () => {
+	it("pi-goal stays dormant when loaded before the peer too: it registers only at session start, after the peer's load", async () => {
+		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		const peerCommand: string[] = [];
 		harness = await createScriptedSession({
-			extensions: [goalExtension(), peerGoalExtension([])],
-			responses: [completeGoal()],
+			extensions: [goalExtension(), peerGoalExtension([], peerCommand)],
+			responses: [reply("never")],
 		});
-		await harness.prompt("/goal:1 ship it");
-		await settle(harness);
-		expect(lastGoal(harness).status).toBe("complete");
+		expect(errors.mock.calls.flat().filter((text) => String(text).includes("off in this Pi"))).toHaveLength(
+			1,
+		);
+		await harness.prompt("/goal ship it");
+		expect(peerCommand).toEqual(["ship it"]);
+		expect(lastState(harness)).toBeUndefined();
+		expect(harness.errors).toEqual([]);
 	});
 });

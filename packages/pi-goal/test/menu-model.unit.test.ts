@@ -91,6 +91,8 @@ describe("goal manager menu model", () => {
 	it("the title names the goal, its state and a shortened objective", () => {
 		expect(menuTitle(null)).toBe("Goal · none");
 		expect(menuTitle(goal())).toBe("Goal g-1 · active · ship it");
+		expect(menuTitle(goal({ status: "budget_limited" }))).toBe("Goal g-1 · budget used up · ship it");
+		expect(menuTitle(goal({ status: "usage_limited" }))).toBe("Goal g-1 · usage limit reached · ship it");
 		expect(menuTitle(goal({ objective: "x".repeat(100) })).length).toBeLessThan(90);
 	});
 
@@ -129,12 +131,12 @@ describe("goal manager menu model", () => {
 
 	it("settings show current values and typed values parse like the settings file accepts them", () => {
 		expect(settingsItems(DEFAULT_SETTINGS).map((i) => i.label)).toEqual([
-			"automaticTurns: 25",
-			"noProgressTurns: 3",
-			"retryUsageLimits: off",
+			"automaticTurns: 25 · responses the agent may give for a goal before the goal pauses",
+			"noProgressTurns: 3 · identical replies in a row, without progress, that pause the goal",
+			"retryUsageLimits: off · on: at a provider's usage limit the goal waits and retries once by itself",
 		]);
-		expect(settingsItems({ ...DEFAULT_SETTINGS, automaticTurns: null })[0]?.label).toBe(
-			"automaticTurns: unlimited",
+		expect(settingsItems({ ...DEFAULT_SETTINGS, automaticTurns: null })[0]?.label).toMatch(
+			/^automaticTurns: unlimited · /,
 		);
 		expect(parseSettingValue("automaticTurns", " 40 ")).toEqual({ value: 40 });
 		expect(parseSettingValue("noProgressTurns", "off")).toEqual({ value: null });

@@ -3,6 +3,9 @@
  * dialog re-checks the goal's identity and the session before it acts, and session replacement
  * dismisses an open dialog. The model's first answer is held by a gate so the goal stays active.
  */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
 	createDialogStub,
 	createScriptedSession,
@@ -15,7 +18,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { CHANGED_NOTICE } from "../src/adapters/menu.js";
 import { MENU_LABELS } from "../src/core/menu-model.js";
-import { goalExtension } from "./helpers.js";
+import { agentDirWith, goalExtension, goalTool, settle } from "./helpers.js";
 
 let h: ScriptedSession | undefined;
 let gate: Deferred<void> | undefined;
@@ -111,5 +114,72 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 			/^Goal g-[0-9a-f]+ now has a budget of 80k tokens \(active\)\.$/,
 		);
 		expect(stub.statuses.get("pi-goal")).toMatch(/^goal: active \d+s · auto \d+\/25 · budget [\d.k]+\/80k$/);
+	});
+
+	it("an invalid value in the settings dialog asks again with the reason, instead of closing", async () => {
+		const stub = createDialogStub();
+		const agentDir = agentDirWith();
+		h = await createScriptedSession({ ui: { context: stub.ui }, extensions: [goalExtension({ agentDir })] });
+		const menu = h.session.prompt("/goal");
+		const select = await stub.dialog(0);
+		select.answer(MENU_LABELS.settings);
+		const settings = await stub.dialog(1);
+		expect(settings.options).toEqual([
+			expect.stringMatching(/^automaticTurns: 25 · responses the agent may give for a goal/),
+			expect.stringMatching(/^noProgressTurns: 3 · /),
+			expect.stringMatching(/^retryUsageLimits: off · /),
+		]);
+		settings.answer(settings.options?.[0]);
+		const first = await stub.dialog(2);
+		expect(first).toMatchObject({
+			kind: "input",
+			title: expect.stringMatching(/^automaticTurns: responses/),
+		});
+		first.answer("lots");
+		const again = await stub.dialog(3);
+		expect(again).toMatchObject({ kind: "input", title: expect.stringMatching(/must be a whole number/) });
+		expect(stub.notices.at(-1)).toMatchObject({
+			type: "warning",
+			message: expect.stringMatching(/Try again/),
+		});
+		again.answer("40");
+		await menu;
+		expect(stub.notices.at(-1)?.message).toMatch(/automaticTurns is now 40; saved to/);
+		expect(JSON.parse(readFileSync(join(agentDir, "pi-lifecycle", "pi-goal.json"), "utf8"))).toEqual({
+			automaticTurns: 40,
+		});
+	});
+
+	it("an invalid token budget in the menu asks again; Escape then cancels without a change", async () => {
+		const stub = createDialogStub();
+		const s = await activeGoal(stub);
+		const menu = s.session.prompt("/goal");
+		(await stub.dialog(0)).answer(MENU_LABELS.budget);
+		(await stub.dialog(1)).answer("a lot");
+		const again = await stub.dialog(2);
+		expect(again).toMatchObject({ kind: "input" });
+		again.answer(undefined);
+		await menu;
+		expect(await status(s, stub)).not.toMatch(/Tokens: .* of /);
+	});
+
+	it("the replace dialog calls a waiting goal waiting, not active", async () => {
+		const stub = createDialogStub();
+		h = await createScriptedSession({
+			ui: { context: stub.ui },
+			extensions: [goalExtension()],
+			responses: [goalTool("goal_wait", { reason: "the CI run" })],
+		});
+		await h.session.prompt("/goal Write the two parts");
+		await settle(h);
+		const replacing = h.session.prompt("/goal Something else");
+		const confirm = await stub.dialog(0);
+		expect(confirm).toMatchObject({
+			kind: "confirm",
+			text: expect.stringMatching(/ is waiting: the CI run: /),
+		});
+		expect(confirm.text).not.toMatch(/active/);
+		confirm.answer(false);
+		await replacing;
 	});
 });

@@ -5,8 +5,8 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { completeGoalArgs, parseGoalCommand } from "../core/command-parse.js";
-import { type CommandDeps, handleGoalCommand, statusText } from "./commands.js";
-import type { GoalController } from "./controller.js";
+import { type CommandDeps, handleGoalCommand } from "./commands.js";
+import type { HeadlessRuns } from "./headless.js";
 import { openGoalMenu, opensMenu } from "./menu.js";
 import { say } from "./output.js";
 
@@ -58,20 +58,8 @@ export async function followStartedWork(
 	} while (!ctx.isIdle());
 }
 
-/**
- * Print and json modes have no footer: when the work a command started ends short of complete (a
- * breaker, the budget, a usage limit, a wait, a blocker), the status says where the goal stands and
- * why, on stderr (stdout stays the model's answer or the JSON stream).
- */
-function reportUnfinished(controller: GoalController, ctx: ExtensionCommandContext): void {
-	if (ctx.hasUI || (ctx.mode !== "print" && ctx.mode !== "json")) return;
-	const goal = controller.goal;
-	if (!goal || goal.status === "complete" || (goal.status === "active" && !goal.wait)) return;
-	say(ctx, statusText(controller), "warning");
-}
-
 /** Registers `/goal`. */
-export function registerGoalCommand(deps: CommandDeps): void {
+export function registerGoalCommand(deps: CommandDeps & { readonly headless?: HeadlessRuns }): void {
 	deps.pi.registerCommand("goal", {
 		description:
 			"Work autonomously toward one objective: /goal <objective> | status | pause | resume | edit | clear",
@@ -81,11 +69,13 @@ export function registerGoalCommand(deps: CommandDeps): void {
 			if (dormant) return say(ctx, dormant, "warning");
 			try {
 				if (opensMenu(args, ctx)) return await openGoalMenu(deps, ctx, deps.dialogs);
+				const before = deps.controller.goal;
 				await handleGoalCommand(deps, args, ctx);
 				const parsed = parseGoalCommand(args);
-				if (parsed.ok && STARTS_WORK.has(parsed.command.kind)) {
-					await followStartedWork(ctx, deps.pi);
-					reportUnfinished(deps.controller, ctx);
+				// A headless run reports every command that could start work, a malformed one too (exit 2).
+				if (!parsed.ok || STARTS_WORK.has(parsed.command.kind)) {
+					if (deps.headless) await deps.headless.finish(ctx, before);
+					else if (parsed.ok) await followStartedWork(ctx, deps.pi);
 				}
 			} catch (error) {
 				say(ctx, `/goal failed: ${(error as Error).message}`, "error");

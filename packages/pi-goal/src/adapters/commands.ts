@@ -8,6 +8,7 @@ import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
 import { goalSituation, HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
 import { nextStep } from "../core/footer.js";
+import { describeGoalState } from "../core/goal-words.js";
 import { CHANGED_NOTICE } from "../core/menu-model.js";
 import { isUnfinished } from "../core/types.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
@@ -41,11 +42,11 @@ export function statusText(controller: GoalController): string {
 	const { now, branchTotal, settings } = controller.facts();
 	const used = goalTokens(goal.usage, branchTotal);
 	const lines = [
-		`Goal ${goal.id}: ${goal.wait ? "waiting" : goal.status}${goal.pauseReason ? ` (${goal.pauseReason})` : ""}`,
+		`Goal ${goal.id}: ${describeGoalState(goal, settings.automaticTurns)}`,
 		`Objective: ${goal.objective.length > 300 ? `${goal.objective.slice(0, 300)}…` : goal.objective}`,
 		`Tokens: ${formatTokens(used)}${goal.tokenBudget === null ? "" : ` of ${formatTokens(goal.tokenBudget)}`}`,
 		`Active time: ${formatDuration(elapsedMs(goal.clock, now))}`,
-		`Automatic turns: ${goal.safety.automaticTurns}/${settings.automaticTurns ?? "unlimited"}; continuations: ${goal.iteration}`,
+		`Responses: ${goal.safety.automaticTurns}${settings.automaticTurns === null ? " (no limit)" : ` of ${settings.automaticTurns}`}`,
 	];
 	if (goal.wait)
 		lines.push(
@@ -63,14 +64,14 @@ async function confirmReplace(controller: GoalController, ctx: ExtensionCommandC
 	if (!ctx.hasUI) {
 		say(
 			ctx,
-			`Goal ${goal.id} is still ${goal.status}. Run /goal clear first, then start the new goal.`,
+			`Goal ${goal.id} is still ${describeGoalState(goal, controller.settings.automaticTurns)}. Run /goal clear first, then start the new goal.`,
 			"error",
 		);
 		return false;
 	}
 	return ctx.ui.confirm(
 		"Replace the current goal?",
-		`Goal ${goal.id} is ${goal.status}: ${goal.objective.slice(0, 200)}`,
+		`Goal ${goal.id} is ${describeGoalState(goal, controller.settings.automaticTurns)}: ${goal.objective.slice(0, 200)}`,
 	);
 }
 

@@ -44,6 +44,8 @@ export interface HookDeps {
 	readonly usage: UsageRecovery;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
+	/** Registers the goal tools and /goal (at the first session_start, when no peer holds them). */
+	readonly registerOurs: () => void;
 }
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
@@ -84,7 +86,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 
 	pi.on("session_start", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
-		const peer = deps.dormancy.check(pi);
+		const peer = deps.dormancy.check(pi, deps.registerOurs);
 		if (peer) return say(ctx, peer, "warning"); // once: later sessions return above
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
 			agentDir: deps.agentDir(),

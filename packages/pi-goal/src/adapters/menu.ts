@@ -7,6 +7,7 @@
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import { describeGoalState } from "../core/goal-words.js";
 import {
 	budgetLine,
 	CHANGED_NOTICE,
@@ -19,6 +20,7 @@ import {
 	parseBudget,
 	parseBudgetChange,
 	parseSettingValue,
+	SETTING_HELP,
 	settingsItems,
 } from "../core/menu-model.js";
 import { isUnfinished } from "../core/types.js";
@@ -121,7 +123,7 @@ async function clear(menu: Opened): Promise<void> {
 	if (!goal) return;
 	const yes = await menu.ctx.ui.confirm(
 		`Clear goal ${goal.id}?`,
-		`The goal (${goal.wait ? "waiting" : goal.status}) and its counters are removed. Other work is not aborted.`,
+		`The goal (${describeGoalState(goal, menu.deps.controller.settings.automaticTurns)}) and its counters are removed. Other work is not aborted.`,
 		{ signal: menu.signal },
 	);
 	if (!yes || !menu.still()) return;
@@ -142,18 +144,21 @@ async function edit(menu: Opened): Promise<void> {
 async function changeBudget(menu: Opened): Promise<void> {
 	const goal = menu.deps.controller.goal;
 	if (!goal) return;
-	const typed = await menu.ctx.ui.input(
+	const tokens = await askUntilValid(
+		menu,
 		`Token budget of goal ${goal.id} (now ${budgetLine(goal.tokenBudget)})`,
 		"e.g. 200k, 1.5m, or off for no budget",
-		{ signal: menu.signal },
+		(typed) => {
+			const budget = parseBudgetChange(typed);
+			return { value: budget.tokens, error: budget.error ?? "Invalid token budget." };
+		},
 	);
-	if (typed === undefined || !menu.still()) return;
-	const budget = parseBudgetChange(typed);
-	if (budget.tokens === undefined) return say(menu.ctx, budget.error ?? "Invalid token budget.", "error");
+	if (tokens === undefined) return;
 	// The same path as `/goal edit --tokens N <objective>` with the objective unchanged.
-	const { error } = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: budget.tokens });
+	const { error } = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: tokens });
 	const now = menu.deps.controller.goal;
-	const text = `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`;
+	const state = now ? describeGoalState(now, menu.deps.controller.settings.automaticTurns) : "cleared";
+	const text = `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${state}).`;
 	sayOutcomeOf(menu.ctx, error ? { error, text: error } : { text });
 }
 
@@ -165,17 +170,18 @@ async function start(menu: Opened, withBudget: boolean): Promise<void> {
 	if (problem) return say(ctx, problem, "error");
 	let tokenBudget: number | null = null;
 	if (withBudget) {
-		const typed = await ctx.ui.input("Token budget", "e.g. 100k, 1.5m or 300000", { signal });
-		if (typed === undefined || !menu.still()) return;
-		const budget = parseBudget(typed);
-		if (budget.tokens === undefined) return say(ctx, budget.error ?? "Invalid token budget.", "error");
-		tokenBudget = budget.tokens;
+		const tokens = await askUntilValid(menu, "Token budget", "e.g. 100k, 1.5m or 300000", (typed) => {
+			const budget = parseBudget(typed);
+			return { value: budget.tokens, error: budget.error ?? "Invalid token budget." };
+		});
+		if (tokens === undefined) return;
+		tokenBudget = tokens;
 	}
 	const current = deps.controller.goal;
 	if (isUnfinished(current) && current) {
 		const yes = await ctx.ui.confirm(
 			"Replace the current goal?",
-			`Goal ${current.id} is ${current.status}. The new goal starts with ${budgetLine(tokenBudget)}.`,
+			`Goal ${current.id} is ${describeGoalState(current, deps.controller.settings.automaticTurns)}. The new goal starts with ${budgetLine(tokenBudget)}.`,
 			{ signal },
 		);
 		if (!yes || !menu.still()) return;
@@ -199,15 +205,36 @@ async function settings(menu: Opened): Promise<void> {
 		if (!value || !menu.still(true)) return;
 		return sayOutcomeOf(ctx, changeSetting(deps, ctx, "retryUsageLimits", value === "on"));
 	}
-	const typed = await ctx.ui.input(
-		`${key} (a whole number, or "off")`,
+	const value = await askUntilValid(
+		menu,
+		`${key}: ${SETTING_HELP[key]} (a whole number, or "off")`,
 		String(deps.controller.settings[key] ?? "off"),
-		{
-			signal,
-		},
+		(typed) => parseSettingValue(key, typed),
+		true,
 	);
-	if (typed === undefined || !menu.still(true)) return;
-	const parsed = parseSettingValue(key, typed);
-	if (parsed.value === undefined) return say(ctx, parsed.error ?? "Invalid value.", "error");
-	sayOutcomeOf(ctx, changeSetting(deps, ctx, key, parsed.value));
+	if (value === undefined) return;
+	sayOutcomeOf(ctx, changeSetting(deps, ctx, key, value));
+}
+
+/**
+ * Asks in an input dialog until the answer parses: an invalid one is said (a warning) and asked
+ * again with the reason in the title. Undefined when dismissed or the goal or session changed.
+ */
+async function askUntilValid<T>(
+	menu: Opened,
+	title: string,
+	placeholder: string,
+	parse: (typed: string) => { readonly value?: T; readonly error?: string },
+	settingsOnly = false,
+): Promise<T | undefined> {
+	let prompt = title;
+	for (;;) {
+		const typed = await menu.ctx.ui.input(prompt, placeholder, { signal: menu.signal });
+		if (typed === undefined || !menu.still(settingsOnly)) return undefined;
+		const parsed = parse(typed);
+		if (parsed.value !== undefined) return parsed.value;
+		const error = parsed.error ?? "Invalid value.";
+		say(menu.ctx, `${error} Try again, or press Escape to cancel.`, "warning");
+		prompt = `${error} ${title}`;
+	}
 }

@@ -1,8 +1,12 @@
 /**
  * Living beside another goal extension (narumiruna's pi-goal is the established peer). Both
- * register goal_complete, goal_blocked and goal_wait; Pi keeps the first registration of a name.
- * When another extension's tools hold those names, ours would never see a call, so pi-goal stays
- * dormant: no state, prompts, commands' effects or bus replies, and one message saying why.
+ * register goal_complete, goal_blocked, goal_wait and /goal. Pi compares the tools every factory
+ * registered once all have run, and reports each clash as a load error ("Tool … conflicts with …",
+ * fatal in print mode); two /goal commands both lose the plain name (/goal:1, /goal:2). So pi-goal
+ * registers its tools and /goal only at its first session_start, after checking that no other
+ * extension holds the tool names (registration after load is supported: Pi refreshes its tool
+ * registry). When one does, pi-goal stays dormant whatever the load order: no tools, no command,
+ * no state, prompts or bus replies, and one message that says which extension handles goals.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { TOOL_NAMES } from "../core/types.js";
@@ -33,7 +37,7 @@ export function peerOwnsGoalTools(pi: Pick<ExtensionAPI, "getAllTools">): string
 	);
 	if (foreign.length === 0) return undefined;
 	const owner = foreign.map((tool) => tool.sourceInfo?.path).find((path) => typeof path === "string");
-	return `pi-goal is dormant: ${foreign.map((tool) => tool.name).join(", ")} ${foreign.length === 1 ? "is" : "are"} already registered by another extension${owner ? ` (${owner})` : ""}, which handles goals in this Pi. Uninstall one of the two goal extensions to use the other.`;
+	return `pi-goal: off in this Pi. Another goal extension${owner ? ` (${owner})` : ""} already provides ${foreign.map((tool) => tool.name).join(", ")}, so it handles goals and /goal here. To use pi-goal instead, remove that extension (pi list shows it, pi remove <its source>) and start Pi again.`;
 }
 
 /** Dormancy of one runtime, decided at the first session_start. */
@@ -41,11 +45,15 @@ export class Dormancy {
 	#reason: string | undefined;
 	#checked = false;
 
-	/** Decides once (at session_start); returns the reason when dormant. */
-	check(pi: Pick<ExtensionAPI, "getAllTools">): string | undefined {
+	/**
+	 * Decides once (at the first session_start): returns the reason when dormant; otherwise calls
+	 * `registerOurs` (the goal tools and /goal), once per runtime.
+	 */
+	check(pi: Pick<ExtensionAPI, "getAllTools">, registerOurs: () => void = () => {}): string | undefined {
 		if (!this.#checked) {
 			this.#checked = true;
 			this.#reason = peerOwnsGoalTools(pi);
+			if (this.#reason === undefined) registerOurs();
 		}
 		return this.#reason;
 	}

@@ -153,7 +153,7 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 					requested !== undefined && requested < MIN_WAIT_MS ? " (the shortest wait is 10 s)" : "";
 				const when =
 					resumeAt === null
-						? "until the user resumes it (no resume_after_ms was given)"
+						? "until the user resumes it or writes (no deadline was given)"
 						: `until ${new Date(resumeAt).toISOString()}${raised}`;
 				return { event: { type: "wait", reason, resumeAt }, done: `Goal waiting ${when}.` };
 			},

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isExplicitlyTrusted, OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
+import { describeGoalState } from "../core/goal-words.js";
 import type { GoalSettings } from "../core/types.js";
 import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { helpersAvailable } from "./host-facts.js";
@@ -85,7 +86,9 @@ export function editGoal(
 		ctx,
 	);
 	if (applied.error) return refused(applied.error);
-	return { text: `Goal edited; new goal id ${controller.goal?.id} (${controller.goal?.status}).` };
+	const goal = controller.goal;
+	const state = goal ? describeGoalState(goal, controller.settings.automaticTurns) : "cleared";
+	return { text: `Goal edited; new goal id ${goal?.id} (${state}).` };
 }
 
 /** Pauses the active goal (the user's pause also aborts a run under way). */

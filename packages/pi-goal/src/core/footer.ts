@@ -1,5 +1,6 @@
 /** Footer text for status key `pi-goal` (pure). */
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
+import { shortPauseWords } from "./goal-words.js";
 import type { GoalRecord, GoalSettings } from "./types.js";
 
 function budget(goal: GoalRecord, branchTotal: number): string | undefined {
@@ -78,8 +79,7 @@ export function footerText(
 		case "paused":
 			parts.push("paused");
 			if (goal.pauseReason === "automatic-turns") parts.push(`limit ${auto(goal, facts.settings).slice(5)}`);
-			else if (goal.pauseReason === "no-progress") parts.push("no progress");
-			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(goal.pauseReason);
+			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(shortPauseWords(goal.pauseReason));
 			break;
 		case "budget_limited":
 			return `goal: ${spend ?? "budget exhausted"}`;

@@ -2,7 +2,9 @@
  * The `/goal` manager menu as data (pure): which actions fit the goal's state, their labels, the
  * goal identity a dialog captures, and parsing of settings values typed into a dialog.
  */
+
 import { formatTokens, parseTokenCount } from "./accounting.js";
+import { shortStateWords } from "./goal-words.js";
 import { type GoalRecord, type GoalSettings, MAX_OBJECTIVE } from "./types.js";
 
 /** What a menu entry does. */
@@ -63,7 +65,7 @@ export function menuItems(goal: GoalRecord | null): MenuItem[] {
 /** The menu's title: one line naming the goal and its state. */
 export function menuTitle(goal: GoalRecord | null): string {
 	if (!goal) return "Goal · none";
-	const state = goal.wait ? "waiting" : goal.status;
+	const state = shortStateWords(goal);
 	const objective = goal.objective.length > 60 ? `${goal.objective.slice(0, 59)}…` : goal.objective;
 	return `Goal ${goal.id} · ${state} · ${objective}`;
 }
@@ -132,12 +134,23 @@ export type SettingKey = Exclude<keyof GoalSettings, "managedRuns">;
 const SETTING_MAX = { automaticTurns: 10_000, noProgressTurns: 1_000 } as const;
 
 /** One settings entry: key and its label with the current value. */
+/** One line per setting, shown beside it in the settings dialog. */
+export const SETTING_HELP: Readonly<Record<SettingKey, string>> = Object.freeze({
+	automaticTurns: "responses the agent may give for a goal before the goal pauses",
+	noProgressTurns: "identical replies in a row, without progress, that pause the goal",
+	retryUsageLimits: "on: at a provider's usage limit the goal waits and retries once by itself",
+});
+
 export function settingsItems(settings: GoalSettings): { key: SettingKey; label: string }[] {
 	const show = (value: number | null, none: string) => (value === null ? none : String(value));
+	const item = (key: SettingKey, value: string) => ({
+		key,
+		label: `${key}: ${value} · ${SETTING_HELP[key]}`,
+	});
 	return [
-		{ key: "automaticTurns", label: `automaticTurns: ${show(settings.automaticTurns, "unlimited")}` },
-		{ key: "noProgressTurns", label: `noProgressTurns: ${show(settings.noProgressTurns, "off")}` },
-		{ key: "retryUsageLimits", label: `retryUsageLimits: ${settings.retryUsageLimits ? "on" : "off"}` },
+		item("automaticTurns", show(settings.automaticTurns, "unlimited")),
+		item("noProgressTurns", show(settings.noProgressTurns, "off")),
+		item("retryUsageLimits", settings.retryUsageLimits ? "on" : "off"),
 	];
 }
 

@@ -1,0 +1,32 @@
+// Faux script for the headless contract: the scenario comes from PI_LIFECYCLE_GOAL_SCENARIO.
+// Every step reads the goal id from the contract the model received.
+const goalId = (context) => /Goal id: (g-[a-z0-9]+)/.exec(JSON.stringify(context.messages))?.[1] ?? "missing";
+const QUOTA =
+	"429 insufficient_quota: You exceeded your current quota, please check your plan and billing details.";
+
+export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
+	const tool = (name, args) => (context) =>
+		fauxAssistantMessage([fauxToolCall(name, { goal_id: goalId(context), ...args })], {
+			stopReason: "toolUse",
+		});
+	const complete = tool("goal_complete", { summary: "Both parts done and verified." });
+	const progress = Array.from({ length: 40 }, (_, i) =>
+		fauxAssistantMessage(fauxText(`Step ${i + 1}: wrote part ${"x".repeat(i + 1)}.`)),
+	);
+	switch (process.env.PI_LIFECYCLE_GOAL_SCENARIO) {
+		case "complete":
+			return [fauxAssistantMessage(fauxText("Did part one.")), complete];
+		case "blocked":
+			return [tool("goal_blocked", { reason: "Need the API key.", evidence: "401 from the API" })];
+		case "progress":
+			return progress;
+		case "usage-limit":
+			return [fauxAssistantMessage([], { stopReason: "error", errorMessage: QUOTA })];
+		case "wait-far":
+			return [tool("goal_wait", { reason: "the nightly build", resume_after_ms: 3_600_000 })];
+		case "wait-near":
+			return [tool("goal_wait", { reason: "the deploy", resume_after_ms: 10_000 }), complete];
+		default:
+			return [];
+	}
+};
