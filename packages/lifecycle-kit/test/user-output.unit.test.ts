@@ -82,7 +82,7 @@ describe("the no-UI policy of tellUser", () => {
 			tellUser(ctx, "demo", "Status: fine");
 			tellUser(ctx, "demo", "careful", "warning");
 			tellUser({ ...ctx, mode: "json" }, "demo", "json answer");
-			writeStdout("second line\n");
+			writeStdout("second line\\n");
 			console.log("a plain console.log");
 		`;
 		const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
