@@ -8,4 +8,6 @@ export interface CheckOutcome {
 	readonly text: string;
 	/** Findings delivered (kind `findings`). */
 	readonly delivered?: number;
+	/** What the check read: the changed and related files, or the whole project and why. */
+	readonly scope?: string;
 }

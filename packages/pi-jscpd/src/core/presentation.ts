@@ -223,7 +223,10 @@ export function statusText(view: StatusView): string {
 		lines.push(
 			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
 		);
-	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
+	if (view.lastOutcome) {
+		const scope = view.lastOutcome.scope ? ` (${view.lastOutcome.scope})` : "";
+		lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}${scope}`);
+	}
 	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
 		lines.push(
 			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,
