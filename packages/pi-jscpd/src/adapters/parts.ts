@@ -114,6 +114,7 @@ export function buildParts(
 			baseline: late.baseline.state.status,
 			checking: late.scheduler.snapshot().automaticActive,
 			findings: triage.counts(),
+			dropped: "fallback" in late.baseline.state ? late.baseline.state.fallback : undefined,
 		}),
 	});
 	const outside = new OutsideProbe({
