@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { type Finding, selectFindings } from "../core/compare.js";
+import { WHOLE_SCAN_TIMEOUT_FACTOR } from "../core/baseline-scan.js";
 import { focusedNow, type ScanFocus } from "../core/focus.js";
 import type { LineIndex } from "../core/identity.js";
 import type { Detection } from "../core/kinds.js";
@@ -72,7 +73,7 @@ export async function findNewGroups(request: FindRequest): Promise<FindOutcome> 
 	const scan = await runScan(request.runner, request.capability, {
 		root: request.root,
 		paths: focused ? focus.paths.map((path) => join(request.root, path)) : [],
-		timeoutMs: request.timeoutMs,
+		timeoutMs: request.timeoutMs * (focused ? 1 : WHOLE_SCAN_TIMEOUT_FACTOR),
 		signal: request.signal,
 		detection: request.detection,
 	});
