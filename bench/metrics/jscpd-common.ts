@@ -77,7 +77,10 @@ export function plainScan(command: string, cwd: string): Promise<{ ms: number; p
  * (`attemptedGeneration` reaches it and no check runs); throws after `timeoutMs` with the last
  * record, so a check that is never recorded ends the group instead of hanging it.
  */
-export async function checkRecorded(controller: JscpdController | undefined, timeoutMs: number): Promise<void> {
+export async function checkRecorded(
+	controller: JscpdController | undefined,
+	timeoutMs: number,
+): Promise<void> {
 	const target = controller?.status().scheduler.mutationGeneration ?? 0;
 	const done = () => {
 		const scheduler = controller?.status().scheduler;
@@ -86,7 +89,11 @@ export async function checkRecorded(controller: JscpdController | undefined, tim
 	await waitUntil(done, timeoutMs, 2);
 	if (!done()) {
 		const status = controller?.status();
-		const records = status?.recentChecks.map((r) => `${r.generation}:${r.disposition}(${r.detail})`).join(", ");
-		throw new Error(`the check of generation ${target} was not recorded within ${timeoutMs} ms; records: ${records}`);
+		const records = status?.recentChecks
+			.map((r) => `${r.generation}:${r.disposition}(${r.detail})`)
+			.join(", ");
+		throw new Error(
+			`the check of generation ${target} was not recorded within ${timeoutMs} ms; records: ${records}`,
+		);
 	}
 }

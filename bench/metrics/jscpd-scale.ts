@@ -157,15 +157,23 @@ async function measureHighDup(modules: number): Promise<HighDupFigures> {
 		await controller?.settled();
 		const baselineMs = nowMs() - started;
 		const baseline = controller?.status().baseline;
-		if (baseline?.status !== "accepted") throw new Error(`high-dup baseline ${baseline?.status}: ${baseline?.reason}`);
-		const command = (controller?.status().capability as { command?: string }).command;
+		if (baseline?.status !== "accepted")
+			throw new Error(`high-dup baseline ${baseline?.status}: ${baseline?.reason}`);
+		const capability = controller?.status().capability as { command?: string } | undefined;
+		const command = capability?.command;
 		if (!command) throw new Error("jscpd unavailable");
 		const plain = await plainScan(command, tree);
 		// Two modules rewritten, and a third file: a copy of module 7's first function.
 		const copy = moduleFunction("m7a", 7);
 		const writes = [
-			{ name: "write", args: { path: "lib/esm/d0/m3.js", content: `${moduleFunction("m3x", 3)}export { m3x };\n` } },
-			{ name: "write", args: { path: "lib/esm/d0/m4.js", content: `${moduleFunction("m4x", 4)}export { m4x };\n` } },
+			{
+				name: "write",
+				args: { path: "lib/esm/d0/m3.js", content: `${moduleFunction("m3x", 3)}export { m3x };\n` },
+			},
+			{
+				name: "write",
+				args: { path: "lib/esm/d0/m4.js", content: `${moduleFunction("m4x", 4)}export { m4x };\n` },
+			},
 			{ name: "write", args: { path: "src/copied.js", content: `${copy}export { m7a };\n` } },
 		];
 		h.faux.appendResponses([toolCalls(writes), reply("rewrote two modules and copied one")]);

@@ -11,12 +11,21 @@ import { probeCapability } from "../src/adapters/locate.js";
 import { ProjectIndex } from "../src/adapters/project-index.js";
 import { ProcessRunner } from "../src/adapters/runner.js";
 import { runScan } from "../src/adapters/scan.js";
-import { fingerprintsOf, FingerprintIndexBuilder, partnersOf } from "../src/core/fingerprints.js";
+import { FingerprintIndexBuilder, fingerprintsOf, partnersOf } from "../src/core/fingerprints.js";
 import { focusTooWide } from "../src/core/focus.js";
 import { indexGroups, type LineIndex } from "../src/core/identity.js";
 import { type Detection, shapeOf } from "../src/core/kinds.js";
 import { findingLine } from "../src/core/presentation.js";
-import { duplicatedFunction, INVOICE, NEAR, realJscpd, RENAMED, remove, tempDir, writeFiles } from "./helpers.js";
+import {
+	duplicatedFunction,
+	INVOICE,
+	NEAR,
+	RENAMED,
+	realJscpd,
+	remove,
+	tempDir,
+	writeFiles,
+} from "./helpers.js";
 
 const DEFAULT: Detection = { kinds: ["exact", "renamed", "similar"], similarity: 0.7 };
 
@@ -36,7 +45,9 @@ async function setup(files: Record<string, string>, detection: Detection = DEFAU
 	for (let i = 0; i < 40; i++) all[`src/lib/u${i}.ts`] = unrelated(i);
 	writeFiles(root, { ...all, ...files });
 	const runner = new ProcessRunner();
-	const capability = await probeCapability(runner, [{ command: realJscpd(), source: "override" }], { cwd: root });
+	const capability = await probeCapability(runner, [{ command: realJscpd(), source: "override" }], {
+		cwd: root,
+	});
 	const scan = await runScan(runner, capability, { root, paths: [], timeoutMs: 60_000, detection });
 	if (scan.status !== "ok") throw new Error(scan.reason);
 	const baseline: LineIndex = indexGroups(scan.report.groups);
@@ -129,7 +140,11 @@ describe("the fingerprint index (pure)", () => {
 		builder.add("src/invoice.ts", fingerprintsOf(INVOICE, families, shapeOf));
 		for (let i = 0; i < 20; i++) builder.add(`src/u${i}.ts`, fingerprintsOf(unrelated(i), families, shapeOf));
 		const index = builder.build();
-		const partners = partnersOf(index, fingerprintsOf(RENAMED, families, shapeOf), new Set(["src/orders.ts"]));
+		const partners = partnersOf(
+			index,
+			fingerprintsOf(RENAMED, families, shapeOf),
+			new Set(["src/orders.ts"]),
+		);
 		expect(partners[0]).toBe("src/invoice.ts");
 	});
 

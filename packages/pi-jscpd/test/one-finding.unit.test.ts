@@ -11,7 +11,12 @@ import type { CloneGroup, CloneLocation } from "../src/core/report.js";
 
 const H = [21, 22, 23, 24, 25, 26];
 const at = (path: string, startLine: number): CloneLocation => ({ path, startLine, endLine: startLine + 5 });
-const group = (a: CloneLocation, b: CloneLocation, kind?: "renamed" | "similar", similarity?: number): CloneGroup => ({
+const group = (
+	a: CloneLocation,
+	b: CloneLocation,
+	kind?: "renamed" | "similar",
+	similarity?: number,
+): CloneGroup => ({
 	identity: `${a.path}|${b.path}|${kind ?? "exact"}`,
 	format: "typescript",
 	lines: 6,

@@ -36,7 +36,8 @@ describe("no size cliff: a report is read entry by entry", () => {
 	it("no size cliff: a report read in chunks parses as the whole text does, at every chunk size", () => {
 		const whole = parseReport(ROOT, REPORT);
 		expect(whole.ok).toBe(true);
-		for (const size of [1, 2, 3, 7, 16, 61, 500, REPORT.length]) expect(streamed(REPORT, size)).toEqual(whole);
+		for (const size of [1, 2, 3, 7, 16, 61, 500, REPORT.length])
+			expect(streamed(REPORT, size)).toEqual(whole);
 	});
 
 	it("no size cliff: a broken report is still refused (not JSON, no duplicates list)", () => {

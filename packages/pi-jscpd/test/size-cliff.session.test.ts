@@ -11,7 +11,14 @@
 import { join } from "node:path";
 import { createDialogStub, reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { customMessages, duplicatedFunction, realJscpd, sessionFixtures, waitFor, writeScript } from "./helpers.js";
+import {
+	customMessages,
+	duplicatedFunction,
+	realJscpd,
+	sessionFixtures,
+	waitFor,
+	writeScript,
+} from "./helpers.js";
 
 const fixtures = sessionFixtures();
 const FINDINGS = "pi-jscpd/findings";
@@ -22,7 +29,8 @@ function publishedPackage(): Record<string, string> {
 	const files: Record<string, string> = {};
 	for (let i = 0; i < MODULES; i++) {
 		const body = duplicatedFunction(`compute${i}`).replace("export function", "function");
-		files[`pkg/cjs/m${i}.js`] = `"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n${body}exports.compute${i} = compute${i};\n`;
+		files[`pkg/cjs/m${i}.js`] =
+			`"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n${body}exports.compute${i} = compute${i};\n`;
 		files[`pkg/esm/m${i}.js`] = `${body}export { compute${i} };\n`;
 	}
 	return files;
@@ -51,7 +59,9 @@ describe("no size cliff", () => {
 		expect(status.baseline.groups).toBeGreaterThanOrEqual(MODULES);
 		expect(status.baseline.fallback).toContain("timed out");
 		await waitFor(() =>
-			expect(stub.statuses.get("pi-jscpd")).toBe("jscpd ready · exact copies only (near-copy check too slow here)"),
+			expect(stub.statuses.get("pi-jscpd")).toBe(
+				"jscpd ready · exact copies only (near-copy check too slow here)",
+			),
 		);
 		s.script(toolCall("jscpd_run", { command: "status" }), reply("read status"));
 		await s.prompt("status");
@@ -70,6 +80,8 @@ describe("no size cliff", () => {
 		expect(last?.kind).toBe("findings");
 		expect(last?.scope).toMatch(/^scanned \d+ changed and related files, not the whole project$/);
 		expect(Number(/scanned (\d+)/.exec(last?.scope ?? "")?.[1])).toBeLessThan(2 * MODULES);
-		expect(stub.statuses.get("pi-jscpd")).toBe("jscpd 1 new duplicate · exact copies only (near-copy check too slow here)");
+		expect(stub.statuses.get("pi-jscpd")).toBe(
+			"jscpd 1 new duplicate · exact copies only (near-copy check too slow here)",
+		);
 	}, 60_000);
 });

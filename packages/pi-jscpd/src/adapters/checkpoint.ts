@@ -12,8 +12,8 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { CheckOutcome } from "../core/check-outcome.js";
 import { beyondCovered, type Finding } from "../core/compare.js";
 import { type AckRecord, ackOf, type DeliveredDetails } from "../core/deliveries.js";
-import type { LineIndex } from "../core/identity.js";
 import type { ScanFocus } from "../core/focus.js";
+import type { LineIndex } from "../core/identity.js";
 import { checkedNote } from "../core/kinds.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "../core/presentation.js";
 import { printablePath } from "../core/project-paths.js";
@@ -159,7 +159,13 @@ export async function runCheckpoint(
 		kind: "terminal",
 		outcome: "findings",
 		commit: () => {
-			const delivered = deliver(deps, eligible.slice(0, max), Math.max(0, eligible.length - max), generation, scope);
+			const delivered = deliver(
+				deps,
+				eligible.slice(0, max),
+				Math.max(0, eligible.length - max),
+				generation,
+				scope,
+			);
 			if (delivered) deps.current?.(current);
 			return delivered;
 		},

@@ -11,8 +11,8 @@
  * 5. the selection of new clone groups in files changed this session (core/compare.ts).
  */
 import { join } from "node:path";
-import { type Finding, selectFindings } from "../core/compare.js";
 import { WHOLE_SCAN_TIMEOUT_FACTOR } from "../core/baseline-scan.js";
+import { type Finding, selectFindings } from "../core/compare.js";
 import { focusedNow, type ScanFocus } from "../core/focus.js";
 import type { LineIndex } from "../core/identity.js";
 import type { Detection } from "../core/kinds.js";
@@ -68,8 +68,7 @@ export async function findNewGroups(request: FindRequest): Promise<FindOutcome> 
 		: { scope: "full", reason: "whole project requested" };
 	if (signal.aborted) return cancelled;
 	const focused = focus.scope === "focused";
-	if (focused && focus.paths.length === 0)
-		return { status: "ok", current: [], scanned: 0 };
+	if (focused && focus.paths.length === 0) return { status: "ok", current: [], scanned: 0 };
 	const scan = await runScan(request.runner, request.capability, {
 		root: request.root,
 		paths: focused ? focus.paths.map((path) => join(request.root, path)) : [],

@@ -22,8 +22,8 @@ import {
 import { focusTooWide, type ScanFocus } from "../core/focus.js";
 import { type Detection, shapeOf } from "../core/kinds.js";
 import { run as runGit } from "./git-probe.js";
-import { hiddenByDefault } from "./ignores.js";
 import { hiddenByIgnoreFiles } from "./ignore-files.js";
+import { hiddenByDefault } from "./ignores.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** jscpd's default `--max-size`: larger files are never scanned, so never partners. */
@@ -137,7 +137,8 @@ export class ProjectIndex {
 		if (state.status !== "ready")
 			return {
 				scope: "full",
-				reason: state.status === "failed" ? `the project index failed (${state.reason})` : "no project index yet",
+				reason:
+					state.status === "failed" ? `the project index failed (${state.reason})` : "no project index yet",
 			};
 		const root = this.#root;
 		const present: string[] = [];
@@ -146,7 +147,11 @@ export class ProjectIndex {
 			const text = readText(join(root, path));
 			if (text === undefined) continue;
 			present.push(path);
-			for (const partner of partnersOf(state.index, fingerprintsOf(text, state.index.families, shapeOf), changed))
+			for (const partner of partnersOf(
+				state.index,
+				fingerprintsOf(text, state.index.families, shapeOf),
+				changed,
+			))
 				partners.add(partner);
 		}
 		const wide = focusTooWide(present.length + partners.size, state.index.paths.length);

@@ -12,9 +12,9 @@
  * - runs are serialised: a second run waits until the first process is gone and cleaned up.
  */
 import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
-import { StringDecoder } from "node:string_decoder";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { ProcessRegistry, type ProjectTrust, runProcess } from "@pi-lifecycle/lifecycle-kit";
 
 /** Limits of one run. */

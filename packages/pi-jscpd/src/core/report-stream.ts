@@ -5,7 +5,14 @@
  * `duplicates` is parsed on its own and kept only as a clone group (line hashes, no code), so
  * memory grows with the groups, not the report.
  */
-import { type CloneGroup, type ParsedReport, type ParseResult, numberOccurrences, toGroup, MAX_GROUPS } from "./report.js";
+import {
+	type CloneGroup,
+	MAX_GROUPS,
+	numberOccurrences,
+	type ParsedReport,
+	type ParseResult,
+	toGroup,
+} from "./report.js";
 
 /** Largest single report entry (one clone's code and locations). */
 export const MAX_ENTRY_CHARS = 8 * 1024 * 1024;
@@ -74,8 +81,7 @@ export class ReportStream {
 				else if (this.#depth === 2 && this.#key === "duplicates" && c === OPEN_ARRAY) {
 					this.#inDuplicates = true;
 					this.#sawDuplicates = true;
-				}
-				else if (!this.#capture && this.#depth === 3 && this.#inDuplicates && c === OPEN_OBJECT) {
+				} else if (!this.#capture && this.#depth === 3 && this.#inDuplicates && c === OPEN_OBJECT) {
 					this.#capture = "entry";
 					start = i;
 				} else if (!this.#capture && this.#depth === 2 && this.#key === "statistics" && c === OPEN_OBJECT) {
@@ -103,7 +109,8 @@ export class ReportStream {
 	#keep(part: string): void {
 		this.#parts.push(part);
 		this.#captured += part.length;
-		if (this.#captured > MAX_ENTRY_CHARS) this.#error = `a jscpd report entry is larger than ${MAX_ENTRY_CHARS} characters`;
+		if (this.#captured > MAX_ENTRY_CHARS)
+			this.#error = `a jscpd report entry is larger than ${MAX_ENTRY_CHARS} characters`;
 	}
 
 	#finishCapture(): void {
