@@ -109,7 +109,9 @@ export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
 		// 1. Settles while the baseline scan runs.
 		const baselineStart = nowMs();
 		let during = 0;
-		while (busy(controller) && during < 2_000) {
+		// Bounded: each prompt costs Pi more as the session grows (its context and compaction checks walk
+		// the branch), so thousands of prompts behind a slow baseline made the group take minutes.
+		while (busy(controller) && during < 300) {
 			h.faux.appendResponses([toolCall("read", { path: treeFile(during % files) }), reply("read it")]);
 			await h.prompt(`Look at file ${during}.`);
 			during++;

@@ -133,6 +133,7 @@ export async function runCheckpoint(
 	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
 	const { current } = found;
 	const scope = scopeText(found);
+	const facts: Pick<CheckOutcome, "scope" | "ms"> = { scope, ...(found.ms ? { ms: found.ms } : {}) };
 	const dismissed = (finding: Finding) => deps.dismissed?.(finding) === true;
 	const covered = (finding: Finding) => (identity: string) =>
 		deps.isAcknowledged(identity) || dismissed({ ...finding, identity });
@@ -145,7 +146,7 @@ export async function runCheckpoint(
 		outcome: outcome.kind,
 		commit: () => {
 			deps.current?.(current);
-			deps.record({ ...outcome, scope });
+			deps.record({ ...outcome, ...facts });
 			return true;
 		},
 	});
@@ -164,7 +165,7 @@ export async function runCheckpoint(
 				eligible.slice(0, max),
 				Math.max(0, eligible.length - max),
 				generation,
-				scope,
+				facts,
 			);
 			if (delivered) deps.current?.(current);
 			return delivered;
@@ -181,7 +182,7 @@ function deliver(
 	findings: readonly Finding[],
 	omitted: number,
 	generation: number,
-	scope: string,
+	facts: Pick<CheckOutcome, "scope" | "ms">,
 ): boolean {
 	const ctx = deps.context();
 	if (!ctx || !deps.stillCurrent()) return false;
@@ -224,7 +225,7 @@ function deliver(
 		);
 		// Streaming: Pi holds the message until the current turn ends (never between a tool call and
 		// its result), then the next request of the run includes it.
-		if (!idle) return acknowledge(deps, details, findings.length, scope);
+		if (!idle) return acknowledge(deps, details, findings.length, facts);
 		const leaf = ctx.sessionManager.getLeafEntry() as
 			| { type?: string; customType?: string; details?: { deliveryId?: unknown } }
 			| undefined;
@@ -238,12 +239,17 @@ function deliver(
 	} catch {
 		return false;
 	}
-	return acknowledge(deps, details, findings.length, scope);
+	return acknowledge(deps, details, findings.length, facts);
 }
 
-function acknowledge(deps: CheckpointDeps, details: FindingsDetails, count: number, scope: string): true {
+function acknowledge(
+	deps: CheckpointDeps,
+	details: FindingsDetails,
+	count: number,
+	facts: Pick<CheckOutcome, "scope" | "ms">,
+): true {
 	deps.acknowledge(details.delivered);
-	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count, scope });
+	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count, ...facts });
 	return true;
 }
 

@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { WHOLE_SCAN_TIMEOUT_FACTOR } from "../core/baseline-scan.js";
+import type { StepTimes } from "../core/check-outcome.js";
 import { type Finding, selectFindings } from "../core/compare.js";
 import { focusedNow, type ScanFocus } from "../core/focus.js";
 import type { LineIndex } from "../core/identity.js";
@@ -53,13 +54,17 @@ export type FindOutcome =
 			readonly full?: string;
 			/** Files jscpd read (a focused scan). */
 			readonly scanned?: number;
+			/** Where the time went. */
+			readonly ms?: StepTimes;
 	  }
 	| Exclude<ScanOutcome, { readonly status: "ok" }>;
 
 /** Probe, focus, scan, baseline, select. Never throws. */
 export async function findNewGroups(request: FindRequest): Promise<FindOutcome> {
 	const cancelled = { status: "cancelled", reason: "cancelled" } as const;
+	const clock = stepClock();
 	await request.beforeSelect?.();
+	const changes = clock();
 	if (request.signal?.aborted) return cancelled;
 	const changed = request.changed();
 	const signal = request.signal ?? new AbortController().signal;
@@ -67,6 +72,7 @@ export async function findNewGroups(request: FindRequest): Promise<FindOutcome> 
 		? await request.focus(changed, signal)
 		: { scope: "full", reason: "whole project requested" };
 	if (signal.aborted) return cancelled;
+	const focusMs = clock();
 	const focused = focus.scope === "focused";
 	if (focused && focus.paths.length === 0) return { status: "ok", current: [], scanned: 0 };
 	const scan = await runScan(request.runner, request.capability, {
@@ -78,6 +84,7 @@ export async function findNewGroups(request: FindRequest): Promise<FindOutcome> 
 	});
 	if (scan.status !== "ok") return scan;
 	if (signal.aborted) return cancelled;
+	const scanMs = clock();
 	const groups = scan.report.groups;
 	const baseline = request.baseline(groups);
 	const current = selectFindings({
@@ -88,7 +95,19 @@ export async function findNewGroups(request: FindRequest): Promise<FindOutcome> 
 		max: Number.MAX_SAFE_INTEGER,
 		...(focused ? { now: focusedNow(baseline, groups, changed, focus.partners) } : {}),
 	}).findings;
+	const ms: StepTimes = { changes, focus: focusMs, scan: scanMs, compare: clock() };
 	return focused
-		? { status: "ok", current, scanned: focus.paths.length }
-		: { status: "ok", current, full: focus.reason };
+		? { status: "ok", current, scanned: focus.paths.length, ms }
+		: { status: "ok", current, full: focus.reason, ms };
+}
+
+/** Milliseconds since the previous call (the first: since creation). */
+function stepClock(): () => number {
+	let last = performance.now();
+	return () => {
+		const now = performance.now();
+		const ms = Math.round(now - last);
+		last = now;
+		return ms;
+	};
 }

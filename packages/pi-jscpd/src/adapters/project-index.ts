@@ -143,7 +143,12 @@ export class ProjectIndex {
 		const root = this.#root;
 		const present: string[] = [];
 		const partners = new Set<string>();
-		for (const path of [...changed].sort()) {
+		const paths = [...changed].sort();
+		for (let i = 0; i < paths.length; i++) {
+			// Many changed files (a code generator's run) are read a few dozen per macrotask.
+			if (i > 0 && i % FILES_PER_STEP === 0) await nextMacrotask();
+			if (signal.aborted) return { scope: "full", reason: "cancelled" };
+			const path = paths[i] ?? "";
 			const text = readText(join(root, path));
 			if (text === undefined) continue;
 			present.push(path);
