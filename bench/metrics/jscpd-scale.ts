@@ -251,7 +251,7 @@ export async function jscpdScale(smoke: boolean): Promise<Metric[]> {
 			ratio(small),
 			"×",
 			"<=",
-			0.1,
+			0.15,
 			context,
 		),
 		metric(
