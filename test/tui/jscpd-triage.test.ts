@@ -24,9 +24,10 @@ async function openFinding(session: PiTui): Promise<string> {
 	await choose(session, /Browse findings \(1\)/);
 	const list = await session.waitForScreen(/jscpd findings, newest first \(1\)/);
 	expect(list).toMatch(
-		/1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model/,
+		// The new copy (b.ts) first, the existing code second.
+		/1\. src\/b\.ts:1-\d+ ≈ src\/a\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model/,
 	);
-	await choose(session, /1\. src\/a\.ts/);
+	await choose(session, /1\. src\/b\.ts/);
 	return session.waitForScreen(/Finding 1: copies existing code \(from the automatic checkpoint\)/);
 }
 
@@ -80,7 +81,7 @@ describe("triage of jscpd findings in pi's TUI", () => {
 		await openFinding(session);
 		await choose(session, /Ask the agent to fix it/);
 		const sent = await session.waitForScreen(/I will extract the shared code\./, 20_000);
-		expect(sent).toMatch(/jscpd found duplicated code: src\/a\.ts lines 1-\d+ and src\/b\.ts lines 1-\d+/);
+		expect(sent).toMatch(/jscpd found duplicated code: src\/b\.ts lines 1-\d+ and src\/a\.ts lines 1-\d+/);
 		expect(sent).toMatch(/asked the agent to fix finding 1/);
 
 		// Busy: the next answer waits for the gate.

@@ -103,10 +103,10 @@ describe("changed comparison", () => {
 		acknowledged: () => false,
 	};
 
-	it("reports net-new groups touching changed files, both-locations-changed first, then by size", () => {
+	it("reports net-new groups touching changed files, one per copy (the pair naming existing code), by size", () => {
+		// new.ts ≈ new2.ts is the same two copies as new.ts ≈ old1.ts and new2.ts ≈ old2.ts: one copy, one finding.
 		const selection = selectFindings({ ...base, groups: all, max: 5 });
 		expect(selection.findings.map((f) => [f.label, f.group.locations.map((l) => l.path).join("+")])).toEqual([
-			["new", "new.ts+new2.ts"],
 			["matches-existing", "new2.ts+old2.ts"],
 			["matches-existing", "new.ts+old1.ts"],
 		]);
@@ -115,7 +115,7 @@ describe("changed comparison", () => {
 	it("caps findings; omitted ones stay eligible", () => {
 		const selection = selectFindings({ ...base, groups: all, max: 1 });
 		expect(selection.findings).toHaveLength(1);
-		expect(selection.omitted).toBe(2);
+		expect(selection.omitted).toBe(1);
 	});
 
 	it("acknowledged identities are left out until their path changes again", () => {
@@ -130,7 +130,7 @@ describe("changed comparison", () => {
 			max: 5,
 			acknowledged: (id) => state.isAcknowledged(id),
 		});
-		expect(second.findings).toHaveLength(2);
+		expect(second.findings).toHaveLength(1);
 		state.record("new2.ts");
 		const third = selectFindings({
 			...base,
@@ -138,7 +138,7 @@ describe("changed comparison", () => {
 			max: 5,
 			acknowledged: (id) => state.isAcknowledged(id),
 		});
-		expect(third.findings).toHaveLength(3);
+		expect(third.findings).toHaveLength(2);
 	});
 
 	it("the findings message is bounded and names every delivered location", () => {

@@ -101,7 +101,8 @@ describe("browse lists every current finding with the footer's count", () => {
 		expect(list.title).toBe("jscpd findings, newest first (1)");
 		expect(list.options).toHaveLength(1);
 		expect(list.options?.[0]).toMatch(
-			/^1\. src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model$/,
+			// The new copy first, the existing code second.
+			/^1\. src\/b\.ts:1-\d+ ≈ src\/a\.ts:1-\d+ · copies existing code · \d+ lines · reported to the model$/,
 		);
 		expect(menu.title).toMatch(/^Finding 1: copies existing code \(from the automatic checkpoint\)/);
 		expect(menu.options).toEqual([
@@ -115,8 +116,8 @@ describe("browse lists every current finding with the footer's count", () => {
 		(await stub.dialog(3)).answer(undefined);
 		await command;
 		const blocks = stub.notices.find((n) => n.message.startsWith("First block:"))?.message ?? "";
-		expect(blocks).toMatch(/^First block: src\/a\.ts:1-\d+\n {4}1 │ export function computeTotals/);
-		expect(blocks).toMatch(/\n\nSecond block: src\/b\.ts:1-\d+\n {4}1 │ export function computeOrder/);
+		expect(blocks).toMatch(/^First block: src\/b\.ts:1-\d+\n {4}1 │ export function computeOrder/);
+		expect(blocks).toMatch(/\n\nSecond block: src\/a\.ts:1-\d+\n {4}1 │ export function computeTotals/);
 		expect(s.errors).toEqual([]);
 	});
 
@@ -276,7 +277,7 @@ describe("ask the agent to fix it", () => {
 				e.type === "message" && e.message.role === "user" ? [JSON.stringify(e.message.content)] : [],
 			);
 		expect(users.filter((text) => text.includes("jscpd found duplicated code"))).toHaveLength(1);
-		expect(users.at(-1)).toMatch(/src\/a\.ts lines 1-\d+ and src\/b\.ts lines 1-\d+/);
+		expect(users.at(-1)).toMatch(/src\/b\.ts lines 1-\d+ and src\/a\.ts lines 1-\d+/);
 		expect(stub.notices.at(-1)?.message).toBe("jscpd: asked the agent to fix finding 1.");
 	});
 

@@ -16,7 +16,7 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { scanWithFallback } from "../core/baseline-scan.js";
+import { scanWithFallback, WHOLE_SCAN_TIMEOUT_FACTOR } from "../core/baseline-scan.js";
 import {
 	deserialiseIndex,
 	indexGroups,
@@ -24,7 +24,7 @@ import {
 	rebaseIndex,
 	serialiseIndex,
 } from "../core/identity.js";
-import { type Detection, EXACT_ONLY, parseDetection } from "../core/kinds.js";
+import { type Detection, EXACT_ONLY, isExactOnly, parseDetection } from "../core/kinds.js";
 import type { Capability } from "./locate.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan } from "./scan.js";
@@ -239,11 +239,11 @@ export interface CaptureRequest {
  */
 export async function captureBaseline(request: CaptureRequest): Promise<BaselineState> {
 	const { root, sessionId } = request;
-	const scanWith = (detection: Detection | undefined) =>
+	const scanWith = (detection: Detection) =>
 		runScan(request.runner, request.capability, {
 			root,
 			paths: [],
-			timeoutMs: request.timeoutMs,
+			timeoutMs: request.timeoutMs * (isExactOnly(detection) ? WHOLE_SCAN_TIMEOUT_FACTOR : 1),
 			signal: request.signal,
 			detection,
 		});

@@ -12,6 +12,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { CheckOutcome } from "../core/check-outcome.js";
 import { beyondCovered, type Finding } from "../core/compare.js";
 import { type AckRecord, ackOf, type DeliveredDetails } from "../core/deliveries.js";
+import type { ScanFocus } from "../core/focus.js";
 import type { LineIndex } from "../core/identity.js";
 import { checkedNote } from "../core/kinds.js";
 import { FINDINGS_MESSAGE, findingsMessage } from "../core/presentation.js";
@@ -60,6 +61,8 @@ export interface CheckpointDeps {
 	readonly index: (groups: readonly CloneGroup[]) => LineIndex;
 	/** Project paths changed in this session. */
 	readonly changed: () => ReadonlySet<string>;
+	/** What a check of the changed files scans (find-new.ts). */
+	readonly focus?: (changed: ReadonlySet<string>, signal: AbortSignal) => Promise<ScanFocus>;
 	/** Whether a finding was delivered and not invalidated since. */
 	readonly isAcknowledged: (identity: string) => boolean;
 	/** Acknowledges delivered findings (the owner of the session's mutation state records them). */
@@ -118,6 +121,7 @@ export async function runCheckpoint(
 		detection: baseline.detection,
 		beforeSelect: () => deps.outside ?? Promise.resolve(),
 		baseline: deps.index,
+		focus: deps.focus,
 		changed: deps.changed,
 	});
 	if (found.status === "cancelled" || signal.aborted) return { kind: "retryable", reason: "cancelled" };
@@ -128,6 +132,8 @@ export async function runCheckpoint(
 	// Every current finding (for the triage list), then the ones to deliver: not told, not dismissed.
 	// Filtering the sorted list keeps selectFindings' order, so the cap takes the same findings.
 	const { current } = found;
+	const scope = scopeText(found);
+	const facts: Pick<CheckOutcome, "scope" | "ms"> = { scope, ...(found.ms ? { ms: found.ms } : {}) };
 	const dismissed = (finding: Finding) => deps.dismissed?.(finding) === true;
 	const covered = (finding: Finding) => (identity: string) =>
 		deps.isAcknowledged(identity) || dismissed({ ...finding, identity });
@@ -140,7 +146,7 @@ export async function runCheckpoint(
 		outcome: outcome.kind,
 		commit: () => {
 			deps.current?.(current);
-			deps.record(outcome);
+			deps.record({ ...outcome, ...facts });
 			return true;
 		},
 	});
@@ -154,7 +160,13 @@ export async function runCheckpoint(
 		kind: "terminal",
 		outcome: "findings",
 		commit: () => {
-			const delivered = deliver(deps, eligible.slice(0, max), Math.max(0, eligible.length - max), generation);
+			const delivered = deliver(
+				deps,
+				eligible.slice(0, max),
+				Math.max(0, eligible.length - max),
+				generation,
+				facts,
+			);
 			if (delivered) deps.current?.(current);
 			return delivered;
 		},
@@ -170,6 +182,7 @@ function deliver(
 	findings: readonly Finding[],
 	omitted: number,
 	generation: number,
+	facts: Pick<CheckOutcome, "scope" | "ms">,
 ): boolean {
 	const ctx = deps.context();
 	if (!ctx || !deps.stillCurrent()) return false;
@@ -212,7 +225,7 @@ function deliver(
 		);
 		// Streaming: Pi holds the message until the current turn ends (never between a tool call and
 		// its result), then the next request of the run includes it.
-		if (!idle) return acknowledge(deps, details, findings.length);
+		if (!idle) return acknowledge(deps, details, findings.length, facts);
 		const leaf = ctx.sessionManager.getLeafEntry() as
 			| { type?: string; customType?: string; details?: { deliveryId?: unknown } }
 			| undefined;
@@ -226,11 +239,23 @@ function deliver(
 	} catch {
 		return false;
 	}
-	return acknowledge(deps, details, findings.length);
+	return acknowledge(deps, details, findings.length, facts);
 }
 
-function acknowledge(deps: CheckpointDeps, details: FindingsDetails, count: number): true {
+function acknowledge(
+	deps: CheckpointDeps,
+	details: FindingsDetails,
+	count: number,
+	facts: Pick<CheckOutcome, "scope" | "ms">,
+): true {
 	deps.acknowledge(details.delivered);
-	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count });
+	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count, ...facts });
 	return true;
+}
+
+/** What a check read, for status: a focused check costs what changed; a whole scan says why it ran. */
+export function scopeText(found: { readonly full?: string; readonly scanned?: number }): string {
+	return found.full !== undefined
+		? `scanned the whole project: ${found.full}`
+		: `scanned ${found.scanned ?? 0} changed and related file${found.scanned === 1 ? "" : "s"}, not the whole project`;
 }

@@ -210,6 +210,7 @@ export class JscpdController {
 		this.#session.shutdown = true;
 		this.#syncBaselineWait();
 		this.#parts.outside.abort();
+		this.#parts.projectIndex.close();
 		// The runner SIGKILLs its live process first, so closing the scheduler never waits for a scan.
 		const runner = this.#parts.runner.close();
 		await this.#parts.scheduler.close();
@@ -239,6 +240,7 @@ export class JscpdController {
 			capability: this.#parts.baseline.probed,
 			baseline: this.#parts.baseline.state,
 			index: this.#parts.indexFor,
+			focus: this.#parts.focus,
 			mutations: this.#parts.changes.view,
 			settings: this.#parts.settings.value,
 			/** Read on demand: it reads `.ignore` files of the changed paths (ignore-files.ts). */

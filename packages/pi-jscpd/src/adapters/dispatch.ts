@@ -193,7 +193,7 @@ async function scan(
 }
 
 async function changed(controller: JscpdController): Promise<DispatchResult> {
-	const { root, runner, capability, settings, baseline, mutations, index } = controller.state;
+	const { root, runner, capability, settings, baseline, mutations, index, focus } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
 		const why = "reason" in baseline ? `: ${printablePath(baseline.reason ?? "")}` : "";
@@ -224,6 +224,7 @@ async function changed(controller: JscpdController): Promise<DispatchResult> {
 			// Compared with the baseline, so detected with the baseline's kinds.
 			detection: baseline.detection,
 			baseline: index,
+			focus,
 			changed: () => mutations.changed,
 		}),
 	);

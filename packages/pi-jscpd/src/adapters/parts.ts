@@ -6,7 +6,9 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import type { ScanFocus } from "../core/focus.js";
 import type { LineIndex } from "../core/identity.js";
+import { EXACT_ONLY } from "../core/kinds.js";
 import type { CloneGroup } from "../core/report.js";
 import { CheckScheduler } from "../core/scheduler.js";
 import { baselineView } from "../core/status.js";
@@ -17,6 +19,7 @@ import type { CheckpointDeps } from "./checkpoint.js";
 import { detectionOf } from "./config.js";
 import { incompleteReason } from "./ignores.js";
 import { OutsideProbe } from "./outside.js";
+import { ProjectIndex } from "./project-index.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { BaselineKeeper } from "./session-baseline.js";
 import { SessionChanges } from "./session-changes.js";
@@ -45,6 +48,10 @@ export interface RuntimeParts {
 	readonly triage: Triage;
 	/** The baseline index a report is compared with (pending rebases applied). */
 	readonly indexFor: (groups: readonly CloneGroup[]) => LineIndex;
+	/** The project's fingerprint index (built once per baseline). */
+	readonly projectIndex: ProjectIndex;
+	/** What a check of the changed files scans (see find-new.ts). */
+	readonly focus: (changed: ReadonlySet<string>, signal: AbortSignal) => Promise<ScanFocus>;
 	/** Why a check may miss changed files (the outside probe's gaps, files the default ignores hide). */
 	readonly incomplete: () => string | undefined;
 }
@@ -71,6 +78,21 @@ export function buildParts(
 		changed: () => status.update(),
 	});
 	const indexFor = (groups: readonly CloneGroup[]) => late.baseline.indexFor(groups, changes.view.changed);
+	const projectIndex = new ProjectIndex({ trusted: () => runner.trusted });
+	let indexedBaseline: string | undefined;
+	/** A new accepted or partial baseline: the index is built for its detection, once. */
+	const prepareIndex = () => {
+		const state = late.baseline.state;
+		if ((state.status !== "accepted" && state.status !== "partial") || !session.root) return;
+		const key = `${session.root}|${state.capturedAt}`;
+		if (key === indexedBaseline) return;
+		indexedBaseline = key;
+		projectIndex.prepare(session.root, state.detection ?? EXACT_ONLY);
+	};
+	const focus = async (changed: ReadonlySet<string>, signal: AbortSignal): Promise<ScanFocus> =>
+		late.baseline.movesPending
+			? { scope: "full", reason: "a checkout or pull brought in files whose duplicates are re-baselined" }
+			: projectIndex.focus(changed, signal);
 	const incomplete = () =>
 		incompleteReason(session.root, changes.view.changed, late.outside.incomplete, runner.trusted);
 	const status = new StatusKeeper({
@@ -92,6 +114,7 @@ export function buildParts(
 			baseline: late.baseline.state.status,
 			checking: late.scheduler.snapshot().automaticActive,
 			findings: triage.counts(),
+			dropped: "fallback" in late.baseline.state ? late.baseline.state.fallback : undefined,
 		}),
 	});
 	const outside = new OutsideProbe({
@@ -110,6 +133,7 @@ export function buildParts(
 			capability: late.baseline.probed,
 			baseline: () => late.baseline.state,
 			index: indexFor,
+			focus,
 			changed: () => changes.view.changed,
 			isAcknowledged: (id) => changes.view.isAcknowledged(id),
 			acknowledge: (acks) => changes.acknowledge(acks),
@@ -164,6 +188,7 @@ export function buildParts(
 		detection: () => detectionOf(settings.value),
 		closed: () => session.shutdown,
 		changed: () => {
+			prepareIndex();
 			automatic.retryBlocked();
 			baselineChanged();
 			status.update();
@@ -181,6 +206,8 @@ export function buildParts(
 		status,
 		triage,
 		indexFor,
+		projectIndex,
+		focus,
 		incomplete,
 	};
 }

@@ -14,13 +14,17 @@
 import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { ProcessRegistry, type ProjectTrust, runProcess } from "@pi-lifecycle/lifecycle-kit";
 
 /** Limits of one run. */
 export interface RunnerLimits {
 	/** Bytes of stdout and of stderr kept (each): the first eighth (at most 8 KiB) and the rest from the end. */
 	readonly maxOutputBytes: number;
-	/** Largest report file read. */
+	/**
+	 * Largest report file read. A report fed to a {@link RunRequest.reportStream} is read in 1 MB
+	 * chunks and never held whole, so this bounds time, not memory.
+	 */
 	readonly maxReportBytes: number;
 	/** Grace period between SIGTERM and SIGKILL. */
 	readonly killGraceMs: number;
@@ -33,7 +37,7 @@ export interface RunnerLimits {
 /** Default limits. */
 export const DEFAULT_LIMITS: RunnerLimits = Object.freeze({
 	maxOutputBytes: 64 * 1024,
-	maxReportBytes: 32 * 1024 * 1024,
+	maxReportBytes: 160 * 1024 * 1024,
 	killGraceMs: 1_000,
 	tempRoot: tmpdir(), // the operating system's temp dir (TMPDIR, TEMP, …): the one place pi-jscpd picks it
 	maxMemoryBytes: 4 * 1024 * 1024 * 1024,
@@ -59,6 +63,8 @@ export interface RunRequest {
 	readonly reportFile?: string;
 	/** Extra environment variables. */
 	readonly env?: Readonly<Record<string, string>>;
+	/** Receives the report in chunks instead of as one string (`report` is then not set). */
+	readonly reportStream?: { push(chunk: string): void };
 }
 
 /** How a run ended. */
@@ -77,6 +83,38 @@ export type RunOutcome =
 
 /** Kept for callers of the old name: the kit's bounded capture. */
 export { BoundedOutput as BoundedBuffer, ELISION_MARKER } from "@pi-lifecycle/lifecycle-kit";
+
+/** Size of one chunk of a streamed report. */
+const REPORT_CHUNK_BYTES = 1024 * 1024;
+
+async function streamBounded(
+	path: string,
+	limit: number,
+	sink: { push(chunk: string): void },
+): Promise<"" | { tooLarge: number } | undefined> {
+	let handle: Awaited<ReturnType<typeof open>> | undefined;
+	try {
+		handle = await open(path, "r");
+		const stat = await handle.stat();
+		if (!stat.isFile()) return undefined;
+		if (stat.size > limit) return { tooLarge: stat.size };
+		const decoder = new StringDecoder("utf8");
+		const buffer = Buffer.alloc(REPORT_CHUNK_BYTES);
+		for (let read = 0; read < limit + 1; ) {
+			const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+			if (bytesRead === 0) break;
+			read += bytesRead;
+			if (read > limit) return { tooLarge: read };
+			sink.push(decoder.write(buffer.subarray(0, bytesRead)));
+		}
+		sink.push(decoder.end());
+		return "";
+	} catch {
+		return undefined;
+	} finally {
+		await handle?.close();
+	}
+}
 
 async function readBounded(path: string, limit: number): Promise<string | { tooLarge: number } | undefined> {
 	let handle: Awaited<ReturnType<typeof open>> | undefined;
@@ -207,9 +245,17 @@ export class ProcessRunner {
 				? { status: "ok", exitCode: 0, stdout: outcome.stdout.text }
 				: { status: "failed", error: `exited with code ${code}`, exitCode: code, stderr: errText };
 		}
-		const report = await readBounded(join(dir, request.reportFile), limits.maxReportBytes);
+		const path = join(dir, request.reportFile);
+		const report = request.reportStream
+			? await streamBounded(path, limits.maxReportBytes, request.reportStream)
+			: await readBounded(path, limits.maxReportBytes);
 		if (typeof report === "string")
-			return { status: "ok", exitCode: code, stdout: outcome.stdout.text, report };
+			return {
+				status: "ok",
+				exitCode: code,
+				stdout: outcome.stdout.text,
+				...(request.reportStream ? {} : { report }),
+			};
 		const error =
 			report === undefined
 				? `jscpd exited with code ${code} without writing a report`

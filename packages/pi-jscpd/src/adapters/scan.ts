@@ -10,7 +10,8 @@
  */
 
 import { type Detection, type DetectionPlan, detectionPlan, EXACT_ONLY } from "../core/kinds.js";
-import { type ParsedReport, parseReport } from "../core/report.js";
+import type { ParsedReport } from "../core/report.js";
+import { ReportStream } from "../core/report-stream.js";
 import { containReport } from "./contain.js";
 import { defaultIgnores } from "./ignores.js";
 import type { Capability } from "./locate.js";
@@ -117,6 +118,8 @@ export async function runScan(
 	const trusted = runner.trusted;
 	const detection = request.detection ?? EXACT_ONLY;
 	const projectMinTokens = trusted && projectSetsMinTokens(request.root);
+	// Read entry by entry: a report of thousands of groups is tens of MB (report-stream.ts).
+	const stream = new ReportStream(request.root);
 	const outcome = await runner.run({
 		command: capability.command,
 		bundled: capability.source === "pinned",
@@ -132,10 +135,11 @@ export async function runScan(
 		timeoutMs: request.timeoutMs,
 		signal: request.signal,
 		reportFile: "jscpd-report.json",
+		reportStream: stream,
 	});
 	switch (outcome.status) {
 		case "ok": {
-			const parsed = parseReport(request.root, outcome.report ?? "");
+			const parsed = stream.end();
 			return parsed.ok
 				? {
 						status: "ok",

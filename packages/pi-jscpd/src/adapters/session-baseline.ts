@@ -252,6 +252,11 @@ export class BaselineKeeper {
 		return index;
 	}
 
+	/** Whether a move of the work tree waits to be re-baselined (the next check scans the whole project). */
+	get movesPending(): boolean {
+		return this.#moves.size > 0;
+	}
+
 	/** Resolves when the restore or capture has finished. */
 	settled(): Promise<void> {
 		return this.#pending;

@@ -59,6 +59,11 @@ export interface SelectInput {
 	readonly acknowledged: (identity: string) => boolean;
 	/** Cap on delivered findings. */
 	readonly max: number;
+	/**
+	 * The project-wide line index now, when `groups` is not a whole-project report (a focused
+	 * check, focus.ts); indexed from `groups` otherwise.
+	 */
+	readonly now?: LineIndex;
 }
 
 /** The outcome of {@link selectFindings}. */
@@ -77,7 +82,7 @@ export function selectFindings(input: SelectInput): Selection {
 	const seen = new Set<string>();
 	let acknowledged = 0;
 	const touching = input.groups.filter((group) => group.locations.some((loc) => input.changed.has(loc.path)));
-	const now = touching.length > 0 ? indexGroups(input.groups) : undefined;
+	const now = touching.length > 0 ? (input.now ?? indexGroups(input.groups)) : undefined;
 	const candidates: { group: CloneGroup; fresh: CloneLocation[] }[] = [];
 	for (const group of touching) {
 		if (!now) break;
@@ -87,7 +92,7 @@ export function selectFindings(input: SelectInput): Selection {
 		if (fresh.length > 0) candidates.push({ group, fresh });
 	}
 	const starts = copyStarts(touching);
-	for (const { group, fresh } of strongestPerCopy(candidates)) {
+	for (const { group, fresh } of strongestPerCopy(candidates, input.changed)) {
 		const identity = findingIdentity(group, fresh);
 		if (seen.has(identity)) continue;
 		seen.add(identity);
@@ -98,10 +103,11 @@ export function selectFindings(input: SelectInput): Selection {
 		const original = group.locations.find((loc) => !input.changed.has(loc.path));
 		const notes = copyNotes(group, fresh, starts, input.baseline);
 		const copies = notes.length > 0 ? { copies: notes } : {};
+		const ordered = newFirst(group, fresh);
 		eligible.push(
 			original
-				? { identity, group, label: "matches-existing", original, ...copies }
-				: { identity, group, label: "new", ...copies },
+				? { identity, group: ordered, label: "matches-existing", original, ...copies }
+				: { identity, group: ordered, label: "new", ...copies },
 		);
 	}
 	eligible.sort((a, b) => rank(a) - rank(b) || compareGroups(a.group, b.group));
@@ -121,28 +127,53 @@ function overlapsMostly(a: CloneLocation, b: CloneLocation): boolean {
 }
 
 /**
+ * The group with a new location first and the other side second: jscpd orders a pair by path, so
+ * the original could come first. Both new: the report order stays.
+ */
+function newFirst(group: CloneGroup, fresh: readonly CloneLocation[]): CloneGroup {
+	const [a, b] = group.locations;
+	return fresh.includes(a) || !fresh.includes(b) ? group : { ...group, locations: [b, a] };
+}
+
+/**
  * One copy is one finding: jscpd reports a new copy once per kind it matches (an exact copy of a
  * function is also a renamed copy of that function's old renamed copy, and a near-copy of its old
- * near-copies). A candidate whose new locations all lie mostly inside a stronger candidate's new
- * locations is left out, as jscpd itself leaves out the AST pair of an exact clone.
+ * near-copies), and an AST pair once per alike function (a renamed copy of `log.ts` is also one of
+ * `log-variant.ts`, which the session wrote earlier). A candidate whose new locations all lie
+ * mostly inside a better candidate's new locations is left out. Better: the stronger kind; at the
+ * same kind, the one naming existing code (a side in a file this session did not change), then
+ * the deterministic group order.
  */
 function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
 	candidates: readonly T[],
+	changed: ReadonlySet<string>,
 ): T[] {
-	const byPath = new Map<string, { loc: CloneLocation; strength: number }[]>();
-	for (const { group, fresh } of candidates) {
-		for (const loc of fresh) {
+	const existing = (group: CloneGroup) => group.locations.some((loc) => !changed.has(loc.path));
+	const better = (a: T, b: T) =>
+		strength(a.group) - strength(b.group) ||
+		Number(existing(a.group)) - Number(existing(b.group)) ||
+		compareGroups(b.group, a.group);
+	const byPath = new Map<string, { loc: CloneLocation; candidate: T }[]>();
+	for (const candidate of candidates) {
+		for (const loc of candidate.fresh) {
 			const list = byPath.get(loc.path) ?? [];
-			list.push({ loc, strength: strength(group) });
+			list.push({ loc, candidate });
 			byPath.set(loc.path, list);
 		}
 	}
-	return candidates.filter(({ group, fresh }) => {
-		const own = strength(group);
-		return !fresh.every((loc) =>
-			byPath.get(loc.path)?.some((other) => other.strength > own && overlapsMostly(loc, other.loc)),
-		);
-	});
+	return candidates.filter(
+		(candidate) =>
+			!candidate.fresh.every((loc) =>
+				byPath
+					.get(loc.path)
+					?.some(
+						(other) =>
+							other.candidate !== candidate &&
+							better(other.candidate, candidate) > 0 &&
+							overlapsMostly(loc, other.loc),
+					),
+			),
+	);
 }
 
 const contentKey = (group: CloneGroup, path: string) =>

@@ -147,10 +147,35 @@ export interface FooterInput {
 	 * what Browse lists. Without it, a findings outcome shows its delivered count.
 	 */
 	readonly findings?: { readonly fresh: number; readonly dismissed: number };
+	/** Why this session's baseline dropped renamed and near-copy detection (its `fallback`). */
+	readonly dropped?: string;
 }
 
-/** The footer text for a state (pure). */
+/**
+ * The footer's note when renamed and near-copy detection was dropped for the session, naming the
+ * cause in a few words (the status line gives the whole reason): time, size, or a failure.
+ */
+export function droppedNote(fallback: string | undefined): string | undefined {
+	if (!fallback) return undefined;
+	const why = /timed out/.test(fallback)
+		? "too slow here"
+		: /memory|too large/.test(fallback)
+			? "too large here"
+			: /alike functions/.test(fallback)
+				? "too many alike functions"
+				: "it failed";
+	return `exact copies only (near-copy check ${why})`;
+}
+
+/** The footer text for a state (pure); a dropped mode is said after a ready or check state. */
 export function footerText(input: FooterInput): string {
+	const text = footerState(input);
+	const note = droppedNote(input.dropped);
+	const settled = text === FOOTER.ready || text === FOOTER.clean || text.startsWith("jscpd clean ·");
+	return note && (settled || /^jscpd \d+ new duplicate/.test(text)) ? `${text} · ${note}` : text;
+}
+
+function footerState(input: FooterInput): string {
 	if (!input.enabled) return FOOTER.off;
 	if (input.capability === "unavailable") return FOOTER.unavailable;
 	if (input.baseline === "pending" || input.baseline === "none") return FOOTER.baseline;
@@ -214,6 +239,11 @@ export function statusText(view: StatusView): string {
 		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
 		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${printablePath(cap.command)})` : cap.status === "probing" ? "probing…" : `unavailable — ${printablePath(cap.reason)}`}`,
 		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
+		...(view.baseline.fallback
+			? [
+					`This session checks exact copies only: ${view.baseline.fallback.replace(/^renamed and near-copy detection turned off for this session \((.*)\)$/, "$1")}.`,
+				]
+			: []),
 		`project: ${view.root === undefined ? "(none)" : printablePath(view.root)}`,
 		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${printablePath(view.baseline.reason)}` : ""}`,
 		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
@@ -223,7 +253,10 @@ export function statusText(view: StatusView): string {
 		lines.push(
 			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
 		);
-	if (view.lastOutcome) lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}`);
+	if (view.lastOutcome) {
+		const scope = view.lastOutcome.scope ? ` (${view.lastOutcome.scope})` : "";
+		lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}${scope}`);
+	}
 	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
 		lines.push(
 			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,

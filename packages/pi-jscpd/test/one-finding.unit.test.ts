@@ -1,0 +1,83 @@
+/**
+ * One copy is one finding (issue 31): jscpd reports a new copy once per alike function it resembles
+ * and once per kind; the selection keeps one finding per new location, the strongest kind, naming
+ * existing code when it can, and every finding names the new location first, the existing code second.
+ */
+import { describe, expect, it } from "vitest";
+import { selectFindings } from "../src/core/compare.js";
+import { indexGroups } from "../src/core/identity.js";
+import { findingLine } from "../src/core/presentation.js";
+import type { CloneGroup, CloneLocation } from "../src/core/report.js";
+
+const H = [21, 22, 23, 24, 25, 26];
+const at = (path: string, startLine: number): CloneLocation => ({ path, startLine, endLine: startLine + 5 });
+const group = (
+	a: CloneLocation,
+	b: CloneLocation,
+	kind?: "renamed" | "similar",
+	similarity?: number,
+): CloneGroup => ({
+	identity: `${a.path}|${b.path}|${kind ?? "exact"}`,
+	format: "typescript",
+	lines: 6,
+	tokens: 60,
+	locations: [a, b],
+	hashes: H,
+	...(kind ? { kind, similarity: similarity ?? 1 } : {}),
+});
+const select = (groups: CloneGroup[], changed: string[], baseline: CloneGroup[] = []) =>
+	selectFindings({
+		groups,
+		baseline: indexGroups(baseline),
+		changed: new Set(changed),
+		acknowledged: () => false,
+		max: 5,
+	});
+
+describe("one copy is one finding", () => {
+	it("one copy is one finding: a renamed copy of log.ts that also resembles log-variant.ts (written this session) uses one slot", () => {
+		// log-variant.ts was written earlier in the session (already reported); new.ts copies log.ts.
+		const baseline: CloneGroup[] = [];
+		const groups = [
+			group(at("src/log-variant.ts", 1), at("src/new.ts", 1), "renamed"),
+			group(at("src/log.ts", 1), at("src/new.ts", 1), "renamed"),
+			group(at("src/log-variant.ts", 1), at("src/log.ts", 1), "renamed"),
+		];
+		const { findings } = select(groups, ["src/new.ts", "src/log-variant.ts"], baseline);
+		const lines = findings.map(findingLine);
+		const aboutNew = lines.filter((line) => line.includes("src/new.ts"));
+		expect(aboutNew).toHaveLength(1);
+		expect(aboutNew[0]).toContain("src/new.ts:1-6: renamed copy of src/log.ts:1-6");
+	});
+
+	it("one copy is one finding: the strongest kind wins when an exact copy is also a renamed and a near-copy", () => {
+		const groups = [
+			group(at("src/a.ts", 1), at("src/copy.ts", 1), "similar", 0.8),
+			group(at("src/b.ts", 1), at("src/copy.ts", 1), "renamed"),
+			group(at("src/c.ts", 1), at("src/copy.ts", 1)),
+		];
+		const { findings } = select(groups, ["src/copy.ts"]);
+		expect(findings).toHaveLength(1);
+		expect(findings[0]?.group.kind ?? "exact").toBe("exact");
+	});
+
+	it("new location first: an exact copy names the new file first and the existing code second, whatever jscpd's order", () => {
+		// jscpd orders a pair by path: the original (a.ts) comes first.
+		const { findings } = select([group(at("src/a.ts", 10), at("src/z.ts", 1))], ["src/z.ts"]);
+		expect(findings.map(findingLine)).toEqual([
+			"1. copies existing code: src/z.ts:1-6 ≈ src/a.ts:10-15 (6 lines, 60 tokens, typescript)",
+		]);
+	});
+
+	it("new location first: both files changed, only one side new: the new side first", () => {
+		// a.ts held the block at the baseline (its copy in old.ts); the session edited a.ts elsewhere and wrote z.ts.
+		const baseline = [group(at("src/a.ts", 10), at("src/old.ts", 1))];
+		const { findings } = select(
+			[group(at("src/a.ts", 10), at("src/old.ts", 1)), group(at("src/a.ts", 10), at("src/z.ts", 1))],
+			["src/a.ts", "src/z.ts"],
+			baseline,
+		);
+		expect(findings).toHaveLength(1);
+		expect(findings[0]?.group.locations[0].path).toBe("src/z.ts");
+	});
+});
