@@ -60,7 +60,7 @@ describe("no size cliff", () => {
 		expect(status.baseline.fallback).toContain("timed out");
 		await waitFor(() =>
 			expect(stub.statuses.get("pi-jscpd")).toBe(
-				"jscpd ready · exact copies only (near-copy check too slow here)",
+				"jscpd: ready · exact copies only (near-copy check too slow here)",
 			),
 		);
 		s.script(toolCall("jscpd_run", { command: "status" }), reply("read status"));
