@@ -146,7 +146,7 @@ describe("hot handlers only schedule", () => {
 	it("the settled handler spawns nothing synchronously, nor do the continuation's agent_start and the other hot handlers", async () => {
 		const { root, agentDir } = gitProject();
 		const { s, c, calls } = await session({ root, agentDir, extra: [goalLoop({ continuations: 2 })] });
-		expect(c.status().externalDetection).toBe("git");
+		expect(c.status().externalDetection).toBe("files+git");
 		s.script(
 			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
 			reply("iteration 1"),

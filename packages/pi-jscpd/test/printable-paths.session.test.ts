@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createDialogStub, reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { statusText } from "../src/core/presentation.js";
+import { statusText } from "../src/core/status-text.js";
 import { printablePath } from "../src/core/project-paths.js";
 import { duplicatedFunction, sessionFixtures, writeFiles } from "./helpers.js";
 
@@ -82,7 +82,7 @@ describe("printable paths", () => {
 			changedFiles: 0,
 			acknowledged: 0,
 			redelivered: 0,
-			externalDetection: "git",
+			externalDetection: "files+git",
 			scheduler: { mutationGeneration: 0, attemptedGeneration: 0, automaticActive: false },
 			settingsSources: [],
 			recentChecks: [],

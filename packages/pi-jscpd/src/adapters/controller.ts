@@ -82,6 +82,7 @@ export class JscpdController {
 		if (dismissals > 0) ignored.push(`${dismissals} unreadable dismissal(s)`);
 		this.#reportIgnoredState(ctx, ignored);
 		this.#syncBaselineWait();
+		void this.#parts.outside.referenceTaken().then(() => this.#syncBaselineWait());
 		this.#parts.status.update();
 	}
 
@@ -93,14 +94,15 @@ export class JscpdController {
 			);
 	}
 
-	/** Registers who is told whether `tool_call` must wait for a pending baseline (one listener). */
+	/** Registers who is told whether `tool_call` is needed: a baseline or reference walk is pending (one listener). */
 	onBaselineWait(listener: (pending: boolean) => void): void {
 		this.#baselineWait = listener;
 		this.#syncBaselineWait();
 	}
 
 	#syncBaselineWait(): void {
-		this.#baselineWait?.(!this.#session.shutdown && this.#parts.baseline.state.status === "pending");
+		const pending = this.#parts.baseline.state.status === "pending" || this.#parts.outside.referencePending;
+		this.#baselineWait?.(!this.#session.shutdown && pending);
 	}
 
 	/** Reloads settings (session start, on/off; `session`: see SettingsHolder.reload); warns once per runtime. */
@@ -119,9 +121,14 @@ export class JscpdController {
 		return this.#parts.changes.replay(entries, root, this.#session.ctx?.cwd ?? root);
 	}
 
-	/** tool_call for write/edit while the baseline is pending: never waits (see BaselineKeeper.noteEarlyWrite). */
-	noteEarlyWrite(ctx: ExtensionContext, path: unknown): void {
-		if (this.#session.root && typeof path === "string")
+	/**
+	 * tool_call of a tool that may change files, while the baseline or the reference walk is pending:
+	 * waits for the reference walk (one walk of the project, so a command's changes are never in it),
+	 * then for write/edit keeps the file's content for the baseline (BaselineKeeper.noteEarlyWrite).
+	 */
+	async beforeChange(ctx: ExtensionContext, write: boolean, path: unknown): Promise<void> {
+		await this.#parts.outside.referenceTaken();
+		if (write && this.#session.root && typeof path === "string")
 			this.#parts.baseline.noteEarlyWrite(projectPathOf(this.#session.root, ctx.cwd, path));
 	}
 
@@ -130,9 +137,6 @@ export class JscpdController {
 		if (!this.#session.shutdown && this.#session.root && typeof path === "string")
 			this.#parts.changes.recordTool(this.#session.root, ctx.cwd, path);
 	}
-
-	/** A command outside the built-in tools ran (bash): outside git, its changes cannot be seen. */
-	readonly noteCommand = (): void => this.#parts.outside.noteOpaque();
 
 	/** Findings were delivered to the model (a `jscpd_run changed` result, a checkpoint message). */
 	acknowledgeDelivered(acks: readonly AckRecord[]): void {

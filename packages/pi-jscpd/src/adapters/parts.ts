@@ -85,6 +85,9 @@ export function buildParts(
 			acknowledged: changes.view.acknowledgedCount,
 			scheduler: late.scheduler.snapshot(),
 			externalDetection: late.outside.mode,
+			skippedIgnoreFiles: late.outside.skipped,
+			trusted: runner.trusted,
+			incomplete: incomplete(),
 		}),
 		footer: () => ({
 			enabled: settings.value.enabled,
@@ -96,7 +99,6 @@ export function buildParts(
 	});
 	const outside = new OutsideProbe({
 		known: () => changes.view.changed,
-		ready: () => late.baseline.state.status === "accepted",
 		guard: () => identity.guard(),
 	});
 	late.outside = outside;
@@ -131,10 +133,7 @@ export function buildParts(
 		enabled: () => settings.value.enabled,
 		snapshot: () => identity.snapshot,
 		recordOutside: (found, newGeneration) => changes.recordOutside(found, newGeneration),
-		probed: () => {
-			status.unseenCommands(outside.unseenCommand);
-			status.update();
-		},
+		probed: () => status.update(),
 		checkpoint,
 		checking: () => status.update("checking"),
 	});
@@ -158,8 +157,8 @@ export function buildParts(
 		pi,
 		runner,
 		explicit: (work) => scheduler.runExplicit(work),
-		snapshot: (signal) => outside.snapshot(signal),
-		captured: (signal) => outside.captureEnd(signal),
+		snapshot: () => outside.snapshot(),
+		captured: (hasOriginal) => outside.captureEnd(hasOriginal),
 		timeoutMs: () => settings.value.timeoutMs,
 		detection: () => detectionOf(settings.value),
 		closed: () => session.shutdown,

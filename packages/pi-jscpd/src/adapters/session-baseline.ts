@@ -41,10 +41,13 @@ export interface BaselineDeps {
 	readonly runner: ProcessRunner;
 	/** Runs work through the scheduler's explicit (priority) path. */
 	readonly explicit: (work: (signal: AbortSignal) => Promise<void>) => Promise<void>;
-	/** Takes the outside-change reference snapshot. */
-	readonly snapshot: (signal?: AbortSignal) => Promise<void>;
-	/** The capture's scan has finished (notes outside changes made while it ran). */
-	readonly captured?: (signal?: AbortSignal) => Promise<void>;
+	/** Takes the outside-change reference walk (at start, before any tool can change a file). */
+	readonly snapshot: () => Promise<void>;
+	/**
+	 * The capture's scan has finished: returns the files created outside write/edit while it ran
+	 * (`hasOriginal`: the content before the session is known for that file).
+	 */
+	readonly captured?: (hasOriginal: (path: string) => boolean) => readonly string[];
 	/** The current jscpd timeout. */
 	readonly timeoutMs: () => number;
 	/** The clone kinds a new baseline detects (exact only when omitted). */
@@ -129,7 +132,9 @@ export class BaselineKeeper {
 		this.#sessionId = start.sessionId;
 		this.#moves.clear();
 		const restored = this.#restore(start.entries, start.root, baselineDirectory(start.agentDir));
-		this.#pending = restored.ok ? this.#deps.snapshot() : this.#capture(start);
+		// The reference walk is taken at once, before the capture's scan (tools wait for it).
+		const reference = this.#deps.snapshot();
+		this.#pending = restored.ok ? reference : this.#capture(start, reference);
 		return restored.ignored;
 	}
 
@@ -161,12 +166,12 @@ export class BaselineKeeper {
 		return { ok: false, ignored };
 	}
 
-	async #capture(start: BaselineStart): Promise<void> {
+	async #capture(start: BaselineStart, reference: Promise<void>): Promise<void> {
 		this.#state = { status: "pending" };
 		const { root, sessionId } = start;
 		try {
 			await this.#deps.explicit(async (signal) => {
-				await this.#deps.snapshot(signal);
+				await reference;
 				const state = await captureBaseline({
 					runner: this.#deps.runner,
 					capability: await this.#capabilityPromise,
@@ -178,9 +183,9 @@ export class BaselineKeeper {
 					priorMutations: start.priorMutations,
 					reason: start.reason,
 					originals: () => this.#originals,
+					afterScan: () => this.#forgetCreated(),
 					signal,
 				});
-				await this.#deps.captured?.(signal);
 				if (signal.aborted || this.#deps.closed()) return;
 				this.#state = state;
 				if ("file" in state && state.file) {
@@ -193,6 +198,12 @@ export class BaselineKeeper {
 		if (this.#state.status === "pending")
 			this.#state = { status: "failed", reason: "baseline capture was cancelled" };
 		this.#deps.changed();
+	}
+
+	/** Files created outside write/edit while the capture ran held no code before the session. */
+	#forgetCreated(): void {
+		const created = this.#deps.captured?.((path) => this.#originals.has(path)) ?? [];
+		for (const path of created) if (!this.#originals.has(path)) this.#originals.set(path, "");
 	}
 
 	/**
