@@ -35,6 +35,14 @@ export interface JscpdOptions {
 	readonly onController?: (controller: JscpdController) => void;
 }
 
+function sessionDirOf(ctx: ExtensionContext): string | undefined {
+	try {
+		return ctx.sessionManager.getSessionFile() ? ctx.sessionManager.getSessionDir() : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** See the module comment. */
 export class JscpdController {
 	readonly #options: JscpdOptions;
@@ -76,6 +84,7 @@ export class JscpdController {
 			reason,
 			trusted,
 			executable: this.#options.executable,
+			sessionDir: sessionDirOf(ctx),
 		});
 		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);
 		const dismissals = this.triage.replay(entries, true);

@@ -4,7 +4,7 @@
  * full-project scan through the serialised runner), and the content of files the session changed
  * before the capture finished (the agent never waits for the baseline).
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	EMPTY_INDEX,
@@ -28,6 +28,7 @@ import {
 	stateFromFile,
 	writeBaseline,
 } from "./baseline.js";
+import { pruneBaselines } from "./baseline-retention.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import { readRegularFile } from "./regular-file.js";
 import type { ProcessRunner } from "./runner.js";
@@ -75,6 +76,8 @@ export interface BaselineStart {
 	readonly trusted: boolean;
 	/** Use exactly this executable (tests and embedders). */
 	readonly executable: string | undefined;
+	/** The session's folder (baselines of sessions gone from it are removed). */
+	readonly sessionDir?: string;
 }
 
 /** See the module comment. */
@@ -90,6 +93,8 @@ export class BaselineKeeper {
 	/** Paths a move of the work tree brought in, to rebase at the next scan (see {@link noteMoves}). */
 	readonly #moves = new Map<string, string | undefined>();
 	#sessionId = "";
+	/** The retention pass of this start (baseline-retention.ts): the names it removed. */
+	pruned: Promise<string[]> = Promise.resolve([]);
 
 	constructor(deps: BaselineDeps) {
 		this.#deps = deps;
@@ -131,7 +136,12 @@ export class BaselineKeeper {
 		this.#root = start.root;
 		this.#sessionId = start.sessionId;
 		this.#moves.clear();
-		const restored = this.#restore(start.entries, start.root, baselineDirectory(start.agentDir));
+		const directory = baselineDirectory(start.agentDir);
+		const restored = this.#restore(start.entries, start.root, directory);
+		const keep = new Set([basename(baselinePath(start.agentDir, start.sessionId))]);
+		const state = this.#state;
+		if (restored.ok && "file" in state && state.file) keep.add(basename(state.file));
+		this.pruned = pruneBaselines({ directory, agentDir: start.agentDir, sessionDir: start.sessionDir, keep });
 		// The reference walk is taken at once, before the capture's scan (tools wait for it).
 		const reference = this.#deps.snapshot();
 		this.#pending = restored.ok ? reference : this.#capture(start, reference);
