@@ -19,6 +19,7 @@ import type { Triage } from "../core/triage.js";
 import { buildParts, type RuntimeParts, type RuntimeSession } from "./parts.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import type { RunnerLimits } from "./runner.js";
+import { skippedText } from "./scan-targets.js";
 import { safeTrusted } from "./ui.js";
 
 export type { StatusView } from "../core/status.js";
@@ -49,6 +50,7 @@ export class JscpdController {
 	readonly #session: RuntimeSession = { ctx: undefined, root: undefined, shutdown: false };
 	readonly #parts: RuntimeParts;
 	readonly #reportIgnored = createOnceReporter("pi-jscpd");
+	readonly #reportSkippedOnce = createOnceReporter("pi-jscpd");
 	/** Told whether the first write/edit must wait for the baseline (the adapter arms `tool_call`). */
 	#baselineWait: ((pending: boolean) => void) | undefined;
 
@@ -91,8 +93,21 @@ export class JscpdController {
 		if (dismissals > 0) ignored.push(`${dismissals} unreadable dismissal(s)`);
 		this.#reportIgnoredState(ctx, ignored);
 		this.#syncBaselineWait();
-		void this.#parts.outside.referenceTaken().then(() => this.#syncBaselineWait());
+		void this.#parts.outside.referenceTaken().then(() => {
+			this.#syncBaselineWait();
+			this.#reportSkipped(ctx);
+		});
 		this.#parts.status.update();
+	}
+
+	/** Once per runtime: ignore files kept from jscpd (a FIFO, a huge file), so nobody wonders why. */
+	#reportSkipped(ctx: ExtensionContext): void {
+		const skipped = this.#parts.outside.skipped;
+		if (skipped.length === 0 || this.#session.shutdown) return;
+		this.#reportSkippedOnce(
+			ctx,
+			`pi-jscpd: ${printablePath(skippedText(skipped))}; jscpd is given the project's files one by one instead.`,
+		);
 	}
 
 	#reportIgnoredState(ctx: ExtensionContext, ignored: readonly string[]): void {

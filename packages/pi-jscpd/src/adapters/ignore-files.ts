@@ -97,6 +97,19 @@ export function excludeFile(root: string, followGitFile = false): string | undef
 	return undefined;
 }
 
+/** The `.git` file (a linked work tree's pointer) that holds `root`, if any (not followed). */
+export function gitPointerFile(root: string): string | undefined {
+	for (let dir = root, depth = 0; depth < 256; depth++) {
+		const dotGit = join(dir, ".git");
+		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+		if (stat) return stat.isDirectory() ? undefined : dotGit;
+		const parent = dirname(dir);
+		if (parent === dir) return undefined;
+		dir = parent;
+	}
+	return undefined;
+}
+
 function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
 	const file = excludeFile(root, followGitFile);
 	return file ? { dir: dirname(dirname(dirname(file))), matcher: matcherOf(file) } : undefined;
@@ -126,6 +139,14 @@ export class IgnoreFiles {
 		}
 		const exclude = excludeFile(root, trusted);
 		if (exclude) this.#outer.unshift({ dir: dirname(dirname(dirname(exclude))), matcher: this.#read(exclude) });
+		// jscpd's walker follows a `.git` file (and its `commondir`) to read `info/exclude`, wherever it
+		// points: in an untrusted project it must not, so jscpd is kept from walking folders at all.
+		const pointer = trusted ? undefined : gitPointerFile(root);
+		if (pointer)
+			this.#skipped.push({
+				path: isInside(root, pointer) ? toProjectPath(root, pointer) : pointer,
+				why: "it points to a git folder that may be outside the project (not followed)",
+			});
 		this.#layersOf("");
 	}
 
