@@ -15,7 +15,7 @@ import { lstatSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fdir } from "fdir";
 import type { WalkedFile } from "../core/walk-diff.js";
-import { DEFAULT_IGNORES, defaultIgnores, hiddenByDefault } from "./ignores.js";
+import { DEFAULT_IGNORES, defaultIgnores } from "./ignores.js";
 import { IgnoreFiles, type SkippedIgnoreFile } from "./ignore-files.js";
 
 /** Most files a walk lists (a larger project is compared on the first ones, and says so). */
@@ -65,9 +65,10 @@ export function signFile(
 		const recent = Math.max(stat.ctimeMs, stat.mtimeMs) >= startedAt - RACY_MS;
 		const wasRacy =
 			previous?.hash !== undefined && previous.size === stat.size && previous.mtimeMs === stat.mtimeMs;
-		const racy = stat.isFile() && (recent || wasRacy);
-		const hash = racy ? hashOf(absolute, stat.size) : undefined;
-		return hash ? { ...signature, hash } : signature;
+		if (!stat.isFile() || !(recent || wasRacy)) return signature;
+		const hash = hashOf(absolute, stat.size);
+		// Kept while racy; once the times are old, kept only to show a change the times missed.
+		return hash && (recent || hash !== previous?.hash) ? { ...signature, hash } : signature;
 	} catch {
 		return undefined;
 	}
@@ -91,23 +92,32 @@ export function walkProject(
 	const startedAt = Date.now();
 	const ignores = new IgnoreFiles(root, options.trusted);
 	const defaults = defaultIgnores(root, options.trusted).length > 0;
-	const relativeOf = (absolute: string) => relative(root, absolute).split(sep).join("/");
-	const crawler = new fdir()
+	// fdir's full paths start with the root and a separator: slicing is the cheapest relative path.
+	const cut = root.endsWith(sep) ? root.length : root.length + 1;
+	const relativeOf = (absolute: string) =>
+		sep === "/" ? absolute.slice(cut) : relative(root, absolute).split(sep).join("/");
+	let crawler = new fdir()
 		.withFullPaths()
 		.withMaxFiles(MAX_WALKED_FILES + 1)
 		.exclude((name, path) => {
 			if (name === ".git" || (defaults && DEFAULT_FOLDERS.has(name))) return true;
-			return ignores.hides(relativeOf(path.endsWith(sep) ? path.slice(0, -1) : path), true);
-		})
-		.filter((path) => {
-			const rel = relativeOf(path);
-			return !(defaults && hiddenByDefault(rel)) && !ignores.hides(rel, false);
+			const rel = relativeOf(path.endsWith(sep) ? path.slice(0, -1) : path);
+			return ignores.hides(rel, true);
 		});
+	// Folders of the default ignores were pruned above; minified files remain. An untrusted project's
+	// ignore files hide nothing from the walk, so no file is asked about then.
+	if (options.trusted || defaults)
+		crawler = crawler.filter(
+			(path) =>
+				!(defaults && path.endsWith(".min.js")) && !(options.trusted && ignores.hides(relativeOf(path), false)),
+		);
 	const paths = crawler.crawl(root).sync() as string[];
 	const files = new Map<string, FileSignature>();
-	for (const absolute of paths.slice(0, MAX_WALKED_FILES)) {
+	const previous = options.previous;
+	for (let i = 0; i < paths.length && i < MAX_WALKED_FILES; i++) {
+		const absolute = paths[i] as string;
 		const path = relativeOf(absolute);
-		const signature = signFile(absolute, startedAt, options.previous?.get(path));
+		const signature = signFile(absolute, startedAt, previous?.get(path));
 		if (signature) files.set(path, signature);
 	}
 	const incomplete =
