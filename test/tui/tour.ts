@@ -175,6 +175,21 @@ async function jscpdTour(): Promise<void> {
 			"Each clone pair is listed as `path:start-end ≈ path:start-end`; afterwards the overview lists them under Browse findings, after the new duplicates (`Browse findings (0 · 1 from the last scan)`).",
 			await tui.waitForScreen(/jscpd: 1 duplicated block/, 30_000),
 		);
+		tui.sendKeys("Escape");
+		await command(tui, "/jscpd status");
+		shot(
+			"`/jscpd status`",
+			"What is checked, what the baseline holds, how changes are found (in any project, trusted or not, with or without git: by comparing the project's files with a listing from the session start) and what the last check found, in plain words. A plain directory Pi trusts without asking counts as untrusted, and the status says what that changes.",
+			await tui.waitForScreen(/Automatic checks are on/, 20_000),
+			16,
+		);
+		await command(tui, "/jscpd status --verbose");
+		shot(
+			"`/jscpd status --verbose`",
+			"The internals, for bug reports: the executable, the settings and their sources, the change-detection mode (`files`, or `files+git` in a trusted git repository), check generations and the recent check records.",
+			await tui.waitForScreen(/mutation generation/, 20_000),
+			24,
+		);
 	} finally {
 		tui.close();
 	}
