@@ -15,7 +15,10 @@ import { tempDir, treeFile, typescriptTree } from "../lib/project.ts";
 import { type Metric, metric } from "../lib/report.ts";
 import { median, nowMs, round, waitUntil } from "../lib/stats.ts";
 
-async function measure(files: number, repeats: number): Promise<{ files: number; ms: number; runs: number[] }> {
+async function measure(
+	files: number,
+	repeats: number,
+): Promise<{ files: number; ms: number; runs: number[] }> {
 	const tree = typescriptTree(files);
 	const agentDir = tempDir("walk-agent");
 	let controller: JscpdController | undefined;

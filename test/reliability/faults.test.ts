@@ -137,7 +137,9 @@ printf '{"duplicates":[{"format":"typescript","fir' > "$out/jscpd-report.json"; 
 		);
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
-		expect(session.status()).toMatch(/Baseline could not be recorded \(.*(not valid JSON|exited with code 3)/);
+		expect(session.status()).toMatch(
+			/Baseline could not be recorded \(.*(not valid JSON|exited with code 3)/,
+		);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
 	});
@@ -182,7 +184,9 @@ truncate -s 200M "$out/jscpd-report.json"`,
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
 		const delta = process.memoryUsage().rss - before;
-		expect(session.status()).toMatch(/Baseline could not be recorded \(the jscpd report is too large \(209715200 bytes/);
+		expect(session.status()).toMatch(
+			/Baseline could not be recorded \(the jscpd report is too large \(209715200 bytes/,
+		);
 		expect(delta, `RSS grew by ${delta} bytes`).toBeLessThan(64 * 1024 * 1024);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");

@@ -14,10 +14,19 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createScriptedSession, reply, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import {
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
-import { type Capability, pinnedCandidate, probeCapability } from "../../packages/pi-jscpd/src/adapters/locate.js";
+import {
+	type Capability,
+	pinnedCandidate,
+	probeCapability,
+} from "../../packages/pi-jscpd/src/adapters/locate.js";
 import { ProcessRunner } from "../../packages/pi-jscpd/src/adapters/runner.js";
 import { runScan } from "../../packages/pi-jscpd/src/adapters/scan.js";
 import { allExtensions, fakeJscpd, tempDir } from "../reliability/support/extensions.js";
@@ -93,7 +102,11 @@ describe("security: ignore files jscpd would read are inspected first", () => {
 			extensions: allExtensions({
 				agentDir,
 				order: ["pi-jscpd"],
-				jscpd: { onController: (c) => void (controller = c) },
+				jscpd: {
+					onController: (c) => {
+						controller = c;
+					},
+				},
 			}),
 		});
 		const c = controller as JscpdController | undefined;
@@ -122,7 +135,11 @@ describe("security: an untrusted repository's .git file pointing outside is neve
 			extensions: allExtensions({
 				agentDir,
 				order: ["pi-jscpd"],
-				jscpd: { onController: (c) => void (controller = c) },
+				jscpd: {
+					onController: (c) => {
+						controller = c;
+					},
+				},
 			}),
 		});
 		const c = controller as JscpdController | undefined;
@@ -144,7 +161,9 @@ describe("security: jscpd failures name what the project gave it", () => {
 		const temp = tempDir("pi-security-temp-");
 		const runner = new ProcessRunner({ tempRoot: temp, killGraceMs: 100 });
 		runner.bind({ root: s.root, trusted: false });
-		const capability = await probeCapability(runner, [{ command: jscpd, source: "override" }], { cwd: s.root });
+		const capability = await probeCapability(runner, [{ command: jscpd, source: "override" }], {
+			cwd: s.root,
+		});
 		const outcome = await runScan(runner, capability, { root: s.root, paths: [], timeoutMs: 1_000 });
 		expect(outcome.status).toBe("timeout");
 		const reason = outcome.status === "timeout" ? outcome.reason : "";

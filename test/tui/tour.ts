@@ -32,7 +32,11 @@ const shots: Shot[] = [];
  * blank lines collapsed, at most `lines` lines from the bottom, temp paths replaced.
  */
 function keep(screen: string, lines: number): string {
-	let all = screen.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/project/g, "~/project").split("\n");
+	let all = screen
+		.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/project/g, "~/project")
+		.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/agent/g, "~/.pi/agent")
+		.replaceAll(`${repoRoot}/`, "<repo>/")
+		.split("\n");
 	const banner = all.findLastIndex((line) => /Warning: ripgrep not found|pi-reset\/src$/.test(line));
 	if (banner >= 0) all = all.slice(banner + 1);
 	all = all.filter((line, index) => line.trim() !== "" || (all[index - 1] ?? "").trim() !== "");

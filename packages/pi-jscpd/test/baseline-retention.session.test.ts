@@ -20,7 +20,13 @@ describe("baseline retention", () => {
 	it("session start removes baselines of sessions that no longer exist and old ones; it keeps live, young and its own", async () => {
 		const { root, agentDir } = fixtures.sandbox({ "src/a.ts": duplicatedFunction("computeTotals") });
 		const dir = join(agentDir, "pi-lifecycle", "pi-jscpd", "baselines");
-		writeFiles(dir, { "old.json": "{}", "gone.json": "{}", "young.json": "{}", "live.json": "{}", "x.json.1.tmp": "" });
+		writeFiles(dir, {
+			"old.json": "{}",
+			"gone.json": "{}",
+			"young.json": "{}",
+			"live.json": "{}",
+			"x.json.1.tmp": "",
+		});
 		writeFiles(agentDir, { "sessions/--elsewhere--/2026-01-01T00-00-00-000Z_live.jsonl": "{}\n" });
 		aged(join(dir, "old.json"), MAX_BASELINE_AGE_MS + DAY);
 		aged(join(dir, "gone.json"), ORPHAN_GRACE_MS + DAY);

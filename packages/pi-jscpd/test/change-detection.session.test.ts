@@ -17,7 +17,6 @@ import {
 	realJscpd,
 	sessionFixtures,
 	waitFor,
-	writeFiles,
 	writeScript,
 } from "./helpers.js";
 
@@ -77,7 +76,10 @@ describe("a command's changes are seen without git and without trust", () => {
 
 	it("an edit by another process (an editor) to an untouched file is seen at the next settle", async () => {
 		const { s, root } = await project({ git: false, trusted: false });
-		writeFileSync(join(root, "src/w.ts"), `${otherFunction("countWords")}\n${duplicatedFunction("computeEdited")}`);
+		writeFileSync(
+			join(root, "src/w.ts"),
+			`${otherFunction("countWords")}\n${duplicatedFunction("computeEdited")}`,
+		);
 		s.script(reply("nothing to do"));
 		await s.prompt("hello");
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
@@ -100,7 +102,13 @@ while [ -f '${gate}/hold' ]; do touch '${gate}/waiting'; sleep 0.05; done
 exec '${realJscpd()}' "$@"`,
 			);
 			const ui = createDialogStub();
-			const s = await fixtures.open({ project: root, agentDir, trusted: false, ui: ui.ui, jscpd: { executable } });
+			const s = await fixtures.open({
+				project: root,
+				agentDir,
+				trusted: false,
+				ui: ui.ui,
+				jscpd: { executable },
+			});
 			await waitFor(() => expect(existsSync(join(gate, "waiting"))).toBe(true));
 			const footers: string[] = [];
 			const timer = setInterval(() => footers.push(ui.statuses.get("pi-jscpd") ?? ""), 5);

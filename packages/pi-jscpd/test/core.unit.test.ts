@@ -223,7 +223,13 @@ describe("mutation replay", () => {
 });
 
 describe("change detection by walks", () => {
-	const file = (size: number, mtimeMs: number, hash?: string) => ({ size, mtimeMs, ctimeMs: mtimeMs, ino: 1, hash });
+	const file = (size: number, mtimeMs: number, hash?: string) => ({
+		size,
+		mtimeMs,
+		ctimeMs: mtimeMs,
+		ino: 1,
+		hash,
+	});
 	it("a walk comparison reports created, changed and deleted paths, and nothing else", () => {
 		const before = new Map([
 			["a.ts", file(10, 1)],
@@ -241,7 +247,9 @@ describe("change detection by walks", () => {
 		expect(diffWalks(new Map([["a.ts", file(10, 1, "x")]]), new Map([["a.ts", file(10, 1, "y")]]))).toEqual([
 			"a.ts",
 		]);
-		expect(diffWalks(new Map([["a.ts", file(10, 1, "x")]]), new Map([["a.ts", file(10, 5, "x")]]))).toEqual([]);
+		expect(diffWalks(new Map([["a.ts", file(10, 1, "x")]]), new Map([["a.ts", file(10, 5, "x")]]))).toEqual(
+			[],
+		);
 	});
 });
 

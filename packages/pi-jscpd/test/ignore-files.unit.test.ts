@@ -63,8 +63,14 @@ describe("hiddenByIgnoreFiles", () => {
 	it("an ignore file that is a FIFO or over the size bound is skipped, with why; a regular one is read", () => {
 		const root = project({ "big/.ignore": "x\n".repeat(200_000), "ok/.ignore": "gen/\n" });
 		expect(spawnSync("mkfifo", [`${root}/.ignore`]).status).toBe(0);
-		expect(inspectIgnoreFile(`${root}/.ignore`)).toMatchObject({ status: "skipped", why: expect.stringContaining("not a regular file") });
-		expect(inspectIgnoreFile(`${root}/big/.ignore`)).toMatchObject({ status: "skipped", why: expect.stringContaining("larger than") });
+		expect(inspectIgnoreFile(`${root}/.ignore`)).toMatchObject({
+			status: "skipped",
+			why: expect.stringContaining("not a regular file"),
+		});
+		expect(inspectIgnoreFile(`${root}/big/.ignore`)).toMatchObject({
+			status: "skipped",
+			why: expect.stringContaining("larger than"),
+		});
 		expect(inspectIgnoreFile(`${root}/ok/.ignore`).status).toBe("read");
 		expect(inspectIgnoreFile(`${root}/none/.ignore`).status).toBe("missing");
 	});

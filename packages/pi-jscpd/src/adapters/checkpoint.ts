@@ -231,6 +231,10 @@ function deliver(
 
 function acknowledge(deps: CheckpointDeps, details: FindingsDetails, count: number): true {
 	deps.acknowledge(details.delivered);
-	deps.record({ kind: "findings", text: `${count} new duplicate${count === 1 ? "" : "s"} reported to the agent`, delivered: count });
+	deps.record({
+		kind: "findings",
+		text: `${count} new duplicate${count === 1 ? "" : "s"} reported to the agent`,
+		delivered: count,
+	});
 	return true;
 }

@@ -138,7 +138,8 @@ export class IgnoreFiles {
 			if (dirname(dir) === dir) break;
 		}
 		const exclude = excludeFile(root, trusted);
-		if (exclude) this.#outer.unshift({ dir: dirname(dirname(dirname(exclude))), matcher: this.#read(exclude) });
+		if (exclude)
+			this.#outer.unshift({ dir: dirname(dirname(dirname(exclude))), matcher: this.#read(exclude) });
 		// jscpd's walker follows a `.git` file (and its `commondir`) to read `info/exclude`, wherever it
 		// points: in an untrusted project it must not, so jscpd is kept from walking folders at all.
 		const pointer = trusted ? undefined : gitPointerFile(root);

@@ -13,7 +13,7 @@ import { type Detection, type DetectionMode, OutsideChangeDetector } from "./wor
 
 /** What a probe needs from its owner. */
 export interface OutsideProbeDeps {
-	/** Files already known to the session (re-signed even outside git). */
+	/** The session's changed files (own work when git finds a checkout or pull; `.gitignore` checks). */
 	readonly known: () => Iterable<string>;
 	/** Captures the lifecycle guard a probe must still match when it completes. */
 	readonly guard: () => StaleGuard;

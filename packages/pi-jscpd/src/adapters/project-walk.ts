@@ -15,8 +15,8 @@ import { lstatSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fdir } from "fdir";
 import type { WalkedFile } from "../core/walk-diff.js";
-import { DEFAULT_IGNORES, defaultIgnores } from "./ignores.js";
 import { IgnoreFiles, type SkippedIgnoreFile } from "./ignore-files.js";
+import { DEFAULT_IGNORES, defaultIgnores } from "./ignores.js";
 
 /** Most files a walk lists (a larger project is compared on the first ones, and says so). */
 export const MAX_WALKED_FILES = 500_000;
@@ -109,7 +109,8 @@ export function walkProject(
 	if (options.trusted || defaults)
 		crawler = crawler.filter(
 			(path) =>
-				!(defaults && path.endsWith(".min.js")) && !(options.trusted && ignores.hides(relativeOf(path), false)),
+				!(defaults && path.endsWith(".min.js")) &&
+				!(options.trusted && ignores.hides(relativeOf(path), false)),
 		);
 	const paths = crawler.crawl(root).sync() as string[];
 	const files = new Map<string, FileSignature>();

@@ -70,7 +70,11 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	// any other tool (bash, other extensions' tools) changed is found by the next walk.
 	pi.on("tool_result", (event, ctx) => {
 		const path = (event.input as { path?: unknown } | undefined)?.path;
-		if ((event.toolName === "write" || event.toolName === "edit") && typeof path === "string" && !event.isError)
+		if (
+			(event.toolName === "write" || event.toolName === "edit") &&
+			typeof path === "string" &&
+			!event.isError
+		)
 			controller.recordMutation(ctx, path);
 	});
 	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.

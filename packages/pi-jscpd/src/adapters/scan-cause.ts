@@ -4,8 +4,8 @@
  * the ignore files that were kept from jscpd. Read only after such a failure (one walk).
  */
 import { listPaths } from "../core/project-paths.js";
-import { walkProject } from "./project-walk.js";
 import type { SkippedIgnoreFile } from "./ignore-files.js";
+import { walkProject } from "./project-walk.js";
 import { skippedText } from "./scan-targets.js";
 
 function megabytes(bytes: number): string {
@@ -41,7 +41,9 @@ export function scanCause(
 		for (const file of walk.files.values()) bytes += file.size;
 		const busiest = busiestFolder(walk.files.keys());
 		const share =
-			busiest && busiest[1] * 2 > walk.files.size ? `, ${busiest[1]} of them in ${listPaths([`${busiest[0]}/`])}` : "";
+			busiest && busiest[1] * 2 > walk.files.size
+				? `, ${busiest[1]} of them in ${listPaths([`${busiest[0]}/`])}`
+				: "";
 		sizes = `the project gave jscpd ${walk.files.size} files (${megabytes(bytes)}${share})`;
 	} catch {
 		sizes = "";

@@ -15,9 +15,9 @@ import { containReport } from "./contain.js";
 import { defaultIgnores } from "./ignores.js";
 import type { Capability } from "./locate.js";
 import { projectSetsMinTokens } from "./project-config.js";
+import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
 import { scanCause } from "./scan-cause.js";
 import { scanTargets } from "./scan-targets.js";
-import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
 
 /** Longest crash detail shown (the end is kept: that is where the final error is). */
 export const MAX_CRASH_DETAIL = 300;

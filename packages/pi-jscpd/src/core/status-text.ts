@@ -15,7 +15,8 @@ function plural(count: number, noun: string): string {
 function checkedLine(view: StatusView): string {
 	if (!view.settings.enabled) return "Automatic checks are off. Turn them on with /jscpd on.";
 	const kinds = view.baseline.kinds ?? view.settings.kinds;
-	const what = kinds.length === 1 && kinds[0] === "exact" ? "copied code" : `copied code (${kinds.join(", ")})`;
+	const what =
+		kinds.length === 1 && kinds[0] === "exact" ? "copied code" : `copied code (${kinds.join(", ")})`;
 	return `Automatic checks are on: after each agent run, files changed this session are checked for new ${what}.`;
 }
 
@@ -108,7 +109,8 @@ function verboseLines(view: StatusView): string[] {
 		`  findings acknowledged by the model: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}`,
 		`  mutation generation ${scheduler.mutationGeneration}, last automatic attempt ${scheduler.attemptedGeneration}${scheduler.automaticActive ? ", check running" : ""}`,
 		...view.recentChecks.map(
-			(record) => `  check of generation ${record.generation}: ${record.disposition} (${printablePath(record.detail)})`,
+			(record) =>
+				`  check of generation ${record.generation}: ${record.disposition} (${printablePath(record.detail)})`,
 		),
 		...view.settingsSources.map((source) => `  settings ${printablePath(source)}`),
 	];
