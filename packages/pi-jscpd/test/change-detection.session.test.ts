@@ -48,6 +48,8 @@ describe("a command's changes are seen without git and without trust", () => {
 			await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 			expect(findingsText(s)).toContain("src/e.ts");
 			expect(s.controller.status().changedFiles).toBe(1);
+			expect(s.controller.changeSet()).toMatchObject({ mode: "files" });
+			expect([...s.controller.changeSet().paths]).toEqual(["src/e.ts"]);
 			expect(statusText(s.controller.status())).toContain("1 file changed this session");
 		});
 

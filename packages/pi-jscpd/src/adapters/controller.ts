@@ -21,6 +21,7 @@ import { canonicalPath, projectPathOf } from "./paths.js";
 import type { RunnerLimits } from "./runner.js";
 import { skippedText } from "./scan-targets.js";
 import { safeTrusted } from "./ui.js";
+import type { ChangeSet } from "./worktree.js";
 
 export type { StatusView } from "../core/status.js";
 
@@ -36,12 +37,11 @@ export interface JscpdOptions {
 	readonly onController?: (controller: JscpdController) => void;
 }
 
-function sessionDirOf(ctx: ExtensionContext): string | undefined {
+/** The session's folder when it is saved to a file (baseline retention looks there too). */
+function sessionDirOf({ sessionManager }: ExtensionContext): string | undefined {
 	try {
-		return ctx.sessionManager.getSessionFile() ? ctx.sessionManager.getSessionDir() : undefined;
-	} catch {
-		return undefined;
-	}
+		return sessionManager.getSessionFile() ? sessionManager.getSessionDir() : undefined;
+	} catch {}
 }
 
 /** See the module comment. */
@@ -274,6 +274,11 @@ export class JscpdController {
 				return parts.incomplete();
 			},
 		};
+	}
+
+	/** The session's changed files, how they were found and what they may miss (worktree.ts `ChangeSet`). */
+	changeSet(): ChangeSet {
+		return this.#parts.changeSet();
 	}
 
 	/** A status snapshot. */

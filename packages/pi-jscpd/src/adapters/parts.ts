@@ -23,6 +23,7 @@ import { SessionChanges } from "./session-changes.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { StatusKeeper } from "./status-keeper.js";
 import { safeIdle } from "./ui.js";
+import type { ChangeSet } from "./worktree.js";
 
 /** The session facts of one runtime (written by the controller only). */
 export interface RuntimeSession {
@@ -47,6 +48,8 @@ export interface RuntimeParts {
 	readonly indexFor: (groups: readonly CloneGroup[]) => LineIndex;
 	/** Why a check may miss changed files (the outside probe's gaps, files the default ignores hide). */
 	readonly incomplete: () => string | undefined;
+	/** The session's changed files, how they were found and what they may miss (what a check consumes). */
+	readonly changeSet: () => ChangeSet;
 }
 
 /** Builds and wires the parts; `baselineChanged` is told when the baseline or capability changed. */
@@ -169,7 +172,12 @@ export function buildParts(
 		},
 	});
 	late.baseline = baseline;
+	const changeSet = (): ChangeSet => {
+		const gap = incomplete();
+		return { paths: changes.view.changed, mode: outside.mode, ...(gap ? { incomplete: gap } : {}) };
+	};
 	return {
+		changeSet,
 		runner,
 		settings,
 		changes,

@@ -16,6 +16,19 @@ import { type ProjectWalk, walkProject } from "./project-walk.js";
 /** How changes outside write/edit are found (`none` before the first walk). */
 export type DetectionMode = "none" | "files" | "files+git";
 
+/**
+ * Which files changed this session, as a check consumes it: the paths, how they were found, and why
+ * the set may miss something. The one interface between change detection and the checks.
+ */
+export interface ChangeSet {
+	/** Project paths (`/`-separated, relative to the root) changed this session by any means. */
+	readonly paths: ReadonlySet<string>;
+	/** How changes outside write/edit are found. */
+	readonly mode: DetectionMode;
+	/** Why the set may be incomplete (undefined when it is not). */
+	readonly incomplete?: string;
+}
+
 /** What one comparison found. */
 export interface Detection {
 	/** Paths changed outside the built-in tools: the session's work. */
