@@ -184,7 +184,7 @@ async function jscpdTour(): Promise<void> {
 		shot(
 			"`/jscpd status`",
 			"What is checked, what the baseline holds, how changes are found (in any project, trusted or not, with or without git: by comparing the project's files with a listing from the session start) and what the last check found, in plain words. A plain directory Pi trusts without asking counts as untrusted, and the status says what that changes.",
-			await tui.waitForScreen(/Automatic checks are on/, 20_000),
+			await tui.waitForScreen(/Automatic jscpd checks are on/, 20_000),
 			16,
 		);
 		await command(tui, "/jscpd status --verbose");

@@ -135,7 +135,7 @@ describe("/jscpd status in users' words", () => {
 	it("status says what is checked and how changes are found, without internals; --verbose adds them", async () => {
 		const { s } = await project({ git: false, trusted: false });
 		const plain = statusText(s.controller.status());
-		expect(plain).toContain("Automatic checks are on");
+		expect(plain).toContain("Automatic jscpd checks are on");
 		expect(plain).toContain("comparing the project's files");
 		expect(plain).toContain("not trusted");
 		for (const internal of ["mutation generation", "last automatic attempt", "outside-Pi", "(s)", "stat"])

@@ -13,11 +13,11 @@ function plural(count: number, noun: string): string {
 
 /** What the checkpoint does, or why it does not run and what to do. */
 function checkedLine(view: StatusView): string {
-	if (!view.settings.enabled) return "Automatic checks are off. Turn them on with /jscpd on.";
+	if (!view.settings.enabled) return "Automatic jscpd checks are off. Turn them on with /jscpd on.";
 	const kinds = view.baseline.kinds ?? view.settings.kinds;
 	const what =
 		kinds.length === 1 && kinds[0] === "exact" ? "copied code" : `copied code (${kinds.join(", ")})`;
-	return `Automatic checks are on: after each agent run, files changed this session are checked for new ${what}.`;
+	return `Automatic jscpd checks are on: after each agent run, files changed this session are checked for new ${what}.`;
 }
 
 function jscpdLine(view: StatusView): string | undefined {
