@@ -29,6 +29,7 @@ const groups: [string, () => Promise<Metric[]>][] = [
 	["scaling", async () => (await import("./metrics/scaling.ts")).scaling(smoke)],
 	["jscpd", async () => (await import("./metrics/jscpd.ts")).jscpdFigures(smoke)],
 	["jscpd-scale", async () => (await import("./metrics/jscpd-scale.ts")).jscpdScale(smoke)],
+	["jscpd-walk", async () => (await import("./metrics/jscpd-walk.ts")).jscpdWalk(smoke)],
 	["startup", async () => (await import("./metrics/startup.ts")).startup(smoke)],
 	["heap", async () => (await import("./metrics/heap.ts")).heap(smoke)],
 	["goal", async () => (await import("./metrics/goal-run.ts")).goalRun(smoke)],

@@ -13,7 +13,7 @@ import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/contr
 import { probeCapability } from "../../packages/pi-jscpd/src/adapters/locate.js";
 import { ProcessRunner } from "../../packages/pi-jscpd/src/adapters/runner.js";
 import { runScan } from "../../packages/pi-jscpd/src/adapters/scan.js";
-import { statusText } from "../../packages/pi-jscpd/src/core/presentation.js";
+import { statusText } from "../../packages/pi-jscpd/src/core/status-text.js";
 import { createJscpdExtension } from "../../packages/pi-jscpd/src/index.js";
 import { fakeJscpd, processesWith, tempDir, writeScript } from "./support/extensions.js";
 
@@ -74,8 +74,8 @@ describe("pi-jscpd process faults", () => {
 		const s = setup("missing");
 		const session = await jscpdSession(s, join(s.dir, "no-such-jscpd"));
 		await session.controller().settled();
-		expect(session.status()).toMatch(/jscpd: unavailable — .*no-such-jscpd/);
-		expect(session.status()).toMatch(/baseline: unavailable/);
+		expect(session.status()).toMatch(/jscpd cannot run: .*no-such-jscpd/);
+		expect(session.status()).toMatch(/Baseline could not be recorded/);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
 	});
@@ -86,7 +86,7 @@ describe("pi-jscpd process faults", () => {
 		chmodSync(path, 0o644);
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
-		expect(session.status()).toMatch(/jscpd: unavailable/);
+		expect(session.status()).toMatch(/jscpd cannot run/);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
 	});
@@ -97,7 +97,7 @@ describe("pi-jscpd process faults", () => {
 		const session = await jscpdSession(s, path, 1_000);
 		await session.controller().settled();
 		// The renamed/near-copy attempt times out at timeoutMs, the exact scan at 4 × timeoutMs.
-		expect(session.status()).toMatch(/baseline: failed — jscpd timed out after 4000 ms/);
+		expect(session.status()).toMatch(/Baseline could not be recorded \(jscpd timed out after 4000 ms/);
 		await noOrphans(s.marker);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
@@ -123,7 +123,7 @@ printf '{"duplicates":[]}' > "$out/jscpd-report.json"`,
 		await old.settled();
 		await session.controller().settled();
 		expect(session.controller()).not.toBe(old);
-		expect(session.status()).toMatch(/baseline: accepted/);
+		expect(session.status()).toMatch(/Baseline: \d+ duplicated block/);
 		await noOrphans(s.marker);
 		expect(readdirSync(s.temp).filter((name) => name.startsWith("pi-jscpd-"))).toEqual([]);
 		tally.hit("jscpdProcess");
@@ -138,7 +138,9 @@ printf '{"duplicates":[{"format":"typescript","fir' > "$out/jscpd-report.json"; 
 		);
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
-		expect(session.status()).toMatch(/baseline: failed — .*(not valid JSON|exited with code 3)/);
+		expect(session.status()).toMatch(
+			/Baseline could not be recorded \(.*(not valid JSON|exited with code 3)/,
+		);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
 	});
@@ -183,7 +185,9 @@ truncate -s 200M "$out/jscpd-report.json"`,
 		const session = await jscpdSession(s, path);
 		await session.controller().settled();
 		const delta = process.memoryUsage().rss - before;
-		expect(session.status()).toMatch(/baseline: failed — the jscpd report is too large \(209715200 bytes/);
+		expect(session.status()).toMatch(
+			/Baseline could not be recorded \(the jscpd report is too large \(209715200 bytes/,
+		);
 		expect(delta, `RSS grew by ${delta} bytes`).toBeLessThan(64 * 1024 * 1024);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");
@@ -202,8 +206,8 @@ truncate -s 200M "$out/jscpd-report.json"`,
 			session
 				.status()
 				.split("\n")
-				.find((l) => l.startsWith("baseline:")) ?? "";
-		expect(line).toMatch(/baseline: failed — jscpd exited with code 101/);
+				.find((l) => l.startsWith("Baseline could not be recorded")) ?? "";
+		expect(line).toMatch(/Baseline could not be recorded \(jscpd exited with code 101/);
 		expect(line.length).toBeLessThan(600);
 		expect(readdirSync(s.temp)).toEqual([]);
 		tally.hit("jscpdProcess");

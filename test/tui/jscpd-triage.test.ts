@@ -63,8 +63,8 @@ describe("triage of jscpd findings in pi's TUI", () => {
 		await command(session, "/reset");
 		submit(session, "go on");
 		await session.waitForScreen(/Fresh window\./, 20_000);
-		await command(session, "/jscpd status");
-		const status = await session.waitForScreen(/acknowledged findings: \d+/);
+		await command(session, "/jscpd status --verbose");
+		const status = await session.waitForScreen(/findings acknowledged by the model: \d+/);
 		expect(status).not.toMatch(/re-delivered after a reset/);
 		expect(footer(status, 4)).toMatch(/jscpd: clean · 1 dismissed/);
 		// Nothing was delivered in the new window (the original message may have scrolled away).

@@ -32,7 +32,11 @@ const shots: Shot[] = [];
  * blank lines collapsed, at most `lines` lines from the bottom, temp paths replaced.
  */
 function keep(screen: string, lines: number): string {
-	let all = screen.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/project/g, "~/project").split("\n");
+	let all = screen
+		.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/project/g, "~/project")
+		.replace(/\/tmp\/pi-lifecycle-tui-[A-Za-z0-9]+\/agent/g, "~/.pi/agent")
+		.replaceAll(`${repoRoot}/`, "<repo>/")
+		.split("\n");
 	const banner = all.findLastIndex((line) => /Warning: ripgrep not found|pi-reset\/src$/.test(line));
 	if (banner >= 0) all = all.slice(banner + 1);
 	all = all.filter((line, index) => line.trim() !== "" || (all[index - 1] ?? "").trim() !== "");
@@ -174,6 +178,21 @@ async function jscpdTour(): Promise<void> {
 			"A project scan from the overview",
 			"Each clone pair is listed as `path:start-end ≈ path:start-end`; afterwards the overview lists them under Browse findings, after the new duplicates (`Browse findings (0 · 1 from the last scan)`).",
 			await tui.waitForScreen(/jscpd: 1 duplicated block/, 30_000),
+		);
+		tui.sendKeys("Escape");
+		await command(tui, "/jscpd status");
+		shot(
+			"`/jscpd status`",
+			"What is checked, what the baseline holds, how changes are found (in any project, trusted or not, with or without git: by comparing the project's files with a listing from the session start) and what the last check found, in plain words. A plain directory Pi trusts without asking counts as untrusted, and the status says what that changes.",
+			await tui.waitForScreen(/Automatic jscpd checks are on/, 20_000),
+			16,
+		);
+		await command(tui, "/jscpd status --verbose");
+		shot(
+			"`/jscpd status --verbose`",
+			"The internals, for bug reports: the executable, the settings and their sources, the change-detection mode (`files`, or `files+git` in a trusted git repository), check generations and the recent check records.",
+			await tui.waitForScreen(/mutation generation/, 20_000),
+			24,
 		);
 	} finally {
 		tui.close();

@@ -3,10 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, validateSettings } from "../src/adapters/config.js";
-import { parsePorcelain } from "../src/adapters/git-probe.js";
 import { DEFAULT_IGNORES, defaultIgnores } from "../src/adapters/ignores.js";
 import { scanArguments } from "../src/adapters/scan.js";
-import { diffSnapshots } from "../src/adapters/worktree.js";
 import { selectFindings } from "../src/core/compare.js";
 import { indexGroups } from "../src/core/identity.js";
 import { MutationState, replayBranch } from "../src/core/mutations.js";
@@ -19,6 +17,7 @@ import {
 	isCommandName,
 } from "../src/core/registry.js";
 import { type CloneGroup, parseReport } from "../src/core/report.js";
+import { diffWalks } from "../src/core/walk-diff.js";
 
 const ROOT = "/p";
 
@@ -223,31 +222,34 @@ describe("mutation replay", () => {
 	});
 });
 
-describe("outside-Pi change detection", () => {
-	it("parses git porcelain -z output", () => {
-		expect(parsePorcelain(" M src/a.ts\0?? new file.ts\0R  to.ts\0from.ts\0")).toEqual([
-			"src/a.ts",
-			"new file.ts",
-			"to.ts",
-		]);
+describe("change detection by walks", () => {
+	const file = (size: number, mtimeMs: number, hash?: string) => ({
+		size,
+		mtimeMs,
+		ctimeMs: mtimeMs,
+		ino: 1,
+		hash,
 	});
-	it("reports paths whose signature changed or that became dirty", () => {
-		const before = {
-			mode: "git" as const,
-			entries: new Map([
-				["a.ts", "1:10"],
-				["b.ts", "1:10"],
-			]),
-		};
-		const after = {
-			mode: "git" as const,
-			entries: new Map([
-				["a.ts", "2:12"],
-				["b.ts", "1:10"],
-				["c.ts", "3:1"],
-			]),
-		};
-		expect(diffSnapshots("/nonexistent-root", before, after)).toEqual(["a.ts", "c.ts"]);
+	it("a walk comparison reports created, changed and deleted paths, and nothing else", () => {
+		const before = new Map([
+			["a.ts", file(10, 1)],
+			["b.ts", file(10, 1)],
+			["gone.ts", file(3, 1)],
+		]);
+		const after = new Map([
+			["a.ts", file(12, 2)],
+			["b.ts", file(10, 1)],
+			["c.ts", file(1, 3)],
+		]);
+		expect(diffWalks(before, after)).toEqual(["a.ts", "c.ts", "gone.ts"]);
+	});
+	it("a walk comparison lets the content hash decide where both sides have one (same size and times)", () => {
+		expect(diffWalks(new Map([["a.ts", file(10, 1, "x")]]), new Map([["a.ts", file(10, 1, "y")]]))).toEqual([
+			"a.ts",
+		]);
+		expect(diffWalks(new Map([["a.ts", file(10, 1, "x")]]), new Map([["a.ts", file(10, 5, "x")]]))).toEqual(
+			[],
+		);
 	});
 });
 

@@ -146,7 +146,7 @@ describe("hot handlers only schedule", () => {
 	it("the settled handler spawns nothing synchronously, nor do the continuation's agent_start and the other hot handlers", async () => {
 		const { root, agentDir } = gitProject();
 		const { s, c, calls } = await session({ root, agentDir, extra: [goalLoop({ continuations: 2 })] });
-		expect(c.status().externalDetection).toBe("git");
+		expect(c.status().externalDetection).toBe("files+git");
 		s.script(
 			toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
 			reply("iteration 1"),
@@ -167,8 +167,8 @@ describe("hot handlers only schedule", () => {
 		await s.prompt("write c.ts");
 		await waitFor(() => expect(c.status().recentChecks).toHaveLength(2));
 		await c.settled();
-		// The background work did run (git status and jscpd after the continuation and the settles)...
-		expect(counted.spawns.slice(before).some((line) => line.startsWith("git status"))).toBe(true);
+		// The background work did run (git show-ref and jscpd after the continuation and the settles)...
+		expect(counted.spawns.slice(before).some((line) => line.startsWith("git show-ref"))).toBe(true);
 		expect(counted.spawns.slice(before).filter((line) => line.includes("jscpd"))).toHaveLength(2);
 		expect(c.status().recentChecks.map((r) => r.disposition)).toEqual(["recorded", "recorded"]);
 		expect(customMessages(s, FINDINGS)).toHaveLength(1);
@@ -214,10 +214,11 @@ describe("the settle check and the outside-change comparison", () => {
 		dirs.push(gate);
 		const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 		const scans = join(gate, "scans.log");
-		// git status blocks while <gate>/hold exists; jscpd scans are logged.
+		// git show-ref (the comparison's git step, after its file listing) blocks while <gate>/hold
+		// exists; jscpd scans are logged.
 		writeScript(
 			join(gate, "bin", "git"),
-			`if [ "$1" = "status" ] && [ -f '${gate}/hold' ]; then
+			`if [ "$1" = "show-ref" ] && [ -f '${gate}/hold' ]; then
 	touch '${gate}/git-started'
 	while [ -f '${gate}/hold' ]; do sleep 0.02; done
 fi

@@ -36,7 +36,7 @@ function repoWithFeatureBranch(root = dir("pi-jscpd-moves-")): string {
 
 async function start(root: string): Promise<JscpdSession> {
 	const s = await fixtures.ready({ project: root, agentDir: dir("pi-jscpd-agent-") });
-	expect(s.controller.status().externalDetection).toBe("git");
+	expect(s.controller.status().externalDetection).toBe("files+git");
 	return s;
 }
 

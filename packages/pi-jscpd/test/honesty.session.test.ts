@@ -125,7 +125,7 @@ describe("inside git, a check that could not see a change is never clean", () =>
 			[],
 			true,
 		);
-		expect(s.controller.status().externalDetection).toBe("git");
+		expect(s.controller.status().externalDetection).toBe("files+git");
 		s.script(
 			toolCall("write", { path: "generated/copy.ts", content: duplicatedFunction("computeCopy") }),
 			reply("wrote the copy"),

@@ -1,7 +1,7 @@
 /** Which changed files jscpd's `.ignore` files (and, untrusted, `.git/info/exclude`) hide (audit a6j). */
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { hiddenByIgnoreFiles } from "../src/adapters/ignore-files.js";
+import { excludeFile, hiddenByIgnoreFiles, inspectIgnoreFile } from "../src/adapters/ignore-files.js";
 import { remove, tempDir, writeFiles } from "./helpers.js";
 
 const dirs: string[] = [];
@@ -47,9 +47,31 @@ describe("hiddenByIgnoreFiles", () => {
 		expect(hiddenByIgnoreFiles(root, ["gen/a.ts"], true)).toEqual(["gen/a.ts"]);
 	});
 
-	it("a linked work tree's exclude is its common git dir's", () => {
+	it("an untrusted project's .git file pointing outside is never followed: its commondir and info/exclude decide nothing", () => {
 		const main = project({ ".git/info/exclude": "gen/\n", ".git/worktrees/w/commondir": "../..\n" });
 		const root = project({ ".git": `gitdir: ${main}/.git/worktrees/w\n` });
-		expect(hiddenByIgnoreFiles(root, ["gen/a.ts", "src/a.ts"], true)).toEqual(["gen/a.ts"]);
+		expect(hiddenByIgnoreFiles(root, ["gen/a.ts", "src/a.ts"], true)).toEqual([]);
+		expect(excludeFile(root)).toBeUndefined();
+	});
+
+	it("a trusted linked work tree's exclude is its common git dir's", () => {
+		const main = project({ ".git/info/exclude": "gen/\n", ".git/worktrees/w/commondir": "../..\n" });
+		const root = project({ ".git": `gitdir: ${main}/.git/worktrees/w\n` });
+		expect(excludeFile(root, true)).toBe(`${main}/.git/info/exclude`);
+	});
+
+	it("an ignore file that is a FIFO or over the size bound is skipped, with why; a regular one is read", () => {
+		const root = project({ "big/.ignore": "x\n".repeat(200_000), "ok/.ignore": "gen/\n" });
+		expect(spawnSync("mkfifo", [`${root}/.ignore`]).status).toBe(0);
+		expect(inspectIgnoreFile(`${root}/.ignore`)).toMatchObject({
+			status: "skipped",
+			why: expect.stringContaining("not a regular file"),
+		});
+		expect(inspectIgnoreFile(`${root}/big/.ignore`)).toMatchObject({
+			status: "skipped",
+			why: expect.stringContaining("larger than"),
+		});
+		expect(inspectIgnoreFile(`${root}/ok/.ignore`).status).toBe("read");
+		expect(inspectIgnoreFile(`${root}/none/.ignore`).status).toBe("missing");
 	});
 });

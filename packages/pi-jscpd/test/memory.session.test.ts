@@ -52,8 +52,8 @@ exec '${realJscpd()}' "$@"`,
 		s.script(toolCall("write", { path: "src/b.ts", content: "export const b = 1;\n" }), reply("done"));
 		await s.prompt("write");
 		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("incomplete"));
-		expect(s.controller.status().lastOutcome?.text).toBe(
-			"jscpd ran out of memory (limit 200 MB); nothing was checked",
+		expect(s.controller.status().lastOutcome?.text).toMatch(
+			/^jscpd ran out of memory \(limit 200 MB\); nothing was checked \(the project gave jscpd \d+ files/,
 		);
 		expect(customMessages(s, "pi-jscpd/findings")).toEqual([]);
 		expect(existsSync(join(gate, "hog"))).toBe(true);

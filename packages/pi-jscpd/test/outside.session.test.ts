@@ -46,7 +46,7 @@ describe("changes made outside the built-in write/edit tools", () => {
 		h = s;
 		await waitFor(() => expect(hasBaseline(s)).toBe(true));
 		await s.controller.settled();
-		expect(s.controller.status().externalDetection).toBe("git");
+		expect(s.controller.status().externalDetection).toBe("files+git");
 		s.script(
 			toolCall("bash", { command: "sed s/computeTotals/computeCopy/ src/a.ts > src/copy.ts" }),
 			reply("copied"),

@@ -1,8 +1,8 @@
 /**
  * Coexistence (audit a6j): another extension may register a tool under a built-in name (Pi lets it
  * replace `write` or `edit` without a warning). A replacement whose input pi-jscpd cannot read as one
- * `path` wrote files pi-jscpd cannot name: it counts as a command (like bash), so outside git nothing
- * after it claims "clean".
+ * `path` wrote files pi-jscpd cannot name from its input: like a command's (bash), they are found by
+ * the listing of the project's files (issue 31), so the copy is reported, in or outside git.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,13 +10,7 @@ import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import {
-	customMessages,
-	duplicatedFunction,
-	jscpdToolResults,
-	sessionFixtures,
-	writeFiles,
-} from "./helpers.js";
+import { duplicatedFunction, jscpdToolResults, sessionFixtures, writeFiles } from "./helpers.js";
 
 const fixtures = sessionFixtures();
 
@@ -58,25 +52,26 @@ async function run(extension: ExtensionFactory, call: ReturnType<typeof toolCall
 	s.script(call, toolCall("jscpd_run", { command: "changed" }), reply("done"));
 	await s.prompt("copy it, then check");
 	await s.controller.settled();
-	expect(customMessages(s, "pi-jscpd/findings")).toEqual([]);
-	expect(s.controller.status().lastOutcome?.kind).not.toBe("clean");
+	expect(s.controller.state.mutations.changed.has("src/copy.ts")).toBe(true);
 	return jscpdToolResults(s);
 }
 
 describe("a built-in tool name replaced by another extension never yields a false clean", () => {
-	it("outside git, a `write` replacement without a `path` input counts as a command: `changed` says what it cannot see", async () => {
+	it("outside git, a `write` replacement without a `path` input is seen like a command: `changed` reports the copy", async () => {
 		const text = await run(
 			writeByFilePath,
 			toolCall("write", { file_path: "src/copy.ts", content: duplicatedFunction("computeCopy") }),
 		);
-		expect(text).toContain("not visible");
+		expect(text).toContain("src/copy.ts");
+		expect(text).not.toContain("incomplete");
 	});
 
-	it("outside git, an `edit` replacement that writes several files counts as a command: `changed` says what it cannot see", async () => {
+	it("outside git, an `edit` replacement that writes several files is seen like a command: `changed` reports the copy", async () => {
 		const text = await run(
 			multiFileEdit,
 			toolCall("edit", { files: [{ path: "src/copy.ts", content: duplicatedFunction("computeCopy") }] }),
 		);
-		expect(text).toContain("not visible");
+		expect(text).toContain("src/copy.ts");
+		expect(text).not.toContain("incomplete");
 	});
 });

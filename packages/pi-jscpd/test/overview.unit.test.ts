@@ -32,7 +32,7 @@ const VIEW: StatusView = {
 	lastOutcome: undefined,
 	lastRecord: undefined,
 	recentChecks: [],
-	externalDetection: "git",
+	externalDetection: "files+git",
 };
 
 const SCAN: DispatchResult = {

@@ -1,8 +1,11 @@
 /**
  * Which tools count as read-only (issue 19): no sibling package's tool names are hard-coded; a tool
- * opts in with `annotations: { readOnlyHint: true }`, and every other tool is treated like bash
- * (outside git, a check after it is never clean).
+ * opts in with `annotations: { readOnlyHint: true }`, and every other tool is treated like bash: it
+ * waits for the session's first file listing, and what it changed is found by the next listing
+ * (issue 31), so a check after it is clean only when it changed nothing.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { Type } from "typebox";
@@ -12,8 +15,8 @@ import { duplicatedFunction, otherFunction, sessionFixtures, waitFor, writeFiles
 
 const fixtures = sessionFixtures();
 
-/** Another extension's tool that only reports something, annotated read-only or not. */
-function lookupTool(name: string, readOnly: boolean): ExtensionFactory {
+/** Another extension's tool, annotated read-only or not; `copies` writes a copy of src/a.ts. */
+function lookupTool(name: string, readOnly: boolean, copies = false): ExtensionFactory {
 	return (pi) => {
 		pi.registerTool({
 			name,
@@ -21,20 +24,21 @@ function lookupTool(name: string, readOnly: boolean): ExtensionFactory {
 			description: "looks something up",
 			parameters: Type.Object({}),
 			...(readOnly ? { annotations: { readOnlyHint: true } } : {}),
-			async execute() {
+			async execute(_id, _params, _signal, _onUpdate, ctx) {
+				if (copies) writeFileSync(join(ctx.cwd, "src/copy.ts"), duplicatedFunction("computeCopy"));
 				return { content: [{ type: "text", text: "looked up" }], details: {} };
 			},
 		});
 	};
 }
 
-async function afterTool(name: string, readOnly: boolean) {
+async function afterTool(name: string, readOnly: boolean, copies = false) {
 	const root = fixtures.dir("pi-jscpd-readonly-");
 	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
 	const s = await fixtures.ready({
 		project: root,
 		agentDir: fixtures.dir("pi-jscpd-agent-"),
-		extra: [lookupTool(name, readOnly)],
+		extra: [lookupTool(name, readOnly, copies)],
 	});
 	s.script(
 		toolCall(name, {}),
@@ -52,12 +56,13 @@ describe("read-only tools (outside git)", () => {
 		expect(await afterTool("lookup_docs", true)).toBe("clean");
 	});
 
-	it("a tool without the annotation is treated like bash: the check is incomplete, never clean", async () => {
-		expect(await afterTool("lookup_docs", false)).toBe("incomplete");
+	it("a tool without the annotation is treated like bash: a copy it writes is found and reported", async () => {
+		expect(await afterTool("lookup_docs", false, true)).toBe("findings");
+		expect(await afterTool("lookup_docs", false)).toBe("clean");
 	});
 
 	it("an extension's tool named like a read-only built-in is treated like bash unless it says it is read-only", async () => {
-		expect(await afterTool("read", false)).toBe("incomplete");
+		expect(await afterTool("read", false, true)).toBe("findings");
 		expect(await afterTool("grep", true)).toBe("clean");
 	});
 

@@ -57,10 +57,10 @@ describe("process adapter with real and fake jscpd", () => {
 		dirs.push(bin);
 		const runner = new ProcessRunner({ tempRoot: temp, maxMemoryBytes: 1024 });
 		const outcome = await scanWith(fake(bin, "sleep 30"), root, runner);
-		expect(outcome).toEqual({
-			status: "incomplete",
-			reason: "jscpd ran out of memory (limit 1 MB); nothing was checked",
-		});
+		expect(outcome).toMatchObject({ status: "incomplete" });
+		expect(outcome.status === "incomplete" && outcome.reason).toMatch(
+			/^jscpd ran out of memory \(limit 1 MB\); nothing was checked \(the project gave jscpd \d+ files/,
+		);
 		expect(readdirSync(temp)).toEqual([]);
 	});
 

@@ -8,9 +8,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { EMPTY_TREE } from "../src/adapters/git-probe.js";
 import { projectPathOf } from "../src/adapters/paths.js";
-import { snapshotWorktree } from "../src/adapters/worktree.js";
 import { FOOTER, footerText } from "../src/core/presentation.js";
 import {
 	customMessages,
@@ -77,27 +75,7 @@ describe("a check sees committed changes and says when it cannot see everything"
 		expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.details)).toContain("src/copy.ts");
 	});
 
-	it("git status output over the bound is kept up to the bound and flagged incomplete, never dropped", async () => {
-		const { root } = project(true);
-		const files: Record<string, string> = {};
-		for (let i = 0; i < 200; i++) files[`untracked/${"long-name-".repeat(8)}${i}.ts`] = "x";
-		writeFiles(root, files);
-		const topLevel = root;
-		const snapshot = await snapshotWorktree(
-			root,
-			{ topLevel, commit: EMPTY_TREE },
-			[],
-			undefined,
-			false,
-			4096,
-			true,
-		);
-		expect(snapshot.mode).toBe("git");
-		expect(snapshot.incomplete).toContain("more than 4096 bytes");
-		expect(snapshot.entries.size).toBeGreaterThan(10);
-	});
-
-	it("outside git, a clean check after a bash command is reported as incomplete in status and footer, never clean", async () => {
+	it("outside git, a copy made by a bash command is reported, and the footer counts it", async () => {
 		const { root, agentDir } = project(false);
 		const s = await start(root, agentDir);
 		s.script(
@@ -106,8 +84,8 @@ describe("a check sees committed changes and says when it cannot see everything"
 			reply("done"),
 		);
 		await s.prompt("copy with bash, write other.ts");
-		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("incomplete"));
-		expect(s.controller.status().lastOutcome?.text).toContain("bash");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.details)).toContain("src/copy.ts");
 		expect(
 			footerText({
 				enabled: true,
@@ -116,7 +94,7 @@ describe("a check sees committed changes and says when it cannot see everything"
 				checking: false,
 				outcome: s.controller.status().lastOutcome,
 			}),
-		).toBe(FOOTER.incomplete);
+		).toBe(FOOTER.findings(1));
 	});
 
 	it("paths spelled as Pi's tools accept them (file://, ~, Unicode spaces) are recorded under the file Pi wrote (no git)", async () => {

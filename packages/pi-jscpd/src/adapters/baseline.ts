@@ -228,6 +228,8 @@ export interface CaptureRequest {
 	 * when the write/edit was called). Their lines in the baseline are replaced by that content.
 	 */
 	readonly originals?: () => ReadonlyMap<string, string>;
+	/** Called once the scan succeeded, before {@link originals} is read. */
+	readonly afterScan?: () => void;
 	readonly signal: AbortSignal;
 	/** Clone kinds to detect (exact only when omitted); recorded with the baseline. */
 	readonly detection?: Detection;
@@ -253,6 +255,7 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 			? { status: "unavailable", reason: scan.reason }
 			: { status: "failed", reason: scan.reason };
 	}
+	request.afterScan?.();
 	const reasons: string[] = [];
 	if (scan.report.omitted > 0) reasons.push(`${scan.report.omitted} clone group(s) could not be identified`);
 	if (request.priorMutations > 0) {

@@ -249,7 +249,12 @@ function acknowledge(
 	facts: Pick<CheckOutcome, "scope" | "ms">,
 ): true {
 	deps.acknowledge(details.delivered);
-	deps.record({ kind: "findings", text: `${count} new duplicate(s) reported`, delivered: count, ...facts });
+	deps.record({
+		kind: "findings",
+		text: `${count} new duplicate${count === 1 ? "" : "s"} reported to the agent`,
+		delivered: count,
+		...facts,
+	});
 	return true;
 }
 

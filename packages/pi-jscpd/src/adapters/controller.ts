@@ -19,7 +19,9 @@ import type { Triage } from "../core/triage.js";
 import { buildParts, type RuntimeParts, type RuntimeSession } from "./parts.js";
 import { canonicalPath, projectPathOf } from "./paths.js";
 import type { RunnerLimits } from "./runner.js";
+import { skippedText } from "./scan-targets.js";
 import { safeTrusted } from "./ui.js";
+import type { ChangeSet } from "./worktree.js";
 
 export type { StatusView } from "../core/status.js";
 
@@ -35,12 +37,20 @@ export interface JscpdOptions {
 	readonly onController?: (controller: JscpdController) => void;
 }
 
+/** The session's folder when it is saved to a file (baseline retention looks there too). */
+function sessionDirOf({ sessionManager }: ExtensionContext): string | undefined {
+	try {
+		return sessionManager.getSessionFile() ? sessionManager.getSessionDir() : undefined;
+	} catch {}
+}
+
 /** See the module comment. */
 export class JscpdController {
 	readonly #options: JscpdOptions;
 	readonly #session: RuntimeSession = { ctx: undefined, root: undefined, shutdown: false };
 	readonly #parts: RuntimeParts;
 	readonly #reportIgnored = createOnceReporter("pi-jscpd");
+	readonly #reportSkippedOnce = createOnceReporter("pi-jscpd");
 	/** Told whether the first write/edit must wait for the baseline (the adapter arms `tool_call`). */
 	#baselineWait: ((pending: boolean) => void) | undefined;
 
@@ -76,13 +86,28 @@ export class JscpdController {
 			reason,
 			trusted,
 			executable: this.#options.executable,
+			sessionDir: sessionDirOf(ctx),
 		});
 		if (malformed > 0) ignored.push(`${malformed} ${FINDINGS_MESSAGE} message(s) with unreadable details`);
 		const dismissals = this.triage.replay(entries, true);
 		if (dismissals > 0) ignored.push(`${dismissals} unreadable dismissal(s)`);
 		this.#reportIgnoredState(ctx, ignored);
 		this.#syncBaselineWait();
+		void this.#parts.outside.referenceTaken().then(() => {
+			this.#syncBaselineWait();
+			this.#reportSkipped(ctx);
+		});
 		this.#parts.status.update();
+	}
+
+	/** Once per runtime: ignore files kept from jscpd (a FIFO, a huge file), so nobody wonders why. */
+	#reportSkipped(ctx: ExtensionContext): void {
+		const skipped = this.#parts.outside.skipped;
+		if (skipped.length === 0 || this.#session.shutdown) return;
+		this.#reportSkippedOnce(
+			ctx,
+			`pi-jscpd: ${printablePath(skippedText(skipped))}; jscpd is given the project's files one by one instead.`,
+		);
 	}
 
 	#reportIgnoredState(ctx: ExtensionContext, ignored: readonly string[]): void {
@@ -93,14 +118,15 @@ export class JscpdController {
 			);
 	}
 
-	/** Registers who is told whether `tool_call` must wait for a pending baseline (one listener). */
+	/** Registers who is told whether `tool_call` is needed: a baseline or reference walk is pending (one listener). */
 	onBaselineWait(listener: (pending: boolean) => void): void {
 		this.#baselineWait = listener;
 		this.#syncBaselineWait();
 	}
 
 	#syncBaselineWait(): void {
-		this.#baselineWait?.(!this.#session.shutdown && this.#parts.baseline.state.status === "pending");
+		const pending = this.#parts.baseline.state.status === "pending" || this.#parts.outside.referencePending;
+		this.#baselineWait?.(!this.#session.shutdown && pending);
 	}
 
 	/** Reloads settings (session start, on/off; `session`: see SettingsHolder.reload); warns once per runtime. */
@@ -119,9 +145,14 @@ export class JscpdController {
 		return this.#parts.changes.replay(entries, root, this.#session.ctx?.cwd ?? root);
 	}
 
-	/** tool_call for write/edit while the baseline is pending: never waits (see BaselineKeeper.noteEarlyWrite). */
-	noteEarlyWrite(ctx: ExtensionContext, path: unknown): void {
-		if (this.#session.root && typeof path === "string")
+	/**
+	 * tool_call of a tool that may change files, while the baseline or the reference walk is pending:
+	 * waits for the reference walk (one walk of the project, so a command's changes are never in it),
+	 * then for write/edit keeps the file's content for the baseline (BaselineKeeper.noteEarlyWrite).
+	 */
+	async beforeChange(ctx: ExtensionContext, write: boolean, path: unknown): Promise<void> {
+		await this.#parts.outside.referenceTaken();
+		if (write && this.#session.root && typeof path === "string")
 			this.#parts.baseline.noteEarlyWrite(projectPathOf(this.#session.root, ctx.cwd, path));
 	}
 
@@ -130,9 +161,6 @@ export class JscpdController {
 		if (!this.#session.shutdown && this.#session.root && typeof path === "string")
 			this.#parts.changes.recordTool(this.#session.root, ctx.cwd, path);
 	}
-
-	/** A command outside the built-in tools ran (bash): outside git, its changes cannot be seen. */
-	readonly noteCommand = (): void => this.#parts.outside.noteOpaque();
 
 	/** Findings were delivered to the model (a `jscpd_run changed` result, a checkpoint message). */
 	acknowledgeDelivered(acks: readonly AckRecord[]): void {
@@ -248,6 +276,11 @@ export class JscpdController {
 				return parts.incomplete();
 			},
 		};
+	}
+
+	/** The session's changed files, how they were found and what they may miss (worktree.ts `ChangeSet`). */
+	changeSet(): ChangeSet {
+		return this.#parts.changeSet();
 	}
 
 	/** A status snapshot. */

@@ -6,10 +6,11 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import { beyondCovered } from "../core/compare.js";
 import { checkedNote } from "../core/kinds.js";
-import { bound, changedText, scanText, statusText } from "../core/presentation.js";
+import { bound, changedText, scanText } from "../core/presentation.js";
 import { printablePath } from "../core/project-paths.js";
 import { COMMANDS, type CommandName, helpText, isCommandName } from "../core/registry.js";
 import { compareGroups } from "../core/report.js";
+import { statusText } from "../core/status-text.js";
 import { detectionOf, SETTINGS_SPEC } from "./config.js";
 import type { JscpdController } from "./controller.js";
 import { findNewGroups } from "./find-new.js";
@@ -105,11 +106,12 @@ const HANDLERS: { readonly [K in CommandName]: Handler } = {
 		message: helpText(scope === "global" ? "user" : "model"),
 		details: { command: "help" },
 	}),
-	status: (controller) => ({
-		status: "ok",
-		message: statusText(controller.status()),
-		details: { command: "status", status: controller.status() },
-	}),
+	status: (controller, _ctx, args) => {
+		const verbose = args.length === 1 && (args[0] === "--verbose" || args[0] === "-v");
+		if (args.length > 0 && !verbose) return error("status", `"status" takes only --verbose`);
+		const status = controller.status();
+		return { status: "ok", message: statusText(status, verbose), details: { command: "status", status } };
+	},
 	on: (controller, ctx, _args, scope) => switchTo(controller, ctx, true, scope),
 	off: (controller, ctx, _args, scope) => switchTo(controller, ctx, false, scope),
 	scan: (controller, _ctx, args, scope) => scan(controller, args, scope),

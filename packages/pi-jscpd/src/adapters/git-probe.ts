@@ -1,5 +1,5 @@
 /**
- * The git commands of the outside-change probe, through the kit's runProcess (no shell, minimal
+ * The git commands of the outside-change probe (trusted git repositories only), through the kit's runProcess (no shell, minimal
  * environment, bounded output and time). git is never run in an untrusted project: a repository's
  * config can name programs git runs (see docs/security.md).
  */
@@ -82,21 +82,6 @@ function completeRecords(text: string): string {
 	const head = text.slice(0, cut);
 	const tail = text.slice(cut + ELISION_MARKER.length);
 	return head.slice(0, head.lastIndexOf("\0") + 1) + tail.slice(tail.indexOf("\0") + 1);
-}
-
-/** Parses `git status --porcelain -z` output into repository-relative paths (pure). */
-export function parsePorcelain(output: string): string[] {
-	const paths: string[] = [];
-	const records = output.split("\0");
-	for (let i = 0; i < records.length; i++) {
-		const record = records[i] ?? "";
-		if (record.length < 4) continue;
-		const status = record.slice(0, 2);
-		paths.push(record.slice(3));
-		// Renames and copies carry the source path in the next record.
-		if (status.includes("R") || status.includes("C")) i++;
-	}
-	return paths;
 }
 
 /** Finds the git top level for `root` (undefined outside git and in an untrusted project). */

@@ -1,27 +1,28 @@
 /**
- * Which changed files jscpd's own `.ignore` files hide. jscpd 5 walks a scanned folder with the
- * ripgrep walker, which honours a `.ignore` file in every folder it enters and in every folder above
- * the scanned one, in or outside git, and no option turns that off. A copy written where one of them
- * hides it is never scanned, so a check must not call its changes "clean" (`.gitignore` is handled
- * separately: `--no-gitignore` in an untrusted project, `git check-ignore` in a trusted one; but
- * jscpd 5.3.2 keeps honouring `.git/info/exclude` with `--no-gitignore`, so that one is read here).
+ * The ignore files jscpd and our walk read. jscpd 5 walks a scanned folder with the ripgrep walker,
+ * which honours a `.ignore` file in every folder it enters and in every folder above the scanned
+ * one, in or outside git, and no option turns that off; it also keeps honouring `.git/info/exclude`
+ * with `--no-gitignore`. So a copy written where one of them hides it is never scanned, and a check
+ * must not call its changes "clean" ({@link hiddenByIgnoreFiles}; `.gitignore` is handled
+ * separately: `--no-gitignore` in an untrusted project, `git check-ignore` in a trusted one).
  *
- * Only reads bounded regular files (a FIFO named `.ignore` is never opened); gitignore semantics by
- * the `ignore` package: a deeper file overrides a shallower one, and a folder that is ignored is
- * never entered, so nothing below it can be re-included.
+ * Every ignore file is inspected before it is read ({@link inspectIgnoreFile}): only bounded regular
+ * files, so a FIFO or a huge file is skipped, named, and kept from jscpd (scan-targets.ts).
+ * Gitignore semantics by the `ignore` package: a deeper file overrides a shallower one, and a folder
+ * that is ignored is never entered, so nothing below it can be re-included.
  */
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { lstatSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { posixPath } from "../core/project-paths.js";
+import { isInside, posixPath, toProjectPath } from "../core/project-paths.js";
 import { readRegularFile } from "./regular-file.js";
 
-/** Largest `.ignore` file read (a larger one counts as hiding everything below it). */
-const MAX_IGNORE_BYTES = 256 * 1024;
+/** Largest ignore file read; a larger one is skipped (its patterns do not apply, and jscpd is kept from it). */
+export const MAX_IGNORE_BYTES = 256 * 1024;
 /** Most changed paths examined per call (the rest are not claimed hidden). */
 const MAX_EXAMINED = 5_000;
 
-type Matcher = Ignore | "all" | undefined;
+type Matcher = Ignore | undefined;
 
 /** One ignore file: the folder its patterns are relative to, and its patterns. */
 interface Layer {
@@ -29,35 +30,197 @@ interface Layer {
 	readonly matcher: Matcher;
 }
 
-function matcherOf(file: string): Matcher {
+/** An ignore file that was not read, and why (jscpd must not read it either: see scan-targets.ts). */
+export interface SkippedIgnoreFile {
+	/** Project path, or the absolute path of a file outside the project. */
+	readonly path: string;
+	readonly why: string;
+}
+
+/** What {@link inspectIgnoreFile} found. */
+export type IgnoreFileRead =
+	| { readonly status: "missing" }
+	| { readonly status: "read"; readonly matcher: Ignore }
+	| { readonly status: "skipped"; readonly why: string };
+
+/**
+ * Reads one ignore file only when it is a regular file (not a FIFO, device or folder: opening one
+ * would block, jscpd included) of at most {@link MAX_IGNORE_BYTES}. Never throws.
+ */
+export function inspectIgnoreFile(file: string): IgnoreFileRead {
+	let stat: ReturnType<typeof lstatSync>;
+	try {
+		stat = lstatSync(file, { throwIfNoEntry: false });
+		// A symlink is judged by its target, as jscpd's walker opens it.
+		if (stat?.isSymbolicLink()) stat = statSync(file, { throwIfNoEntry: false });
+	} catch {
+		return { status: "skipped", why: "it cannot be read" };
+	}
+	if (!stat) return { status: "missing" };
+	if (!stat.isFile()) return { status: "skipped", why: "it is not a regular file (reading it would block)" };
+	if (stat.size > MAX_IGNORE_BYTES)
+		return { status: "skipped", why: `it is larger than ${MAX_IGNORE_BYTES / 1024} KB` };
 	const read = readRegularFile(file, MAX_IGNORE_BYTES);
-	return read.status === "read" ? ignore().add(read.text) : read.status === "too-large" ? "all" : undefined;
+	if (read.status !== "read") return { status: "skipped", why: "it cannot be read" };
+	return { status: "read", matcher: ignore().add(read.text) };
+}
+
+function matcherOf(file: string): Matcher {
+	const read = inspectIgnoreFile(file);
+	return read.status === "read" ? read.matcher : undefined;
 }
 
 /**
- * The repository's `info/exclude` (jscpd honours it even with `--no-gitignore`): the layer of the
- * work tree that holds `root`, found without running git (`.git` as a folder, or a `gitdir:` file of
- * a linked work tree whose `commondir` holds `info/`).
+ * The git dir whose `info/exclude` applies to the work tree holding `root` (jscpd honours it even
+ * with `--no-gitignore`), found without running git: a `.git` folder in `root` or above it; with
+ * `followGitFile` (a trusted project) also a linked work tree's `gitdir:` file and its `commondir`.
+ * An untrusted repository's `.git` file can point anywhere: it is never followed.
  */
-function excludeLayer(root: string): Layer | undefined {
+export function excludeFile(root: string, followGitFile = false): string | undefined {
 	for (let dir = root, depth = 0; depth < 256; depth++) {
 		const dotGit = join(dir, ".git");
-		const pointer = readRegularFile(dotGit, 4096);
-		let gitDir: string | undefined;
-		if (pointer.status === "read") {
-			const target = /^gitdir:\s*(.+?)\s*$/m.exec(pointer.text)?.[1];
-			if (target) {
-				const linked = resolve(dir, target);
-				const common = readRegularFile(join(linked, "commondir"), 4096);
-				gitDir = common.status === "read" ? resolve(linked, common.text.trim()) : linked;
-			}
-		} else if (existsSync(dotGit)) gitDir = dotGit;
-		if (gitDir) return { dir, matcher: matcherOf(join(gitDir, "info", "exclude")) };
+		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+		if (stat?.isDirectory()) return join(dotGit, "info", "exclude");
+		if (stat && followGitFile) {
+			const pointer = readRegularFile(dotGit, 4096);
+			const target = pointer.status === "read" ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer.text)?.[1] : undefined;
+			if (!target) return undefined;
+			const linked = resolve(dir, target);
+			const common = readRegularFile(join(linked, "commondir"), 4096);
+			return join(common.status === "read" ? resolve(linked, common.text.trim()) : linked, "info", "exclude");
+		}
+		if (stat) return undefined;
 		const parent = dirname(dir);
 		if (parent === dir) return undefined;
 		dir = parent;
 	}
 	return undefined;
+}
+
+/** The `.git` file (a linked work tree's pointer) that holds `root`, if any (not followed). */
+export function gitPointerFile(root: string): string | undefined {
+	for (let dir = root, depth = 0; depth < 256; depth++) {
+		const dotGit = join(dir, ".git");
+		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+		if (stat) return stat.isDirectory() ? undefined : dotGit;
+		const parent = dirname(dir);
+		if (parent === dir) return undefined;
+		dir = parent;
+	}
+	return undefined;
+}
+
+function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
+	const file = excludeFile(root, followGitFile);
+	return file ? { dir: dirname(dirname(dirname(file))), matcher: matcherOf(file) } : undefined;
+}
+
+/**
+ * The ignore files a walk of `root` meets, read once per folder: every `.ignore` is inspected (jscpd
+ * reads them wherever it walks, trusted or not) and, in a trusted project, `.gitignore` and
+ * `info/exclude` too. Only a trusted project's patterns hide anything from the walk; the files
+ * refused by {@link inspectIgnoreFile} are collected either way.
+ */
+export class IgnoreFiles {
+	readonly #root: string;
+	readonly #trusted: boolean;
+	/** Project path of a folder ("" for the root) → its layers (`.gitignore` first, then `.ignore`). */
+	readonly #folders = new Map<string, Layer[]>();
+	readonly #outer: Layer[] = [];
+	readonly #skipped: SkippedIgnoreFile[] = [];
+
+	constructor(root: string, trusted: boolean) {
+		this.#root = root;
+		this.#trusted = trusted;
+		const names = this.#names();
+		for (let dir = dirname(root), n = 0; n < 64; dir = dirname(dir), n++) {
+			this.#outer.unshift(...names.map((name) => this.#layer(dir, name)));
+			if (dirname(dir) === dir) break;
+		}
+		const exclude = excludeFile(root, trusted);
+		if (exclude)
+			this.#outer.unshift({ dir: dirname(dirname(dirname(exclude))), matcher: this.#read(exclude) });
+		// jscpd's walker follows a `.git` file (and its `commondir`) to read `info/exclude`, wherever it
+		// points: in an untrusted project it must not, so jscpd is kept from walking folders at all.
+		const pointer = trusted ? undefined : gitPointerFile(root);
+		if (pointer)
+			this.#skipped.push({
+				path: isInside(root, pointer) ? toProjectPath(root, pointer) : pointer,
+				why: "it points to a git folder that may be outside the project (not followed)",
+			});
+		this.#layersOf("");
+	}
+
+	#names(): string[] {
+		return this.#trusted ? [".gitignore", ".ignore"] : [".ignore"];
+	}
+
+	#read(file: string): Matcher {
+		const read = inspectIgnoreFile(file);
+		if (read.status === "skipped") {
+			const path = isInside(this.#root, file) ? toProjectPath(this.#root, file) : file;
+			this.#skipped.push({ path, why: read.why });
+		}
+		return read.status === "read" ? read.matcher : undefined;
+	}
+
+	#layer(dir: string, name: string): Layer {
+		return { dir, matcher: this.#read(join(dir, name)) };
+	}
+
+	#layersOf(folder: string): Layer[] {
+		let layers = this.#folders.get(folder);
+		if (!layers) {
+			const dir = folder === "" ? this.#root : join(this.#root, folder);
+			layers = this.#names().map((name) => this.#layer(dir, name));
+			this.#folders.set(folder, layers);
+		}
+		return layers;
+	}
+
+	/**
+	 * Whether a trusted project's ignore files hide `path` (a project path; its folders were asked
+	 * first). Asking about a folder also inspects the ignore files in it.
+	 */
+	hides(path: string, isFolder: boolean): boolean {
+		const slash = path.lastIndexOf("/");
+		const parent = slash < 0 ? "" : path.slice(0, slash);
+		const hidden = this.#trusted && verdict(this.#root, this.#ancestorLayers(parent), path, isFolder);
+		if (isFolder && !hidden) this.#layersOf(path);
+		return hidden;
+	}
+
+	#ancestorLayers(parent: string): Layer[] {
+		const layers = [...this.#outer, ...this.#layersOf("")];
+		if (parent === "") return layers;
+		let at = parent.indexOf("/");
+		while (at >= 0) {
+			layers.push(...this.#layersOf(parent.slice(0, at)));
+			at = parent.indexOf("/", at + 1);
+		}
+		layers.push(...this.#layersOf(parent));
+		return layers;
+	}
+
+	/** The ignore files refused so far. */
+	skipped(): SkippedIgnoreFile[] {
+		return [...this.#skipped];
+	}
+}
+
+/** Whether the last layer that decides about `path` ignores it. */
+function verdict(root: string, layers: readonly Layer[], path: string, isFolder: boolean): boolean {
+	const entry = join(root, path);
+	let hidden = false;
+	for (const { dir, matcher } of layers) {
+		if (!matcher) continue;
+		const rel = relative(dir, entry);
+		if (!rel || rel.startsWith("..") || isAbsolute(rel)) continue;
+		const result = matcher.test(rel.split(sep).join("/") + (isFolder ? "/" : ""));
+		if (result.ignored) hidden = true;
+		else if (result.unignored) hidden = false;
+	}
+	return hidden;
 }
 
 /**
@@ -78,7 +241,7 @@ export function hiddenByIgnoreFiles(root: string, changed: Iterable<string>, git
 		outer.unshift(layerIn(dir));
 		if (dirname(dir) === dir) break;
 	}
-	const exclude = gitExclude ? excludeLayer(root) : undefined;
+	const exclude = gitExclude ? excludeLayer(root, false) : undefined;
 	if (exclude) outer.unshift(exclude);
 	outer.push(layerIn(root));
 	const hidden: string[] = [];
@@ -100,10 +263,6 @@ function isHidden(root: string, outer: readonly Layer[], path: string, layerIn: 
 		let verdict = false;
 		for (const { dir, matcher } of layers) {
 			if (!matcher) continue;
-			if (matcher === "all") {
-				verdict = true;
-				continue;
-			}
 			const rel = relative(dir, entry);
 			if (!rel || rel.startsWith("..") || isAbsolute(rel)) continue;
 			const result = matcher.test(posixPath(rel) + (isFolder ? "/" : ""));

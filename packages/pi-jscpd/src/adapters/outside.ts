@@ -2,19 +2,19 @@
  * Runs the outside-change comparison ({@link OutsideChangeDetector}) in the background for one
  * runtime: one probe at a time (a newer one or a new run aborts it), results dropped when the
  * lifecycle moved on meanwhile. A probe starts on a later macrotask: the caller (a Pi handler) has
- * returned before git is spawned or a file is stat-ed. The caller decides how found paths count.
+ * returned before git is spawned or a folder is read. The caller decides how found paths count.
+ * Comparisons start as soon as the reference walk exists, also while the baseline is captured.
  */
 import type { StaleGuard } from "@pi-lifecycle/lifecycle-kit";
 import { ABORT_REASON } from "../core/abort-reason.js";
 import { nextMacrotask } from "./defer.js";
-import { type Detection, OutsideChangeDetector } from "./worktree.js";
+import type { SkippedIgnoreFile } from "./ignore-files.js";
+import { type Detection, type DetectionMode, OutsideChangeDetector } from "./worktree.js";
 
 /** What a probe needs from its owner. */
 export interface OutsideProbeDeps {
-	/** Files already known to the session (re-signed even outside git). */
+	/** The session's changed files (own work when git finds a checkout or pull; `.gitignore` checks). */
 	readonly known: () => Iterable<string>;
-	/** Whether comparisons are meaningful now (the baseline is accepted). */
-	readonly ready: () => boolean;
 	/** Captures the lifecycle guard a probe must still match when it completes. */
 	readonly guard: () => StaleGuard;
 }
@@ -24,19 +24,37 @@ export class OutsideProbe {
 	readonly #deps: OutsideProbeDeps;
 	#detector: OutsideChangeDetector | undefined;
 	#probe: AbortController | undefined;
+	/** The reference walk being taken (undefined once taken, failed or before any). */
+	#reference: Promise<void> | undefined;
 
 	constructor(deps: OutsideProbeDeps) {
 		this.#deps = deps;
 	}
 
-	/** How outside changes are detected (`none` before the first snapshot). */
-	get mode(): OutsideChangeDetector["mode"] {
+	/** How outside changes are detected (`none` before the first walk). */
+	get mode(): DetectionMode {
 		return this.#detector?.mode ?? "none";
+	}
+
+	/** Ignore files the last walk refused to read (and kept from jscpd). */
+	get skipped(): readonly SkippedIgnoreFile[] {
+		return this.#detector?.skipped ?? [];
+	}
+
+	/** Whether the reference walk is being taken (a command must not change files before it). */
+	get referencePending(): boolean {
+		return this.#reference !== undefined;
+	}
+
+	/** Resolves once the reference walk is taken (at once when none is being taken). */
+	referenceTaken(): Promise<void> {
+		return this.#reference ?? Promise.resolve();
 	}
 
 	/** Binds to a project root (session start); git runs only when the project is trusted. */
 	bind(root: string, trusted: boolean): void {
 		this.abort();
+		this.#reference = undefined;
 		this.#detector = new OutsideChangeDetector(root, trusted);
 	}
 
@@ -50,24 +68,28 @@ export class OutsideProbe {
 		this.#detector?.noteRecorded(path);
 	}
 
-	/** Notes that a command outside the built-in tools (bash) ran. */
-	noteOpaque(): void {
-		this.#detector?.noteOpaque();
+	/**
+	 * The baseline scan has finished: returns the files created outside write/edit while it ran (the
+	 * baseline forgets them) and notes the ones changed (checks say so). `hasOriginal`: a file whose
+	 * content before the session is known (a write/edit while the capture ran).
+	 */
+	captureEnd(hasOriginal: (path: string) => boolean): string[] {
+		return this.#detector?.captureEnd(hasOriginal) ?? [];
 	}
 
-	/** Whether the last comparison could not see a command's changes (outside git). */
-	get unseenCommand(): boolean {
-		return this.#detector?.unseenCommand ?? false;
-	}
-
-	/** The baseline scan has finished: notes paths changed outside write/edit while it ran. */
-	async captureEnd(signal?: AbortSignal): Promise<void> {
-		await this.#detector?.noteCaptureEnd(this.#deps.known(), signal);
-	}
-
-	/** Takes the reference snapshot (with the baseline). */
-	async snapshot(signal?: AbortSignal): Promise<void> {
-		await this.#detector?.reset(this.#deps.known(), signal);
+	/** Takes the reference walk (with the baseline); {@link referenceTaken} resolves after it. */
+	snapshot(signal?: AbortSignal): Promise<void> {
+		const detector = this.#detector;
+		if (!detector) return Promise.resolve();
+		const reference = (async () => {
+			await nextMacrotask();
+			await detector.reset(signal).catch(() => undefined);
+		})();
+		const tracked = reference.finally(() => {
+			if (this.#reference === tracked) this.#reference = undefined;
+		});
+		this.#reference = tracked;
+		return tracked;
 	}
 
 	/**
@@ -92,7 +114,7 @@ export class OutsideProbe {
 
 	async #compare(signal: AbortSignal): Promise<Detection | undefined> {
 		if (signal.aborted) return undefined;
-		if (!this.#detector || !this.#deps.ready()) return { outside: [], rebase: new Map() };
+		if (!this.#detector) return { outside: [], rebase: new Map() };
 		const outside = await this.#detector.detect(this.#deps.known(), signal);
 		return signal.aborted ? undefined : outside;
 	}

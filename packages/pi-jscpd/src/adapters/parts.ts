@@ -26,6 +26,7 @@ import { SessionChanges } from "./session-changes.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { StatusKeeper } from "./status-keeper.js";
 import { safeIdle } from "./ui.js";
+import type { ChangeSet } from "./worktree.js";
 
 /** The session facts of one runtime (written by the controller only). */
 export interface RuntimeSession {
@@ -54,6 +55,8 @@ export interface RuntimeParts {
 	readonly focus: (changed: ReadonlySet<string>, signal: AbortSignal) => Promise<ScanFocus>;
 	/** Why a check may miss changed files (the outside probe's gaps, files the default ignores hide). */
 	readonly incomplete: () => string | undefined;
+	/** The session's changed files, how they were found and what they may miss (what a check consumes). */
+	readonly changeSet: () => ChangeSet;
 }
 
 /** Builds and wires the parts; `baselineChanged` is told when the baseline or capability changed. */
@@ -107,6 +110,9 @@ export function buildParts(
 			acknowledged: changes.view.acknowledgedCount,
 			scheduler: late.scheduler.snapshot(),
 			externalDetection: late.outside.mode,
+			skippedIgnoreFiles: late.outside.skipped,
+			trusted: runner.trusted,
+			incomplete: incomplete(),
 		}),
 		footer: () => ({
 			enabled: settings.value.enabled,
@@ -119,7 +125,6 @@ export function buildParts(
 	});
 	const outside = new OutsideProbe({
 		known: () => changes.view.changed,
-		ready: () => late.baseline.state.status === "accepted",
 		guard: () => identity.guard(),
 	});
 	late.outside = outside;
@@ -155,10 +160,7 @@ export function buildParts(
 		enabled: () => settings.value.enabled,
 		snapshot: () => identity.snapshot,
 		recordOutside: (found, newGeneration) => changes.recordOutside(found, newGeneration),
-		probed: () => {
-			status.unseenCommands(outside.unseenCommand);
-			status.update();
-		},
+		probed: () => status.update(),
 		checkpoint,
 		checking: () => status.update("checking"),
 	});
@@ -182,8 +184,8 @@ export function buildParts(
 		pi,
 		runner,
 		explicit: (work) => scheduler.runExplicit(work),
-		snapshot: (signal) => outside.snapshot(signal),
-		captured: (signal) => outside.captureEnd(signal),
+		snapshot: () => outside.snapshot(),
+		captured: (hasOriginal) => outside.captureEnd(hasOriginal),
 		timeoutMs: () => settings.value.timeoutMs,
 		detection: () => detectionOf(settings.value),
 		closed: () => session.shutdown,
@@ -195,7 +197,12 @@ export function buildParts(
 		},
 	});
 	late.baseline = baseline;
+	const changeSet = (): ChangeSet => {
+		const gap = incomplete();
+		return { paths: changes.view.changed, mode: outside.mode, ...(gap ? { incomplete: gap } : {}) };
+	};
 	return {
+		changeSet,
 		runner,
 		settings,
 		changes,

@@ -1,5 +1,5 @@
 /**
- * Which tools change no files (so a check after them may still say clean outside git): Pi's
+ * Which tools change no files (so they need not wait for the session's first file listing): Pi's
  * read-only built-ins (only while Pi's own tool has the name: an extension may register a tool named
  * \`read\` that writes), pi-jscpd's own tool, and any tool registered with the MCP-style annotation
  * \`annotations: { readOnlyHint: true }\` (read through \`pi.getAllTools()\`; Pi 1.3.0 and later). Every

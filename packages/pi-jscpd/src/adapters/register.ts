@@ -47,12 +47,15 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("before_agent_start", () => {
 		controller.cancelAutomatic();
 	});
-	// Subscribed only while the baseline is pending (Pi skips tool_call entirely without a handler):
-	// a write/edit is never held; the file's content before it is kept for the baseline instead.
+	// Subscribed only while the baseline or the reference walk is pending (Pi skips tool_call entirely
+	// without a handler): a tool that may change files waits for the reference walk (one walk), and a
+	// write/edit's file content before it is kept for the baseline; the baseline scan is never awaited.
+	const readOnly = readOnlyTools(pi, TOOL_NAME);
 	const baselineWait = createArmedSubscription(() =>
-		pi.on("tool_call", (event, ctx) => {
-			if (event.toolName === "write" || event.toolName === "edit")
-				controller.noteEarlyWrite(ctx, (event.input as { path?: unknown }).path);
+		pi.on("tool_call", async (event, ctx) => {
+			if (readOnly(event.toolName)) return;
+			const write = event.toolName === "write" || event.toolName === "edit";
+			await controller.beforeChange(ctx, write, (event.input as { path?: unknown }).path);
 		}),
 	);
 	controller.onBaselineWait((pending) => {
@@ -63,16 +66,16 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 			// A stale runtime (reload, replacement): its API refuses new handlers.
 		}
 	});
-	// tool_execution_end carries no input (no path), so mutations are read from tool_result.
-	// Any other tool that may write files (bash, other extensions' tools not annotated read-only) is
-	// opaque: outside git its changes cannot be seen, so a check never says clean after it.
-	const readOnly = readOnlyTools(pi, TOOL_NAME);
+	// tool_execution_end carries no input (no path), so mutations are read from tool_result. What
+	// any other tool (bash, other extensions' tools) changed is found by the next walk.
 	pi.on("tool_result", (event, ctx) => {
 		const path = (event.input as { path?: unknown } | undefined)?.path;
-		// A write/edit that another extension replaced with other inputs (no one `path`) is opaque too.
-		if ((event.toolName === "write" || event.toolName === "edit") && typeof path === "string") {
-			if (!event.isError) controller.recordMutation(ctx, path);
-		} else if (!readOnly(event.toolName)) controller.noteCommand();
+		if (
+			(event.toolName === "write" || event.toolName === "edit") &&
+			typeof path === "string" &&
+			!event.isError
+		)
+			controller.recordMutation(ctx, path);
 	});
 	// A retry or compaction retry follows an attempt that did not stop normally: not a trigger.
 	let recovery = false;

@@ -7,8 +7,10 @@
  *   kit's watchdog kills it if Pi itself dies;
  * - stdout/stderr capture, the report size and the process group's resident memory are bounded (a
  *   jscpd that needs more memory is killed: `memory`, never a result);
- * - every run gets a private temp dir (`mkdtemp`) that is always removed; abort and close are
- *   checked after every await, so nothing starts once either happened;
+ * - every run gets a private temp dir (`mkdtemp`, named with the process id) that the run removes
+ *   when it ends, also on abort, timeout and close; one left by a killed Pi process is removed at
+ *   the next start (temp-dirs.ts). Abort and close are checked after every await, so nothing
+ *   starts once either happened;
  * - runs are serialised: a second run waits until the first process is gone and cleaned up.
  */
 import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
@@ -16,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { ProcessRegistry, type ProjectTrust, runProcess } from "@pi-lifecycle/lifecycle-kit";
+import { removeStaleTempDirs, tempDirPrefix } from "./temp-dirs.js";
 
 /** Limits of one run. */
 export interface RunnerLimits {
@@ -152,10 +155,17 @@ export class ProcessRunner {
 		this.#limits = { ...DEFAULT_LIMITS, ...limits };
 	}
 
-	/** The project the runs are for (session start). Unbound, every run counts as untrusted. */
+	/**
+	 * The project the runs are for (session start). Unbound, every run counts as untrusted. The
+	 * first bind also removes temp dirs a killed Pi process left behind (in the background).
+	 */
 	bind(trust: ProjectTrust): void {
 		this.#trust = trust;
+		this.staleRemoved ??= removeStaleTempDirs(this.#limits.tempRoot);
 	}
+
+	/** The removal of temp dirs left by dead processes (started by the first {@link bind}): the names removed. */
+	staleRemoved: Promise<string[]> | undefined;
 
 	/** Whether the bound project is trusted (false until bound). */
 	get trusted(): boolean {
@@ -186,7 +196,7 @@ export class ProcessRunner {
 		if (this.#stopped(request)) return { status: "cancelled" };
 		let dir: string | undefined;
 		try {
-			dir = await mkdtemp(join(this.#limits.tempRoot, "pi-jscpd-"));
+			dir = await mkdtemp(join(this.#limits.tempRoot, tempDirPrefix()));
 			if (this.#stopped(request)) return { status: "cancelled" };
 			for (const [name, content] of Object.entries(request.files ?? {})) {
 				await writeFile(join(dir, name), content, { mode: 0o600 });

@@ -17,6 +17,8 @@ import { defaultIgnores } from "./ignores.js";
 import type { Capability } from "./locate.js";
 import { projectSetsMinTokens } from "./project-config.js";
 import { ELISION_MARKER, type ProcessRunner } from "./runner.js";
+import { scanCause } from "./scan-cause.js";
+import { scanTargets } from "./scan-targets.js";
 
 /** Longest crash detail shown (the end is kept: that is where the final error is). */
 export const MAX_CRASH_DETAIL = 300;
@@ -59,7 +61,10 @@ export type ScanOutcome =
 
 /** The jscpd config an untrusted project's scans use instead of the project's own. */
 export const NEUTRAL_CONFIG_FILE = "pi-jscpd-config.json";
-const NEUTRAL_CONFIG = `${JSON.stringify({ blame: false, followSymlinks: false })}\n`;
+/** The neutral config; `path`: explicit files to scan (scan-targets.ts), none on the command line then. */
+function neutralConfig(path?: readonly string[]): string {
+	return `${JSON.stringify({ blame: false, followSymlinks: false, ...(path ? { path } : {}) })}\n`;
+}
 
 /**
  * The fixed argument list for a scan of `paths` (canonical, inside the project; the root when
@@ -75,6 +80,8 @@ export function scanArguments(
 		readonly ignore?: readonly string[];
 		readonly detection?: Detection;
 		readonly projectMinTokens?: boolean;
+		/** The files to scan are listed in our config file: none on the command line. */
+		readonly listed?: boolean;
 	} = {},
 ): string[] {
 	const ignore = options.ignore ?? [];
@@ -92,7 +99,7 @@ export function scanArguments(
 		"--absolute",
 		"--silent",
 		"--",
-		...(paths.length > 0 ? paths : [options.root ?? "."]),
+		...(options.listed ? [] : paths.length > 0 ? paths : [options.root ?? "."]),
 	];
 }
 
@@ -120,18 +127,22 @@ export async function runScan(
 	const projectMinTokens = trusted && projectSetsMinTokens(request.root);
 	// Read entry by entry: a report of thousands of groups is tens of MB (report-stream.ts).
 	const stream = new ReportStream(request.root);
+	// No ignore file our walk refused (a FIFO, a huge one) reaches jscpd: folders become file lists.
+	const targets = scanTargets(request.root, request.paths, trusted);
+	if (targets.refused) return { status: "failed", reason: targets.refused };
 	const outcome = await runner.run({
 		command: capability.command,
 		bundled: capability.source === "pinned",
-		args: scanArguments(request.paths, {
+		args: scanArguments(targets.paths, {
 			projectConfig: trusted,
 			root: request.root,
 			ignore: defaultIgnores(request.root, trusted),
 			detection,
 			projectMinTokens,
+			listed: targets.listed !== undefined,
 		}),
 		cwd: trusted ? request.root : undefined,
-		files: trusted ? undefined : { [NEUTRAL_CONFIG_FILE]: NEUTRAL_CONFIG },
+		files: trusted ? undefined : { [NEUTRAL_CONFIG_FILE]: neutralConfig(targets.listed) },
 		timeoutMs: request.timeoutMs,
 		signal: request.signal,
 		reportFile: "jscpd-report.json",
@@ -152,17 +163,26 @@ export async function runScan(
 				: { status: "failed", reason: parsed.error };
 		}
 		case "timeout":
-			return { status: "timeout", reason: `jscpd timed out after ${outcome.timeoutMs} ms` };
+			return {
+				status: "timeout",
+				reason: `jscpd timed out after ${outcome.timeoutMs} ms (${scanCause("timeout", request.root, trusted, targets.skipped)})`,
+			};
 		case "cancelled":
 			return { status: "cancelled", reason: "cancelled" };
 		case "memory":
-			return { status: "incomplete", reason: outOfMemory(outcome.limitBytes) };
+			return {
+				status: "incomplete",
+				reason: `${outOfMemory(outcome.limitBytes)} (${scanCause("memory", request.root, trusted, targets.skipped)})`,
+			};
 		case "missing":
 			return { status: "unavailable", reason: `jscpd could not be started: ${outcome.error}` };
 		case "failed": {
 			// A node launcher that hit its heap bound says so on stderr.
 			if (/heap out of memory|Allocation failed/i.test(outcome.stderr))
-				return { status: "incomplete", reason: outOfMemory(undefined) };
+				return {
+					status: "incomplete",
+					reason: `${outOfMemory(undefined)} (${scanCause("memory", request.root, trusted, targets.skipped)})`,
+				};
 			const detail = crashDetail(outcome.stderr);
 			return { status: "failed", reason: detail ? `${outcome.error}: ${detail}` : outcome.error };
 		}

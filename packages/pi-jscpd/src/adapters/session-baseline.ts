@@ -4,7 +4,7 @@
  * full-project scan through the serialised runner), and the content of files the session changed
  * before the capture finished (the agent never waits for the baseline).
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	EMPTY_INDEX,
@@ -28,6 +28,7 @@ import {
 	stateFromFile,
 	writeBaseline,
 } from "./baseline.js";
+import { pruneBaselines } from "./baseline-retention.js";
 import { type Capability, candidates, probeCapability } from "./locate.js";
 import { readRegularFile } from "./regular-file.js";
 import type { ProcessRunner } from "./runner.js";
@@ -41,10 +42,13 @@ export interface BaselineDeps {
 	readonly runner: ProcessRunner;
 	/** Runs work through the scheduler's explicit (priority) path. */
 	readonly explicit: (work: (signal: AbortSignal) => Promise<void>) => Promise<void>;
-	/** Takes the outside-change reference snapshot. */
-	readonly snapshot: (signal?: AbortSignal) => Promise<void>;
-	/** The capture's scan has finished (notes outside changes made while it ran). */
-	readonly captured?: (signal?: AbortSignal) => Promise<void>;
+	/** Takes the outside-change reference walk (at start, before any tool can change a file). */
+	readonly snapshot: () => Promise<void>;
+	/**
+	 * The capture's scan has finished: returns the files created outside write/edit while it ran
+	 * (`hasOriginal`: the content before the session is known for that file).
+	 */
+	readonly captured?: (hasOriginal: (path: string) => boolean) => readonly string[];
 	/** The current jscpd timeout. */
 	readonly timeoutMs: () => number;
 	/** The clone kinds a new baseline detects (exact only when omitted). */
@@ -72,6 +76,8 @@ export interface BaselineStart {
 	readonly trusted: boolean;
 	/** Use exactly this executable (tests and embedders). */
 	readonly executable: string | undefined;
+	/** The session's folder (baselines of sessions gone from it are removed). */
+	readonly sessionDir?: string;
 }
 
 /** See the module comment. */
@@ -87,6 +93,8 @@ export class BaselineKeeper {
 	/** Paths a move of the work tree brought in, to rebase at the next scan (see {@link noteMoves}). */
 	readonly #moves = new Map<string, string | undefined>();
 	#sessionId = "";
+	/** The retention pass of this start (baseline-retention.ts): the names it removed. */
+	pruned: Promise<string[]> = Promise.resolve([]);
 
 	constructor(deps: BaselineDeps) {
 		this.#deps = deps;
@@ -128,8 +136,15 @@ export class BaselineKeeper {
 		this.#root = start.root;
 		this.#sessionId = start.sessionId;
 		this.#moves.clear();
-		const restored = this.#restore(start.entries, start.root, baselineDirectory(start.agentDir));
-		this.#pending = restored.ok ? this.#deps.snapshot() : this.#capture(start);
+		const directory = baselineDirectory(start.agentDir);
+		const restored = this.#restore(start.entries, start.root, directory);
+		const keep = new Set([basename(baselinePath(start.agentDir, start.sessionId))]);
+		const state = this.#state;
+		if (restored.ok && "file" in state && state.file) keep.add(basename(state.file));
+		this.pruned = pruneBaselines({ directory, agentDir: start.agentDir, sessionDir: start.sessionDir, keep });
+		// The reference walk is taken at once, before the capture's scan (tools wait for it).
+		const reference = this.#deps.snapshot();
+		this.#pending = restored.ok ? reference : this.#capture(start, reference);
 		return restored.ignored;
 	}
 
@@ -161,12 +176,12 @@ export class BaselineKeeper {
 		return { ok: false, ignored };
 	}
 
-	async #capture(start: BaselineStart): Promise<void> {
+	async #capture(start: BaselineStart, reference: Promise<void>): Promise<void> {
 		this.#state = { status: "pending" };
 		const { root, sessionId } = start;
 		try {
 			await this.#deps.explicit(async (signal) => {
-				await this.#deps.snapshot(signal);
+				await reference;
 				const state = await captureBaseline({
 					runner: this.#deps.runner,
 					capability: await this.#capabilityPromise,
@@ -178,9 +193,9 @@ export class BaselineKeeper {
 					priorMutations: start.priorMutations,
 					reason: start.reason,
 					originals: () => this.#originals,
+					afterScan: () => this.#forgetCreated(),
 					signal,
 				});
-				await this.#deps.captured?.(signal);
 				if (signal.aborted || this.#deps.closed()) return;
 				this.#state = state;
 				if ("file" in state && state.file) {
@@ -193,6 +208,12 @@ export class BaselineKeeper {
 		if (this.#state.status === "pending")
 			this.#state = { status: "failed", reason: "baseline capture was cancelled" };
 		this.#deps.changed();
+	}
+
+	/** Files created outside write/edit while the capture ran held no code before the session. */
+	#forgetCreated(): void {
+		const created = this.#deps.captured?.((path) => this.#originals.has(path)) ?? [];
+		for (const path of created) if (!this.#originals.has(path)) this.#originals.set(path, "");
 	}
 
 	/**

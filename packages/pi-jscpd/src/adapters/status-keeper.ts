@@ -8,7 +8,7 @@ import { createFooterStatus } from "@pi-lifecycle/lifecycle-kit";
 import type { CheckOutcome } from "../core/check-outcome.js";
 import { type FooterInput, footerText, STATUS_KEY } from "../core/presentation.js";
 import type { CheckRecord } from "../core/scheduler.js";
-import { type StatusView, withUnseenCommands } from "../core/status.js";
+import type { StatusView } from "../core/status.js";
 
 /** The parts of the status the keeper does not own, read when a view or the footer is built. */
 export interface StatusSources {
@@ -49,11 +49,6 @@ export class StatusKeeper {
 		this.#records.push(record);
 		if (this.#records.length > MAX_RECORDS) this.#records.shift();
 		this.update();
-	}
-
-	/** A probe found a command (bash) it could not see: a clean outcome turns incomplete. */
-	unseenCommands(unseen: boolean): void {
-		this.#lastOutcome = withUnseenCommands(this.#lastOutcome, unseen);
 	}
 
 	/** Findings re-delivered after a reset. */

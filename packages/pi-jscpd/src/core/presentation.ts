@@ -1,5 +1,5 @@
 /**
- * Texts (pure): the findings message, scan results, footer status and `/jscpd status`. Every text is
+ * Texts (pure): the findings message, scan results and footer status (`/jscpd status`: status-text.ts). Every text is
  * bounded: at most `max` findings, each one line plus locations.
  */
 
@@ -7,7 +7,6 @@ import type { CheckOutcome } from "./check-outcome.js";
 import type { CopyNote, Finding, Selection } from "./compare.js";
 import { locationText, printablePath } from "./project-paths.js";
 import type { CloneGroup, CloneLocation } from "./report.js";
-import type { StatusView } from "./status.js";
 
 /** Custom message type of the checkpoint findings message. */
 export const FINDINGS_MESSAGE = "pi-jscpd/findings";
@@ -220,48 +219,4 @@ export function changedText(
 	const partial = notes.partial === undefined ? "" : `\nNote: the baseline is partial (${notes.partial}).`;
 	const incomplete = notes.incomplete ? `\nNote: incomplete — ${notes.incomplete}.` : "";
 	return bound(lines.join("\n") + partial + incomplete + (notes.triage ?? ""));
-}
-
-/** The detection settings as a line of `/jscpd status`. */
-function kindsText(settings: StatusView["settings"]): string {
-	const near = settings.kinds.includes("similar")
-		? ` (near-copies from ${settings.similarity} similarity)`
-		: "";
-	const tokens = settings.minTokens === undefined ? "" : `, min ${settings.minTokens} tokens`;
-	const lines = settings.minLines === undefined ? "" : `, min ${settings.minLines} lines`;
-	return `${settings.kinds.join(", ")}${near}${tokens}${lines}; a change applies from the next session baseline`;
-}
-
-/** The `/jscpd status` text. */
-export function statusText(view: StatusView): string {
-	const cap = view.capability;
-	const lines = [
-		`jscpd checkpoint: ${view.settings.enabled ? "enabled" : "disabled"} (timeout ${view.settings.timeoutMs} ms, max ${view.settings.maxFindings} findings)`,
-		`jscpd: ${cap.status === "available" ? `${cap.version} (${cap.source}: ${printablePath(cap.command)})` : cap.status === "probing" ? "probing…" : `unavailable — ${printablePath(cap.reason)}`}`,
-		`clone kinds: ${kindsText(view.settings)}${view.baseline.kinds ? `; this baseline: ${view.baseline.kinds.join(", ")}` : ""}${view.baseline.fallback ? ` (${view.baseline.fallback})` : ""}`,
-		...(view.baseline.fallback
-			? [
-					`This session checks exact copies only: ${view.baseline.fallback.replace(/^renamed and near-copy detection turned off for this session \((.*)\)$/, "$1")}.`,
-				]
-			: []),
-		`project: ${view.root === undefined ? "(none)" : printablePath(view.root)}`,
-		`baseline: ${view.baseline.status}${view.baseline.groups !== undefined ? ` (${view.baseline.groups} clone groups)` : ""}${view.baseline.reason ? ` — ${printablePath(view.baseline.reason)}` : ""}`,
-		`changed files this session: ${view.changedFiles}; acknowledged findings: ${view.acknowledged}${view.redelivered > 0 ? ` (${view.redelivered} re-delivered after a reset)` : ""}; outside-Pi change detection: ${view.externalDetection}`,
-		`mutation generation ${view.scheduler.mutationGeneration}, last automatic attempt ${view.scheduler.attemptedGeneration}${view.scheduler.automaticActive ? ", check running" : ""}`,
-	];
-	if (view.settings.enabled && view.baseline.status !== "accepted" && view.baseline.status !== "pending")
-		lines.push(
-			`automatic checkpoint paused: it needs an accepted session baseline (this one is ${view.baseline.status})`,
-		);
-	if (view.lastOutcome) {
-		const scope = view.lastOutcome.scope ? ` (${view.lastOutcome.scope})` : "";
-		lines.push(`last check: ${view.lastOutcome.kind} — ${view.lastOutcome.text}${scope}`);
-	}
-	if (view.lastRecord && view.lastRecord.disposition !== "recorded") {
-		lines.push(
-			`last automatic attempt left generation ${view.lastRecord.generation} eligible: ${view.lastRecord.disposition} (${view.lastRecord.detail})`,
-		);
-	}
-	lines.push(...view.settingsSources.map((s) => `settings ${s}`));
-	return bound(lines.join("\n"));
 }

@@ -27,9 +27,9 @@ export const COMMANDS = {
 		takesArgs: false,
 	},
 	status: {
-		hint: "",
-		description: "Show jscpd availability, baseline, checkpoint state and settings",
-		takesArgs: false,
+		hint: "[--verbose]",
+		description: "Show what is checked, what the last check found and what to do (--verbose: internals)",
+		takesArgs: true,
 	},
 	on: {
 		hint: "",
@@ -102,6 +102,11 @@ export interface CompletionItem {
 /** Completions for the first argument of `/jscpd`; `null` once the subcommand is typed. */
 export function commandCompletions(prefix: string): CompletionItem[] | null {
 	const trimmed = prefix.trimStart();
+	const option = /^status\s+(-*\w*)$/.exec(trimmed);
+	if (option)
+		return "--verbose".startsWith(option[1] ?? "")
+			? [{ value: "status --verbose", label: "--verbose", description: "Also show the internals" }]
+			: null;
 	if (/\s/.test(trimmed)) return null;
 	const items = USER_ORDER.filter((name) => name.startsWith(trimmed)).map((name) => {
 		const spec = ALL_COMMANDS[name] as CommandSpec;

@@ -40,8 +40,17 @@ export interface StatusView {
 	readonly lastRecord: CheckRecord | undefined;
 	/** The most recent automatic check records, oldest first (at most 10). */
 	readonly recentChecks: readonly CheckRecord[];
-	/** How changes outside write/edit are detected. */
-	readonly externalDetection: "git" | "stat" | "none";
+	/**
+	 * How changes outside write/edit are found: `files` (walks of the project compared), `files+git`
+	 * (and git tells checkouts and pulls apart), `none` (before the first walk).
+	 */
+	readonly externalDetection: "files" | "files+git" | "none";
+	/** Ignore files that were not read and kept from jscpd, with why. */
+	readonly skippedIgnoreFiles?: readonly { readonly path: string; readonly why: string }[];
+	/** Whether the user trusts the project (its ignore files and jscpd config apply only then). */
+	readonly trusted?: boolean;
+	/** Why the changed files may be incomplete right now. */
+	readonly incomplete?: string;
 }
 
 /** Summarises a baseline state for status. */
@@ -53,20 +62,5 @@ export function baselineView(b: BaselineState): StatusView["baseline"] {
 		file: "file" in b ? b.file : undefined,
 		kinds: "index" in b ? (b.detection?.kinds ?? ["exact"]) : undefined,
 		fallback: "fallback" in b ? b.fallback : undefined,
-	};
-}
-
-/**
- * The last outcome once a trigger found a command (bash) that ran outside git since the last
- * comparison: a "clean" from before it would claim a tree the check never saw, so it turns incomplete.
- */
-export function withUnseenCommands(
-	outcome: CheckOutcome | undefined,
-	unseen: boolean,
-): CheckOutcome | undefined {
-	if (!unseen || outcome?.kind !== "clean") return outcome;
-	return {
-		kind: "incomplete",
-		text: "no new duplicates at the last check, but outside git, files changed by commands (bash) since then are not visible",
 	};
 }
