@@ -66,7 +66,7 @@ describe("no size cliff", () => {
 		s.script(toolCall("jscpd_run", { command: "status" }), reply("read status"));
 		await s.prompt("status");
 		const text = JSON.stringify(s.session.sessionManager.getBranch().at(-2));
-		expect(text).toContain("This session checks exact copies only: jscpd timed out after 2000 ms.");
+		expect(text).toContain("This session checks exact copies only: jscpd timed out after 2000 ms");
 
 		// The agent copies a module: found by a check that read the copy and its partners only.
 		s.script(
@@ -81,7 +81,7 @@ describe("no size cliff", () => {
 		expect(last?.scope).toMatch(/^scanned \d+ changed and related files, not the whole project$/);
 		expect(Number(/scanned (\d+)/.exec(last?.scope ?? "")?.[1])).toBeLessThan(2 * MODULES);
 		expect(stub.statuses.get("pi-jscpd")).toBe(
-			"jscpd 1 new duplicate · exact copies only (near-copy check too slow here)",
+			"jscpd: 1 new duplicate · exact copies only (near-copy check too slow here)",
 		);
 	}, 60_000);
 });

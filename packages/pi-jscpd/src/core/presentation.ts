@@ -170,8 +170,8 @@ export function droppedNote(fallback: string | undefined): string | undefined {
 export function footerText(input: FooterInput): string {
 	const text = footerState(input);
 	const note = droppedNote(input.dropped);
-	const settled = text === FOOTER.ready || text === FOOTER.clean || text.startsWith("jscpd clean ·");
-	return note && (settled || /^jscpd \d+ new duplicate/.test(text)) ? `${text} · ${note}` : text;
+	const settled = text === FOOTER.ready || text === FOOTER.clean || text.startsWith("jscpd: clean ·");
+	return note && (settled || /^jscpd: \d+ new duplicate/.test(text)) ? `${text} · ${note}` : text;
 }
 
 function footerState(input: FooterInput): string {
