@@ -89,7 +89,15 @@ export {
 	resolveExecutable,
 	safePathEntries,
 } from "./process-policy.js";
-export { type ExplicitTrustOptions, isExplicitlyTrusted, type TrustContext } from "./project-trust.js";
+export {
+	decideTrustAtSessionStart,
+	type ExplicitTrustOptions,
+	isExplicitlyTrusted,
+	type ProjectTrustDecision,
+	projectTrustDecision,
+	type TrustContext,
+	type TrustSource,
+} from "./project-trust.js";
 export {
 	check,
 	type LoadedSettings,

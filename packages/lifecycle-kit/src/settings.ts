@@ -15,6 +15,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isInsideReal } from "./process-policy.js";
+import { untrustedAdvice } from "./project-trust.js";
 
 /** Largest settings file read, in bytes. */
 export const MAX_SETTINGS_BYTES = 64 * 1024;
@@ -137,7 +138,7 @@ export function loadSettings<T extends object>(
 			sources.push({ scope, path, status: exists ? "untrusted" : "missing" });
 			if (exists)
 				warnings.push(
-					`${spec.name}: ignoring ${path}: the project is not trusted (/trust it, or start pi with --approve)`,
+					`${spec.name}: ignoring ${path}: the project is not trusted (${untrustedAdvice(location.agentDir, location.cwd)})`,
 				);
 			continue;
 		}

@@ -62,8 +62,10 @@ export interface ScriptedSessionOptions {
 	/**
 	 * Pi's answer to "do you trust this project?" (`ctx.isProjectTrusted()`) from the start, so even
 	 * `session_start` sees it. Default true, as in Pi's SDK; true also counts as explicit for `isExplicitlyTrusted`.
+	 * `"implicit"`: Pi trusts the project but nobody asked the user, as the `pi` CLI answers for a
+	 * directory without Pi resources; `isExplicitlyTrusted` counts it as untrusted.
 	 */
-	projectTrusted?: boolean;
+	projectTrusted?: boolean | "implicit";
 	/**
 	 * Session storage: `"memory"` (default), `"file"` for a new session file under the temp dir,
 	 * or the path of an existing session file to reopen.
@@ -191,8 +193,11 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		modelsPath: join(agentDir, "models.json"),
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
-	const projectTrusted = options.projectTrusted ?? true;
-	const undoExplicitTrust = projectTrusted ? recordExplicitTrust(cwd) : () => {};
+	const projectTrusted = (options.projectTrusted ?? true) !== false;
+	const undoExplicitTrust =
+		options.projectTrusted === true || options.projectTrusted === undefined
+			? recordExplicitTrust(cwd)
+			: () => {};
 	const settingsManager = SettingsManager.inMemory(
 		{ ...DEFAULT_SETTINGS, ...options.settings },
 		{ projectTrusted },
