@@ -52,6 +52,14 @@ export {
 	trackLifecycle,
 } from "./identity.js";
 export {
+	classifyLocalFault,
+	describeWriteError,
+	type FaultPlace,
+	LOCAL_FAULT_CODES,
+	type LocalFault,
+	type LocalFaultCode,
+} from "./local-fault.js";
+export {
 	type AcquireFailure,
 	type AcquireOptions,
 	type AcquireResult,

@@ -14,6 +14,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { describeWriteError } from "./local-fault.js";
 import { isInsideReal } from "./process-policy.js";
 import { untrustedAdvice } from "./project-trust.js";
 
@@ -202,7 +203,11 @@ export function saveSettings<T extends object>(
 		return { ok: true, path };
 	} catch (error) {
 		rmSync(temp, { force: true });
-		return { ok: false, error: (error as Error).message };
+		const places = [
+			{ label: "Pi's agent folder", dir: location.agentDir },
+			{ label: "the project", dir: location.cwd },
+		];
+		return { ok: false, error: describeWriteError(error, places) };
 	}
 }
 
