@@ -5,8 +5,12 @@
  * could never finish.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { classifyLocalFault, type FaultPlace } from "@pi-lifecycle/lifecycle-kit";
+import type { AssistantLike } from "../core/errors.js";
 import type { ModelRef } from "../core/goal-machine.js";
+import type { ErrorFacts } from "../core/outcome.js";
 import { TOOL_NAMES } from "../core/types.js";
+import { sanitizeDetail } from "../core/usage-limit.js";
 
 /** The helpers a goal cannot work without (goal_wait is optional). */
 const REQUIRED_HELPERS = TOOL_NAMES.filter((name) => name !== "goal_wait");
@@ -37,4 +41,36 @@ export function hasUi(ctx: Pick<ExtensionContext, "hasUI">): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/** The folders a failed write names: Pi writes the session file, settings go to the agent dir. */
+function faultPlaces(ctx: ExtensionContext, agentDir: () => string): FaultPlace[] {
+	const places: FaultPlace[] = [];
+	try {
+		places.push({ label: "the session folder", dir: ctx.sessionManager.getSessionDir() });
+	} catch {
+		// A stale context names no session folder.
+	}
+	try {
+		places.push({ label: "Pi's agent folder", dir: agentDir() });
+	} catch {
+		// Nor an agent folder.
+	}
+	return places;
+}
+
+/**
+ * Marks an error that is a local fault (Pi could not write the session file: EROFS, ENOSPC, …) so the
+ * goal's wait names it with its next step instead of calling it a provider error.
+ */
+export function withLocalFault(
+	facts: ErrorFacts | undefined,
+	message: AssistantLike,
+	ctx: ExtensionContext,
+	agentDir: () => string,
+): ErrorFacts | undefined {
+	if (!facts) return facts;
+	const fault = classifyLocalFault(message.errorMessage ?? "", faultPlaces(ctx, agentDir));
+	if (!fault) return facts;
+	return { ...facts, localFault: sanitizeDetail(`${fault.problem} (${fault.code}); ${fault.nextStep}`) };
 }
