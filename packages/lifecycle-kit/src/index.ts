@@ -58,6 +58,7 @@ export {
 	LOCAL_FAULT_CODES,
 	type LocalFault,
 	type LocalFaultCode,
+	piFaultPlaces,
 } from "./local-fault.js";
 export {
 	type AcquireFailure,

@@ -110,3 +110,23 @@ export function describeWriteError(error: unknown, places: readonly FaultPlace[]
 	if (typeof error === "string") return error;
 	return field(error, "message") ?? String(error);
 }
+
+/**
+ * The folders Pi writes for a session, as fault places: "the session folder" (Pi's session files,
+ * `ctx.sessionManager.getSessionDir()`) and "Pi's agent folder" (`agentDir`, when given). A stale or
+ * missing context names no session folder. Never throws.
+ */
+export function piFaultPlaces(
+	ctx: { readonly sessionManager?: { getSessionDir(): string } } | undefined,
+	agentDir?: string,
+): FaultPlace[] {
+	const places: FaultPlace[] = [];
+	try {
+		const dir = ctx?.sessionManager?.getSessionDir();
+		if (dir) places.push({ label: "the session folder", dir });
+	} catch {
+		// A stale context: no session folder.
+	}
+	if (agentDir) places.push({ label: "Pi's agent folder", dir: agentDir });
+	return places;
+}

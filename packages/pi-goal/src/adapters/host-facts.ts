@@ -5,7 +5,7 @@
  * could never finish.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { classifyLocalFault, type FaultPlace } from "@pi-lifecycle/lifecycle-kit";
+import { classifyLocalFault, piFaultPlaces } from "@pi-lifecycle/lifecycle-kit";
 import type { AssistantLike } from "../core/errors.js";
 import type { ModelRef } from "../core/goal-machine.js";
 import type { ErrorFacts } from "../core/outcome.js";
@@ -43,22 +43,6 @@ export function hasUi(ctx: Pick<ExtensionContext, "hasUI">): boolean {
 	}
 }
 
-/** The folders a failed write names: Pi writes the session file, settings go to the agent dir. */
-function faultPlaces(ctx: ExtensionContext, agentDir: () => string): FaultPlace[] {
-	const places: FaultPlace[] = [];
-	try {
-		places.push({ label: "the session folder", dir: ctx.sessionManager.getSessionDir() });
-	} catch {
-		// A stale context names no session folder.
-	}
-	try {
-		places.push({ label: "Pi's agent folder", dir: agentDir() });
-	} catch {
-		// Nor an agent folder.
-	}
-	return places;
-}
-
 /**
  * Marks an error that is a local fault (Pi could not write the session file: EROFS, ENOSPC, …) so the
  * goal's wait names it with its next step instead of calling it a provider error.
@@ -70,7 +54,13 @@ export function withLocalFault(
 	agentDir: () => string,
 ): ErrorFacts | undefined {
 	if (!facts) return facts;
-	const fault = classifyLocalFault(message.errorMessage ?? "", faultPlaces(ctx, agentDir));
+	let dir: string | undefined;
+	try {
+		dir = agentDir();
+	} catch {
+		dir = undefined;
+	}
+	const fault = classifyLocalFault(message.errorMessage ?? "", piFaultPlaces(ctx, dir));
 	if (!fault) return facts;
 	return { ...facts, localFault: sanitizeDetail(`${fault.problem} (${fault.code}); ${fault.nextStep}`) };
 }
