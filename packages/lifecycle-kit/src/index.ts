@@ -2,8 +2,9 @@
  * `@pi-lifecycle/lifecycle-kit`: the lifecycle primitives pi-reset, pi-goal and pi-jscpd share,
  * for any Pi extension that continues work, resets context or runs background checks.
  *
- * The only runtime import of Pi is `isExplicitlyTrusted` (trust store and resource check, from the host
- * that loads your extension, as a peer); the rest works with whichever Pi host loads it.
+ * The only runtime import of Pi is project trust (`project-trust.ts`: trust store, resource check and
+ * argument parser, from the host that loads your extension, as a peer; `trackLifecycle` takes the
+ * session-start decision); the rest works with whichever Pi host loads it.
  *
  * Everything exported here (and from `./testing`) is public API: documented in the README, tested,
  * and covered by the semver policy there. Helpers not re-exported here are internal, even when

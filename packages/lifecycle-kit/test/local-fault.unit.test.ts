@@ -3,7 +3,7 @@
  * are, with the next step, never as a provider, key or network problem.
  */
 import { describe, expect, it } from "vitest";
-import { classifyLocalFault, describeWriteError, LOCAL_FAULT_CODES } from "../src/index.js";
+import { classifyLocalFault, describeWriteError, LOCAL_FAULT_CODES, piFaultPlaces } from "../src/index.js";
 
 const sessions = { label: "the session folder", dir: "/home/u/.pi/agent/sessions/--work--" };
 const agent = { label: "Pi's agent folder", dir: "/home/u/.pi/agent" };
@@ -79,5 +79,17 @@ describe("classifyLocalFault", () => {
 			]),
 		).toBe("the x folder is read-only (EROFS: /x/y); make it writable, or use a writable one");
 		expect(describeWriteError(new Error("ENOTDIR: not a directory"))).toBe("ENOTDIR: not a directory");
+	});
+
+	it("piFaultPlaces: the session folder from the context, Pi's agent folder; a stale context names none", () => {
+		const ctx = { sessionManager: { getSessionDir: () => sessions.dir } };
+		expect(piFaultPlaces(ctx, agent.dir)).toEqual([sessions, agent]);
+		const stale = {
+			get sessionManager(): { getSessionDir(): string } {
+				throw new Error("stale");
+			},
+		};
+		expect(piFaultPlaces(stale)).toEqual([]);
+		expect(piFaultPlaces(undefined, agent.dir)).toEqual([agent]);
 	});
 });
