@@ -40,7 +40,7 @@ export interface TrustContext {
 export interface ExplicitTrustOptions {
 	/** Pi's agent dir holding `trust.json`; default `getAgentDir()` (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
 	agentDir?: string;
-	/** Command-line arguments; default `process.argv`. Read only when `argv[1]` is the running Pi's `pi` CLI. */
+	/** Command-line arguments; default `process.argv`. Read only when `argv[1]` is a `pi` CLI (a Pi package's `bin.pi`). */
 	argv?: readonly string[];
 }
 

@@ -202,4 +202,22 @@ describe("--approve is read only from the pi CLI's own command line", () => {
 		expect(trusted("--", "-a")).toBe(false);
 		expect(trusted("-p", "explain -a")).toBe(false);
 	});
+
+	it("any Pi copy's pi CLI is recognised, not only the copy the kit imports (an install can give the kit its own)", () => {
+		const ctx = { cwd: project, isProjectTrusted: () => true };
+		const other = join(
+			import.meta.dirname,
+			"..",
+			"..",
+			"..",
+			"node_modules",
+			"pi-coding-agent-1.3.0",
+			"dist",
+			"bundle",
+			"cli.js",
+		);
+		expect(isExplicitlyTrusted(ctx, { agentDir, argv: ["node", other, "-a"] })).toBe(true);
+		const notBin = join(getPackageDir(), "dist", "index.js");
+		expect(isExplicitlyTrusted(ctx, { agentDir, argv: ["node", notBin, "-a"] })).toBe(false);
+	});
 });
