@@ -19,11 +19,13 @@ import {
 	harnessTrusted,
 	isSavedByPi,
 	markSavedByPi,
+	processGlobal,
 	type SessionTrust,
 	sessionTrust,
 	setSessionTrust,
 	type TrustSource,
 } from "./trust-records.js";
+import { type NoticeContext, tellUser } from "./user-output.js";
 
 export { recordExplicitTrust } from "./trust-records.js";
 export type { TrustSource };
@@ -140,7 +142,8 @@ export function decideTrustAtSessionStart(
 			? { trusted: kept.explicit, source: kept.source }
 			: decideAtStart(input, event.reason !== "reload");
 		if (!kept) record(ctx, decision);
-		if (event.reason === "reload" && !decision.trusted) expectPiToSaveTrust(input);
+		const piSaves = event.reason === "reload" && !decision.trusted && expectPiToSaveTrust(input);
+		if (piSaves || decision.source === "saved-by-pi") tellSavedByPiOnce(ctx);
 		return projectTrustDecision(ctx, options);
 	} catch {
 		return NOT_TRUSTED;
@@ -152,10 +155,23 @@ export function decideTrustAtSessionStart(
  * for the session's directory when Pi trusted it without asking, Pi resources exist now and nothing
  * is saved yet: right after the reload's `session_start`, without asking. Recorded before it happens.
  */
-function expectPiToSaveTrust(input: Inputs): void {
-	if (!hasTrustRequiringProjectResources(input.cwd)) return;
-	if (new ProjectTrustStore(input.agentDir).getEntry(input.cwd) !== null) return;
+function expectPiToSaveTrust(input: Inputs): boolean {
+	if (!hasTrustRequiringProjectResources(input.cwd)) return false;
+	if (new ProjectTrustStore(input.agentDir).getEntry(input.cwd) !== null) return false;
 	markSavedByPi(input.agentDir, dirKey(input.cwd));
+	return true;
+}
+
+/** What the user is told, once per process and project, when Pi's own save is the only trust. */
+export const SAVED_BY_PI_NOTICE =
+	"Pi saves this project as trusted by itself on /reload, without asking you. The pi-lifecycle extensions (pi-reset, pi-goal, pi-jscpd) do not count that as your decision and keep the project untrusted: no git, no project settings or jscpd config. Start pi with --approve to trust it.";
+
+function tellSavedByPiOnce(ctx: TrustContext): void {
+	const told = processGlobal("@pi-lifecycle/trust-saved-by-pi-told.v1", () => new Set<string>());
+	const key = dirKey(ctx.cwd);
+	if (told.has(key)) return;
+	told.add(key);
+	tellUser(ctx as Partial<NoticeContext> as NoticeContext, "pi-lifecycle", SAVED_BY_PI_NOTICE, "warning");
 }
 
 /**

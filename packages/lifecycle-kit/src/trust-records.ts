@@ -17,7 +17,8 @@ export function dirKey(cwd: string): string {
 	}
 }
 
-function processGlobal<T>(name: string, create: () => T): T {
+/** A process-wide value shared by every kit copy, under a versioned `Symbol.for` name. */
+export function processGlobal<T>(name: string, create: () => T): T {
 	const holder = globalThis as { [key: symbol]: unknown };
 	const key = Symbol.for(name);
 	holder[key] ??= create();

@@ -26,7 +26,8 @@ import {
 	type TrustContext,
 	trackLifecycle,
 } from "../src/index.js";
-import { createScriptedSession, reply, toolCall } from "../src/testing/index.js";
+import { SAVED_BY_PI_NOTICE } from "../src/project-trust.js";
+import { captureConsole, createScriptedSession, reply, toolCall } from "../src/testing/index.js";
 import { piSavedTrustFile } from "../src/trust-records.js";
 
 const dirs: string[] = [];
@@ -89,6 +90,7 @@ describe("trust is decided once per session start", () => {
 			projectTrusted: "implicit",
 		});
 		addPiResource(project);
+		const output = captureConsole({ streams: ["error"] });
 		await harness.reload();
 		piSavesImplicitTrustAfterReload(project);
 		const reloaded = seen.at(-1) as ExtensionContext;
@@ -111,6 +113,8 @@ describe("trust is decided once per session start", () => {
 			source: "saved-by-pi",
 		});
 		await next.dispose();
+		// Said once (per process and project), when it happened.
+		expect(output.lines.error.filter((line) => line.includes(SAVED_BY_PI_NOTICE))).toHaveLength(1);
 	});
 
 	it("the user's /trust during the session upgrades it, and a /reload keeps the upgrade", async () => {
