@@ -60,6 +60,8 @@ export interface StartOptions {
 	readonly gated?: boolean;
 	/** More extensions to load after the three (`-e` paths), e.g. test fixtures in test/tui/fixtures. */
 	readonly extraExtensions?: readonly string[];
+	/** Run pi in this existing directory instead of a fresh one (e.g. a hostile repository). */
+	readonly cwd?: string;
 }
 
 /** A running interactive pi. */
@@ -95,7 +97,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Starts pi in tmux and waits until its editor and footer are drawn. */
 export async function startPi(options: StartOptions = {}): Promise<PiTui> {
 	const root = mkdtempSync(join(tmpdir(), "pi-lifecycle-tui-"));
-	const dirs = { home: join(root, "home"), agentDir: join(root, "agent"), cwd: join(root, "project") };
+	const dirs = {
+		home: join(root, "home"),
+		agentDir: join(root, "agent"),
+		cwd: options.cwd ?? join(root, "project"),
+	};
 	for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
 	writeFiles(dirs.agentDir, options.agentFiles);
 	writeFiles(dirs.cwd, options.projectFiles);

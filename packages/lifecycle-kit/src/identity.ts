@@ -12,6 +12,7 @@
  * asynchronous work answers "am I still current?" when that work completes.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { decideTrustAtSessionStart } from "./project-trust.js";
 
 /** Where the lifecycle stands right now. All counters start at 0. */
 export interface IdentitySnapshot {
@@ -222,7 +223,9 @@ export function trackLifecycle(
 	pi: LifecycleEventSource,
 	identity = new LifecycleIdentity(),
 ): LifecycleIdentity {
-	pi.on("session_start", (_event, ctx) => {
+	pi.on("session_start", (event, ctx) => {
+		// Trust is taken at the session start, before any handler of the extension reads it.
+		decideTrustAtSessionStart(event, ctx);
 		identity.apply({ type: "session_start", sessionId: ctx.sessionManager.getSessionId() });
 	});
 	pi.on("session_shutdown", () => {

@@ -2,8 +2,9 @@
  * `@pi-lifecycle/lifecycle-kit`: the lifecycle primitives pi-reset, pi-goal and pi-jscpd share,
  * for any Pi extension that continues work, resets context or runs background checks.
  *
- * The only runtime import of Pi is `isExplicitlyTrusted` (trust store and resource check, from the host
- * that loads your extension, as a peer); the rest works with whichever Pi host loads it.
+ * The only runtime import of Pi is project trust (`project-trust.ts`: trust store, resource check and
+ * argument parser, from the host that loads your extension, as a peer; `trackLifecycle` takes the
+ * session-start decision); the rest works with whichever Pi host loads it.
  *
  * Everything exported here (and from `./testing`) is public API: documented in the README, tested,
  * and covered by the semver policy there. Helpers not re-exported here are internal, even when
@@ -52,6 +53,15 @@ export {
 	trackLifecycle,
 } from "./identity.js";
 export {
+	classifyLocalFault,
+	describeWriteError,
+	type FaultPlace,
+	LOCAL_FAULT_CODES,
+	type LocalFault,
+	type LocalFaultCode,
+	piFaultPlaces,
+} from "./local-fault.js";
+export {
 	type AcquireFailure,
 	type AcquireOptions,
 	type AcquireResult,
@@ -90,7 +100,15 @@ export {
 	resolveExecutable,
 	safePathEntries,
 } from "./process-policy.js";
-export { type ExplicitTrustOptions, isExplicitlyTrusted, type TrustContext } from "./project-trust.js";
+export {
+	decideTrustAtSessionStart,
+	type ExplicitTrustOptions,
+	isExplicitlyTrusted,
+	type ProjectTrustDecision,
+	projectTrustDecision,
+	type TrustContext,
+	type TrustSource,
+} from "./project-trust.js";
 export {
 	check,
 	type LoadedSettings,

@@ -1,91 +1,228 @@
 /**
- * Explicit project trust. `ctx.isProjectTrusted()` is not "the user said yes": the `pi` CLI asks only
- * when the project has Pi resources of its own (`hasTrustRequiringProjectResources`), and answers
- * true without asking for any other directory that has no saved decision — a freshly cloned hostile
- * repository included. Our extensions run git and read project config, so they need the user's word.
+ * Explicit project trust, decided once per session start. `ctx.isProjectTrusted()` is not "the user
+ * said yes": the `pi` CLI asks only when the project has Pi resources of its own
+ * (`hasTrustRequiringProjectResources`) and answers true without asking for any other directory with
+ * no saved decision — a freshly cloned hostile repository included. Our extensions run git and read
+ * project config, so they need the user's word, taken when Pi took its decision: a Pi resource that
+ * appears later (the agent writes `.pi/prompts/x.md`, a `git pull`) changes nothing, and neither
+ * does the `true` Pi's interactive `/reload` then saves in `trust.json` by itself.
  */
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import {
 	getAgentDir,
 	hasTrustRequiringProjectResources,
 	ProjectTrustStore,
 } from "@earendil-works/pi-coding-agent";
+import { piCliApproval } from "./pi-cli-approval.js";
+import {
+	dirKey,
+	forgetSavedByPi,
+	harnessTrusted,
+	isSavedByPi,
+	markSavedByPi,
+	processGlobal,
+	type SessionTrust,
+	sessionTrust,
+	setSessionTrust,
+	type TrustSource,
+} from "./trust-records.js";
+import { type NoticeContext, tellUser } from "./user-output.js";
 
-/** Where the kit's test harness records an explicit in-memory trust decision per directory. */
-const EXPLICIT_TRUST_KEY = Symbol.for("@pi-lifecycle/explicit-project-trust");
+export { recordExplicitTrust } from "./trust-records.js";
+export type { TrustSource };
 
-/** The context a trust check needs: the project directory and Pi's answer. */
+/** The context a trust check needs: the project directory and Pi's answer (and, in Pi, the session). */
 export interface TrustContext {
 	readonly cwd: string;
 	isProjectTrusted(): boolean;
+	/** Pi's session manager: the decision taken at this session's start is kept per session. */
+	readonly sessionManager?: object;
 }
 
 /** Where the explicit decision is looked up; defaults are Pi's agent dir and this process's arguments. */
 export interface ExplicitTrustOptions {
 	/** Pi's agent dir holding `trust.json`; default `getAgentDir()` (`PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
 	agentDir?: string;
-	/** Command-line arguments; default `process.argv`. */
+	/** Command-line arguments; default `process.argv`. Read only when `argv[1]` is a `pi` CLI (a Pi package's `bin.pi`). */
 	argv?: readonly string[];
 }
 
-/** Live explicit "trusted" records per directory (a count, so overlapping hosts undo only their own). */
-/** The key a directory is recorded under: its real path when it exists (Pi's cwd may be resolved). */
-function dirKey(cwd: string): string {
-	try {
-		return realpathSync(cwd);
-	} catch {
-		return resolve(cwd);
-	}
+/** A project trust decision and where it came from. */
+export interface ProjectTrustDecision {
+	/** The user trusted the project explicitly. */
+	readonly trusted: boolean;
+	/**
+	 * `approve`: `--approve` on pi's command line; `saved`: a saved decision (`/trust`, Pi's prompt);
+	 * `asked`: Pi had to decide at the session start (prompt, `defaultProjectTrust`); `harness`: the
+	 * kit test harness; `implicit`: Pi trusted a plain directory without asking; `saved-by-pi`: the
+	 * only trust is the `trust.json` entry Pi's `/reload` saved without asking; `not-trusted`: Pi
+	 * does not trust the project, or the context is stale.
+	 */
+	readonly source: TrustSource;
 }
 
-function inMemoryDecisions(): Map<string, number> {
-	const holder = globalThis as { [EXPLICIT_TRUST_KEY]?: Map<string, number> };
-	holder[EXPLICIT_TRUST_KEY] ??= new Map();
-	return holder[EXPLICIT_TRUST_KEY];
+const NOT_TRUSTED: ProjectTrustDecision = { trusted: false, source: "not-trusted" };
+
+interface Inputs {
+	readonly cwd: string;
+	readonly agentDir: string;
+	readonly argv: readonly string[];
 }
 
-/** Internal (test harness): records that the host trusted `cwd` explicitly; returns the undo. */
-export function recordExplicitTrust(cwd: string): () => void {
-	const records = inMemoryDecisions();
-	const key = dirKey(cwd);
-	records.set(key, (records.get(key) ?? 0) + 1);
-	let undone = false;
-	return () => {
-		if (undone) return;
-		undone = true;
-		const left = (records.get(key) ?? 1) - 1;
-		if (left > 0) records.set(key, left);
-		else records.delete(key);
-	};
+function inputs(ctx: TrustContext, options: ExplicitTrustOptions): Inputs {
+	return { cwd: ctx.cwd, agentDir: options.agentDir ?? getAgentDir(), argv: options.argv ?? process.argv };
 }
 
-/** `--approve`/`-a` or `--no-approve`/`-na` on the command line; the last one wins, as in Pi's parser. */
-function commandLineApproval(argv: readonly string[]): boolean | undefined {
-	let approval: boolean | undefined;
-	for (const arg of argv.slice(2)) {
-		if (arg === "--approve" || arg === "-a") approval = true;
-		else if (arg === "--no-approve" || arg === "-na") approval = false;
-	}
-	return approval;
+/** The saved decision closest to `cwd` (Pi's rule) that the user made; Pi's own `/reload` save is not one. */
+function savedByUser(input: Inputs): boolean | undefined {
+	const entry = new ProjectTrustStore(input.agentDir).getEntry(input.cwd);
+	if (!entry) return undefined;
+	if (entry.decision && isSavedByPi(input.agentDir, entry.path)) return undefined;
+	return entry.decision;
 }
 
 /**
- * Whether the user trusted this project explicitly: `ctx.isProjectTrusted()` is true AND the answer
- * did not come from Pi's implicit default — Pi had to decide (the project has Pi resources, so Pi
- * asked, used a saved decision, `--approve` or `defaultProjectTrust`), a saved decision in Pi's
- * trust store (`/trust`, closest parent wins) says true, the CLI ran with `--approve`/`-a`, or an SDK
- * host recorded it. False when the context is stale or a check fails: untrusted is the safe answer.
+ * What Pi decided at a session start, as far as it was the user's word. `piHadToDecide` is false when
+ * the start cannot be seen any more (a kit first loaded by `/reload`): then only the sources that
+ * outlive the start count.
+ */
+function decideAtStart(input: Inputs, piHadToDecide: boolean): ProjectTrustDecision {
+	if (harnessTrusted(input.cwd)) return { trusted: true, source: "harness" };
+	if (piCliApproval(input.argv) === true) return { trusted: true, source: "approve" };
+	const store = new ProjectTrustStore(input.agentDir);
+	const entry = store.getEntry(input.cwd);
+	const key = dirKey(input.cwd);
+	if (!(entry?.decision === true && entry.path === key)) forgetSavedByPi(input.agentDir, key);
+	if (entry?.decision === true) {
+		return isSavedByPi(input.agentDir, entry.path)
+			? { trusted: false, source: "saved-by-pi" }
+			: { trusted: true, source: "saved" };
+	}
+	if (entry === null && piHadToDecide && hasTrustRequiringProjectResources(input.cwd)) {
+		return { trusted: true, source: "asked" };
+	}
+	return { trusted: false, source: "implicit" };
+}
+
+/** After the start, only the user can upgrade: a saved decision they made (`/trust`), or the harness. */
+function upgradedByUser(input: Inputs): ProjectTrustDecision | undefined {
+	if (harnessTrusted(input.cwd)) return { trusted: true, source: "harness" };
+	if (savedByUser(input) === true) return { trusted: true, source: "saved" };
+	return undefined;
+}
+
+function record(ctx: TrustContext, decision: ProjectTrustDecision): void {
+	const session = ctx.sessionManager;
+	if (session && typeof session === "object")
+		setSessionTrust(session, { explicit: decision.trusted, source: decision.source, cwd: dirKey(ctx.cwd) });
+}
+
+function recorded(ctx: TrustContext): SessionTrust | undefined {
+	const session = ctx.sessionManager;
+	if (!session || typeof session !== "object") return undefined;
+	const decision = sessionTrust(session);
+	return decision && decision.cwd === dirKey(ctx.cwd) ? decision : undefined;
+}
+
+/**
+ * Takes this session start's trust decision. Call it in `session_start` before anything reads trust
+ * (`trackLifecycle` does, so extensions built on it need nothing more). A `reload` keeps the decision
+ * of the start it reloads (Pi keeps its own too); `startup`, `new`, `resume` and `fork` take a new one
+ * from what Pi decided for that session. Never throws; returns the decision.
+ */
+export function decideTrustAtSessionStart(
+	event: { readonly reason?: string },
+	ctx: TrustContext,
+	options: ExplicitTrustOptions = {},
+): ProjectTrustDecision {
+	try {
+		if (!ctx.isProjectTrusted()) return NOT_TRUSTED;
+		const input = inputs(ctx, options);
+		const kept = event.reason === "reload" ? recorded(ctx) : undefined;
+		const decision = kept
+			? { trusted: kept.explicit, source: kept.source }
+			: decideAtStart(input, event.reason !== "reload");
+		if (!kept) record(ctx, decision);
+		const piSaves = event.reason === "reload" && !decision.trusted && expectPiToSaveTrust(input);
+		if (piSaves || decision.source === "saved-by-pi") tellSavedByPiOnce(ctx);
+		return projectTrustDecision(ctx, options);
+	} catch {
+		return NOT_TRUSTED;
+	}
+}
+
+/**
+ * Pi's interactive `/reload` (1.3.0–1.6.0 `maybeSaveImplicitProjectTrustAfterReload`) saves `true`
+ * for the session's directory when Pi trusted it without asking, Pi resources exist now and nothing
+ * is saved yet: right after the reload's `session_start`, without asking. Recorded before it happens.
+ */
+function expectPiToSaveTrust(input: Inputs): boolean {
+	if (!hasTrustRequiringProjectResources(input.cwd)) return false;
+	if (new ProjectTrustStore(input.agentDir).getEntry(input.cwd) !== null) return false;
+	markSavedByPi(input.agentDir, dirKey(input.cwd));
+	return true;
+}
+
+/** What the user is told, once per process and project, when Pi's own save is the only trust. */
+export const SAVED_BY_PI_NOTICE =
+	"Pi saves this project as trusted by itself on /reload, without asking you. The pi-lifecycle extensions (pi-reset, pi-goal, pi-jscpd) do not count that as your decision and keep the project untrusted: no git, no project settings or jscpd config. Start pi with --approve to trust it.";
+
+function tellSavedByPiOnce(ctx: TrustContext): void {
+	const told = processGlobal("@pi-lifecycle/trust-saved-by-pi-told.v1", () => new Set<string>());
+	const key = dirKey(ctx.cwd);
+	if (told.has(key)) return;
+	told.add(key);
+	tellUser(ctx as Partial<NoticeContext> as NoticeContext, "pi-lifecycle", SAVED_BY_PI_NOTICE, "warning");
+}
+
+/**
+ * The trust decision for this session: the one taken at its start (see
+ * {@link decideTrustAtSessionStart}), upgraded only by the user since (a saved `/trust`). Without a
+ * session (a plain {@link TrustContext}) every call is its own start. Untrusted when Pi does not
+ * trust the project, when the context is stale or when a check fails.
+ */
+export function projectTrustDecision(
+	ctx: TrustContext,
+	options: ExplicitTrustOptions = {},
+): ProjectTrustDecision {
+	try {
+		if (!ctx.isProjectTrusted()) return NOT_TRUSTED;
+		const input = inputs(ctx, options);
+		let start = recorded(ctx);
+		if (!start) {
+			const decision = decideAtStart(input, true);
+			record(ctx, decision);
+			if (decision.trusted) return decision;
+			start = { explicit: false, source: decision.source, cwd: dirKey(ctx.cwd) };
+		}
+		if (start.explicit) return { trusted: true, source: start.source };
+		return upgradedByUser(input) ?? { trusted: false, source: start.source };
+	} catch {
+		return NOT_TRUSTED;
+	}
+}
+
+/**
+ * Whether the user trusted this project explicitly ({@link projectTrustDecision}`.trusted`):
+ * `ctx.isProjectTrusted()` is true and, at this session's start, Pi had to decide (the project had Pi
+ * resources of its own), a saved decision the user made says true (`/trust`, closest parent wins), or
+ * pi's own command line has `--approve`/`-a`; or the user saved one with `/trust` since.
  */
 export function isExplicitlyTrusted(ctx: TrustContext, options: ExplicitTrustOptions = {}): boolean {
+	return projectTrustDecision(ctx, options).trusted;
+}
+
+/**
+ * What a user who wants the project trusted can do, for the untrusted notices: usually `/trust` or
+ * `--approve`; when the only trust is the entry Pi's `/reload` saved by itself, `/trust` writes the same
+ * entry again and cannot be told apart from it, so the advice says so.
+ */
+export function untrustedAdvice(agentDir: string, cwd: string): string {
 	try {
-		if (!ctx.isProjectTrusted()) return false;
-		const cwd = ctx.cwd;
-		if (inMemoryDecisions().has(dirKey(cwd))) return true;
-		if (commandLineApproval(options.argv ?? process.argv) === true) return true;
-		if (hasTrustRequiringProjectResources(cwd)) return true;
-		return new ProjectTrustStore(options.agentDir ?? getAgentDir()).get(cwd) === true;
+		const entry = new ProjectTrustStore(agentDir).getEntry(cwd);
+		if (entry?.decision === true && isSavedByPi(agentDir, entry.path))
+			return "Pi saved it as trusted by itself on /reload, which is not your decision; start pi with --approve to trust it";
 	} catch {
-		return false;
+		// The usual advice below.
 	}
+	return "/trust it, or start pi with --approve";
 }

@@ -14,7 +14,9 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { describeWriteError } from "./local-fault.js";
 import { isInsideReal } from "./process-policy.js";
+import { untrustedAdvice } from "./project-trust.js";
 
 /** Largest settings file read, in bytes. */
 export const MAX_SETTINGS_BYTES = 64 * 1024;
@@ -137,7 +139,7 @@ export function loadSettings<T extends object>(
 			sources.push({ scope, path, status: exists ? "untrusted" : "missing" });
 			if (exists)
 				warnings.push(
-					`${spec.name}: ignoring ${path}: the project is not trusted (/trust it, or start pi with --approve)`,
+					`${spec.name}: ignoring ${path}: the project is not trusted (${untrustedAdvice(location.agentDir, location.cwd)})`,
 				);
 			continue;
 		}
@@ -201,7 +203,11 @@ export function saveSettings<T extends object>(
 		return { ok: true, path };
 	} catch (error) {
 		rmSync(temp, { force: true });
-		return { ok: false, error: (error as Error).message };
+		const places = [
+			{ label: "Pi's agent folder", dir: location.agentDir },
+			{ label: "the project", dir: location.cwd },
+		];
+		return { ok: false, error: describeWriteError(error, places) };
 	}
 }
 

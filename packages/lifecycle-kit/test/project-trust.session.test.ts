@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { ProjectTrustStore } from "@earendil-works/pi-coding-agent";
+import { getPackageDir, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { isExplicitlyTrusted, type TrustContext } from "../src/index.js";
 import { createScriptedSession } from "../src/testing/index.js";
@@ -50,11 +50,12 @@ describe("isExplicitlyTrusted", () => {
 		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: plainArgv })).toBe(true);
 	});
 
-	it("--approve / -a counts; a later --no-approve wins", () => {
+	it("--approve / -a on pi's command line counts; a later --no-approve wins", () => {
 		const { agentDir, ctx } = setup();
-		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: ["node", "pi", "--approve"] })).toBe(true);
-		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: ["node", "pi", "-a", "hi"] })).toBe(true);
-		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: ["node", "pi", "-a", "--no-approve"] })).toBe(
+		const pi = realpathSync(join(getPackageDir(), "dist", "bundle", "cli.js"));
+		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: ["node", pi, "--approve"] })).toBe(true);
+		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: ["node", pi, "-a", "hi"] })).toBe(true);
+		expect(isExplicitlyTrusted(ctx(true), { agentDir, argv: ["node", pi, "-a", "--no-approve"] })).toBe(
 			false,
 		);
 	});
@@ -62,7 +63,8 @@ describe("isExplicitlyTrusted", () => {
 	it("nothing makes a project Pi does not trust trusted; a stale context is untrusted", () => {
 		const { project, agentDir, ctx } = setup();
 		new ProjectTrustStore(agentDir).set(project, true);
-		expect(isExplicitlyTrusted(ctx(false), { agentDir, argv: ["node", "pi", "--approve"] })).toBe(false);
+		const pi = realpathSync(join(getPackageDir(), "dist", "bundle", "cli.js"));
+		expect(isExplicitlyTrusted(ctx(false), { agentDir, argv: ["node", pi, "--approve"] })).toBe(false);
 		const stale: TrustContext = {
 			cwd: project,
 			isProjectTrusted: () => {

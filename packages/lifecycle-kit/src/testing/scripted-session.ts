@@ -60,10 +60,10 @@ export interface ScriptedSessionOptions {
 	/** Working directory; a fresh temp dir by default (removed by dispose). */
 	cwd?: string;
 	/**
-	 * Pi's answer to "do you trust this project?" (`ctx.isProjectTrusted()`) from the start, so even
-	 * `session_start` sees it. Default true, as in Pi's SDK; true also counts as explicit for `isExplicitlyTrusted`.
+	 * Pi's answer to "trust this project?" (`ctx.isProjectTrusted()`) from `session_start` on. Default true
+	 * (Pi's SDK; explicit for `isExplicitlyTrusted`); `"implicit"`: the `pi` CLI's unasked yes, which is not.
 	 */
-	projectTrusted?: boolean;
+	projectTrusted?: boolean | "implicit";
 	/**
 	 * Session storage: `"memory"` (default), `"file"` for a new session file under the temp dir,
 	 * or the path of an existing session file to reopen.
@@ -191,8 +191,8 @@ export async function createScriptedSession(options: ScriptedSessionOptions = {}
 		modelsPath: join(agentDir, "models.json"),
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
-	const projectTrusted = options.projectTrusted ?? true;
-	const undoExplicitTrust = projectTrusted ? recordExplicitTrust(cwd) : () => {};
+	const projectTrusted = options.projectTrusted !== false;
+	const undoExplicitTrust = (options.projectTrusted ?? true) === true ? recordExplicitTrust(cwd) : () => {};
 	const settingsManager = SettingsManager.inMemory(
 		{ ...DEFAULT_SETTINGS, ...options.settings },
 		{ projectTrusted },

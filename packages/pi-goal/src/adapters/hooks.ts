@@ -20,6 +20,7 @@ import type { RunOwnership } from "../core/run.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
 import { countResponse, flushHeldTurn, newWindowDrafts, type TurnEndNeeds } from "./boundary.js";
 import type { GoalController } from "./controller.js";
+import { withLocalFault } from "./host-facts.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
@@ -139,7 +140,9 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			const assistant = event.message as AssistantLike;
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
-				assistant.stopReason === "error" ? errorFacts(assistant, ctx.model?.contextWindow) : undefined;
+				assistant.stopReason === "error"
+					? withLocalFault(errorFacts(assistant, ctx.model?.contextWindow), assistant, ctx, deps.agentDir)
+					: undefined;
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
 			if (countResponse({ controller, run, needs }, assistant as { content?: unknown }, ctx))
 				deps.syncBoundaries();

@@ -5,8 +5,12 @@
  * could never finish.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { classifyLocalFault, piFaultPlaces } from "@pi-lifecycle/lifecycle-kit";
+import type { AssistantLike } from "../core/errors.js";
 import type { ModelRef } from "../core/goal-machine.js";
+import type { ErrorFacts } from "../core/outcome.js";
 import { TOOL_NAMES } from "../core/types.js";
+import { sanitizeDetail } from "../core/usage-limit.js";
 
 /** The helpers a goal cannot work without (goal_wait is optional). */
 const REQUIRED_HELPERS = TOOL_NAMES.filter((name) => name !== "goal_wait");
@@ -37,4 +41,26 @@ export function hasUi(ctx: Pick<ExtensionContext, "hasUI">): boolean {
 	} catch {
 		return false;
 	}
+}
+
+/**
+ * Marks an error that is a local fault (Pi could not write the session file: EROFS, ENOSPC, …) so the
+ * goal's wait names it with its next step instead of calling it a provider error.
+ */
+export function withLocalFault(
+	facts: ErrorFacts | undefined,
+	message: AssistantLike,
+	ctx: ExtensionContext,
+	agentDir: () => string,
+): ErrorFacts | undefined {
+	if (!facts) return facts;
+	let dir: string | undefined;
+	try {
+		dir = agentDir();
+	} catch {
+		dir = undefined;
+	}
+	const fault = classifyLocalFault(message.errorMessage ?? "", piFaultPlaces(ctx, dir));
+	if (!fault) return facts;
+	return { ...facts, localFault: sanitizeDetail(`${fault.problem} (${fault.code}); ${fault.nextStep}`) };
 }

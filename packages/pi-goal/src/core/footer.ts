@@ -1,6 +1,7 @@
 /** Footer text for status key `pi-goal` (pure). */
 import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { shortPauseWords } from "./goal-words.js";
+import { LOCAL_FAULT_REASON } from "./outcome.js";
 import type { GoalRecord, GoalSettings } from "./types.js";
 
 function budget(goal: GoalRecord, branchTotal: number): string | undefined {
@@ -21,7 +22,8 @@ function waitText(goal: GoalRecord, now: number): string {
 			wait.resumeAt === null ? "" : ` · retry in ${formatDuration(Math.max(0, wait.resumeAt - now))}`;
 		return `waiting usage limit${left}`;
 	}
-	if (wait.kind === "provider_error" || wait.kind === "provider_retry") return "waiting provider error";
+	if (wait.kind === "provider_error" || wait.kind === "provider_retry")
+		return wait.reason.startsWith(LOCAL_FAULT_REASON) ? "waiting local fault" : "waiting provider error";
 	return `waiting ${wait.reason}`.slice(0, 60);
 }
 
@@ -37,6 +39,8 @@ export function nextStep(goal: GoalRecord): string | undefined {
 					: "it wakes by itself at the deadline; a message or /goal resume wakes it now.";
 			case "provider_error":
 			case "provider_retry":
+				if (goal.wait.reason.startsWith(LOCAL_FAULT_REASON))
+					return "fix the local fault named above, then send any message or /goal resume; the goal keeps its id.";
 				return "fix the cause if needed (key, model, network), then send any message or /goal resume; the goal keeps its id.";
 			case "usage_limit":
 				return "it retries once by itself at the time shown; /goal resume retries now, /goal pause or /goal clear stops it.";

@@ -9,7 +9,7 @@ import { foldClock } from "./accounting.js";
 import type { GoalEffect, GoalEvent, GoalFacts, ModelRef, Transition } from "./goal-events.js";
 import { beforeSettle, checkpoint, compacted, promptDue } from "./goal-host-rules.js";
 import { andThen, reduceStep, unchanged, wake, withEffects, working } from "./goal-transitions.js";
-import { classifySettlement } from "./outcome.js";
+import { classifySettlement, LOCAL_FAULT_REASON } from "./outcome.js";
 import { persistWorthy } from "./persistence.js";
 import { limitReached } from "./safety.js";
 import { type GoalState, USAGE_FALLBACK_MS, type UsageLimitScope } from "./types.js";
@@ -82,7 +82,9 @@ function settleGoal(state: GoalState, event: Extract<GoalEvent, { type: "settled
 		case "provider_wait": {
 			const checked = recheckBeforeWait(state, facts);
 			if (!working(checked.state)) return checked;
-			const reason = `provider error: ${settlement.detail}`;
+			const reason = settlement.localFault
+				? `${LOCAL_FAULT_REASON}${settlement.localFault}`
+				: `provider error: ${settlement.detail}`;
 			return andThen(checked, { type: "wait", kind: settlement.wait, reason, resumeAt: null }, facts);
 		}
 		case "usage_wait": {

@@ -28,7 +28,12 @@ export interface ErrorFacts {
 	readonly scope?: UsageLimitScope;
 	/** Goal id that was current when the error arrived (a later replacement goal ignores it). */
 	readonly goalId?: string;
+	/** A local fault (read-only or full session folder, …), named with its next step: not the provider's. */
+	readonly localFault?: string;
 }
+
+/** How a wait on a local fault starts its reason (the footer and the next step read it). */
+export const LOCAL_FAULT_REASON = "local fault: ";
 
 /** What one run left behind at settlement. */
 export interface RunFacts {
@@ -60,6 +65,7 @@ export type Settlement =
 			readonly kind: "provider_wait";
 			readonly wait: "provider_error" | "provider_retry";
 			readonly detail: string;
+			readonly localFault?: string;
 	  }
 	| { readonly kind: "keep" } // an explicit wait accepted earlier stays as it is
 	| { readonly kind: "none" }; // nothing to do (completed runs continue at the boundary)
@@ -89,5 +95,10 @@ export function classifySettlement(run: RunFacts, goal: GoalFactsAtSettle): Sett
 			: { kind: "usage_limited", detail: error.detail };
 	if (goal.waiting === "explicit") return { kind: "keep" };
 	const wait = error.nativeRetryable || error.nativeOverflow ? "provider_retry" : "provider_error";
-	return { kind: "provider_wait", wait, detail: error.detail };
+	return {
+		kind: "provider_wait",
+		wait,
+		detail: error.detail,
+		...(error.localFault ? { localFault: error.localFault } : {}),
+	};
 }

@@ -16,6 +16,7 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { describeWriteError } from "@pi-lifecycle/lifecycle-kit";
 import { scanWithFallback, WHOLE_SCAN_TIMEOUT_FACTOR } from "../core/baseline-scan.js";
 import {
 	deserialiseIndex,
@@ -106,7 +107,7 @@ export function baselinePath(agentDir: string, sessionId: string): string {
 	return join(baselineDirectory(agentDir), `${safe}.json`);
 }
 
-/** Writes a baseline file atomically. Returns an error message on failure. */
+/** Writes a baseline file atomically. Returns what went wrong on failure (a local fault named as one). */
 export function writeBaseline(path: string, file: BaselineFile): string | undefined {
 	try {
 		mkdirSync(dirname(path), { recursive: true });
@@ -115,7 +116,9 @@ export function writeBaseline(path: string, file: BaselineFile): string | undefi
 		renameSync(temp, path);
 		return undefined;
 	} catch (error) {
-		return (error as Error).message;
+		// <agentDir>/pi-lifecycle/pi-jscpd/baselines/<file>: a failed mkdir names any of these folders.
+		const places = [{ label: "Pi's agent folder", dir: resolve(path, "../../../..") }];
+		return describeWriteError(error, places);
 	}
 }
 
@@ -280,11 +283,13 @@ export async function captureBaseline(request: CaptureRequest): Promise<Baseline
 		detection,
 		...(fallback ? { fallback } : {}),
 	});
+	// Not saved: this session still compares with it; a reload captures a new one.
+	const notSaved = error ? `not saved (${error}); a reload captures it again` : undefined;
 	return {
 		status: complete ? "accepted" : "partial",
 		index,
 		groups,
-		reason,
+		reason: [reason, notSaved].filter(Boolean).join("; ") || undefined,
 		capturedAt,
 		file: error ? undefined : request.file,
 		detection,

@@ -86,7 +86,7 @@ export function registerResetCommand(
 		}
 		// A boundary reset Pi already committed is confirmed (and announced) before off clears it.
 		if (!enabled) confirmCommitted(control, ctx);
-		persistEnabled(pi, enabled);
+		persistEnabled(pi, enabled, ctx);
 		identity.invalidate();
 		if (enabled) restore(control, identity, ctx, true);
 		else control.dispatch({ type: "toggle", enabled: false, generation: identity.snapshot.generation }, ctx);

@@ -3,11 +3,13 @@
  * applies the effects every adapter shares (footer, notices, boundary arming, the bus
  * announcement) and hands the effect back for the adapter-specific part.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import {
 	type BoundaryParticipant,
 	createFooterStatus,
+	describeWriteError,
 	type NoticeLevel,
+	piFaultPlaces,
 	RESET_CHANNEL,
 	type ResetAnnouncement,
 	tellUser,
@@ -116,7 +118,8 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 				try {
 					pi.appendEntry(HANDOFF_ENTRY, step.state.handoff);
 				} catch (error) {
-					notify(ctx, `pi-reset: could not save the handoff (${(error as Error).message})`, "warning");
+					const why = describeWriteError(error, piFaultPlaces(ctx, getAgentDir()));
+					notify(ctx, `pi-reset: could not save the handoff (${why})`, "warning");
 				}
 			}
 			if (step.state.generation !== state.generation || step.state.window.id !== state.window.id)

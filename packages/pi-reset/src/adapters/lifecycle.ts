@@ -6,9 +6,11 @@
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import {
 	createOnceReporter,
+	describeWriteError,
 	isExplicitlyTrusted,
 	type LifecycleIdentity,
 	loadSettings,
+	piFaultPlaces,
 } from "@pi-lifecycle/lifecycle-kit";
 import { NOTHING_CARRIED } from "../core/reducer.js";
 import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
@@ -78,9 +80,22 @@ export function restore(
 	);
 }
 
-/** Persists the per-session switch. */
-export function persistEnabled(pi: Pick<ExtensionAPI, "appendEntry">, enabled: boolean): void {
-	pi.appendEntry(STATE_ENTRY, { enabled });
+/** Persists the per-session switch; a failed write (a read-only or full session folder) is said, not thrown. */
+export function persistEnabled(
+	pi: Pick<ExtensionAPI, "appendEntry">,
+	enabled: boolean,
+	ctx?: ExtensionContext,
+): void {
+	try {
+		pi.appendEntry(STATE_ENTRY, { enabled });
+	} catch (error) {
+		const why = describeWriteError(error, piFaultPlaces(ctx, getAgentDir()));
+		notify(
+			ctx,
+			`pi-reset: could not save the switch in the session (${why}); it holds until pi exits.`,
+			"warning",
+		);
+	}
 }
 
 /** Registers the lifecycle handlers. Call after `trackLifecycle` so identity moves first. */

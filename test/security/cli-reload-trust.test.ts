@@ -1,0 +1,51 @@
+/**
+ * Issue 33, with the real interactive `pi` (tmux): a hostile repository Pi trusted implicitly (no Pi
+ * resources, nobody asked) gains a Pi resource during the session (what a `git pull` or the agent's
+ * `write` leaves), and the user runs `/reload`. Pi itself then loads the new resource and saves
+ * `"<project>": true` in `trust.json` without asking ("…; saved project trust"). Our extensions keep
+ * the decision of the session start: none of the repository's git programs (fsmonitor, hooks,
+ * filters, …) and not its `node_modules/.bin/jscpd` run, and detection stays `stat`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { command, type PiTui, startPi } from "../tui/driver.js";
+import { hostileGitRepo, markersIn, put, sandbox } from "./support/hostile.js";
+
+let tui: PiTui | undefined;
+afterEach(() => {
+	tui?.close();
+	tui = undefined;
+});
+
+// The driver always starts the dev-pinned pi: run once, in the dev-pin pass.
+describe.skipIf(process.env.PI_LIFECYCLE_HOST === "1.3.0")(
+	"security: /reload in the real interactive pi",
+	() => {
+		it("a Pi resource appears, /reload, Pi saves trust by itself: still no git vector and no project jscpd runs", async () => {
+			const s = sandbox("pi-security-cli-reload-");
+			hostileGitRepo(s);
+			put(
+				join(s.root, "node_modules", ".bin", "jscpd"),
+				`#!/bin/sh\ntouch '${join(s.markers, "project-jscpd")}'\nexit 1\n`,
+				0o755,
+			);
+			tui = await startPi({ cwd: s.root });
+			await tui.waitForScreen(/jscpd ready/, 60_000);
+			expect(markersIn(s.markers)).toEqual([]);
+
+			put(join(s.root, ".pi", "prompts", "review.md"), "Review the change.\n");
+			await command(tui, "/reload");
+			// Pi's own step after the reload: it saves the implicit answer, without asking.
+			await tui.waitForScreen(/saved project trust/, 60_000);
+			expect(JSON.parse(readFileSync(join(tui.dirs.agentDir, "trust.json"), "utf8"))).toEqual({
+				[s.root]: true,
+			});
+			await tui.waitForScreen(/jscpd ready/, 60_000);
+
+			await command(tui, "/jscpd status");
+			await tui.waitForScreen(/outside-Pi change detection: stat/, 30_000);
+			expect(markersIn(s.markers)).toEqual([]);
+		}, 240_000);
+	},
+);
