@@ -230,6 +230,38 @@ describe("observation masking (issue 32)", () => {
 		expect(h.session.getActiveToolNames()).toContain("context_recall");
 	});
 
+	it("a reused tool call id: each stub names its own call and its ref recalls its own output", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		let sent: string[] = [];
+		const recall: DynamicStep = (context) => {
+			sent = (context.messages as ToolResultMessage[])
+				.flatMap((m) => (m.role === "toolResult" ? m.content : []))
+				.map((b) => (b.type === "text" ? b.text : ""))
+				.filter((text) => text.startsWith("[pi-reset] Old output hidden"));
+			return toolCalls(
+				sent.map((stub, i) => ({ name: "context_recall", args: { ref: refOf(stub) }, id: `r${i}` })),
+			);
+		};
+		// Some providers number calls per response, so one id comes back in every turn.
+		const name = (t: number) => `u-${run}-${t}`;
+		h.script(
+			...Array.from({ length: 5 }, (_, t) =>
+				toolCalls([{ name: "emit", args: { name: name(t), size: SIZE }, id: "call_0" }]),
+			),
+			recall,
+			reply("recalled"),
+		);
+		await h.prompt("work");
+		expect(sent).toHaveLength(4);
+		sent.forEach((stub, t) => expect(stub).toContain(`"name":"${name(t)}"`));
+		expect(new Set(sent.map(refOf)).size).toBe(4);
+		const recalled = resultEntries(h).filter((e) => e.message.toolName === "context_recall");
+		recalled.forEach((entry, t) =>
+			expect(entry.message.content).toEqual([{ type: "text", text: outputOf(name(t), SIZE) }]),
+		);
+	});
+
 	it("/reset status says what masking does and how to switch it off", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });

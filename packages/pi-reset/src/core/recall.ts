@@ -34,15 +34,12 @@ export interface RecallText {
 	readonly text: string;
 }
 
-function toolCallNames(branch: readonly SessionEntry[]): Map<string, string> {
-	const names = new Map<string, string>();
-	for (const entry of branch) {
-		if (entry.type !== "message" || entry.message.role !== "assistant") continue;
-		for (const block of entry.message.content) {
-			if (block.type === "toolCall") names.set(block.id, describeCall(block.name, block.arguments));
-		}
+/** Notes the calls of an assistant entry (a later call with a reused id names the later output). */
+function noteCalls(entry: SessionEntry, names: Map<string, string>): void {
+	if (entry.type !== "message" || entry.message.role !== "assistant") return;
+	for (const block of entry.message.content) {
+		if (block.type === "toolCall") names.set(block.id, describeCall(block.name, block.arguments));
 	}
-	return names;
 }
 
 /** What an entry says, if it is searchable. */
@@ -75,12 +72,13 @@ function textOf(entry: SessionEntry, calls: Map<string, string>): { what: string
 
 /** The branch's searchable texts, oldest first, each with its window. O(branch); read per call. */
 export function recallTexts(branch: readonly SessionEntry[], firstWindowId: string): RecallText[] {
-	const calls = toolCallNames(branch);
+	const calls = new Map<string, string>();
 	const texts: RecallText[] = [];
 	let windowId = firstWindowId;
 	for (const entry of branch) {
 		if (entry.type === "compaction")
 			windowId = readResetDetails(entry.details)?.windowId ?? `x-${entry.id.slice(0, 8)}`;
+		noteCalls(entry, calls);
 		const found = textOf(entry, calls);
 		if (found?.text) texts.push({ ref: entry.id, windowId, ...found });
 	}
