@@ -262,6 +262,28 @@ describe("observation masking (issue 32)", () => {
 		);
 	});
 
+	it("without context_recall among the model's tools nothing is masked and no text offers recall", async () => {
+		run++;
+		vi.stubEnv("PI_CODING_AGENT_DIR", agentDirWith({ maskAfterTurns: 1, maskStepTurns: 1 }));
+		// A tool allowlist (pi --tools) that leaves context_recall out: a stub could not be undone.
+		harness = await startSession({
+			extensions: [{ name: "emit", factory: emitTool }],
+			tools: ["emit", "new_context"],
+		});
+		const h = harness;
+		expect(h.session.getActiveToolNames()).not.toContain("context_recall");
+		h.script(...emits(3, "t").slice(0, 3), toolCall("new_context", { handoff: "Go on." }), reply("ok"));
+		await h.prompt("work");
+		for (const request of h.requests) expect(stubs(request)).toEqual([]);
+		expect(JSON.stringify(h.requests.at(-1)?.messages)).toContain("Context window w1");
+		expect(JSON.stringify(h.requests.map((r) => r.messages))).not.toContain("context_recall");
+		const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		await h.prompt("/reset status");
+		const report = log.mock.calls.map((call) => String(call[0])).join("\n");
+		log.mockRestore();
+		expect(report).toContain("Old tool output is sent in full: masking needs the context_recall tool");
+	});
+
 	it("/reset status says what masking does and how to switch it off", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });
