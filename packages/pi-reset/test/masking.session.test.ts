@@ -284,6 +284,20 @@ describe("observation masking (issue 32)", () => {
 		expect(report).toContain("Old tool output is sent in full: masking needs the context_recall tool");
 	});
 
+	it("old output is masked after its turns even when no tool output comes after it", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		// One large output, then a conversation without tools: the output still ages out.
+		h.script(...emits(1, "only"));
+		await h.prompt("work");
+		for (const text of ["a", "b", "c"]) {
+			h.script(reply(`answer ${text}`));
+			await h.prompt(text);
+		}
+		expect(stubs(h.requests.at(-1))).toHaveLength(1);
+		expect(stubs(h.requests.at(-1))[0]).toContain(`only-${run}-0`);
+	});
+
 	it("/reset status says what masking does and how to switch it off", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });

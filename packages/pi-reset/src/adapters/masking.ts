@@ -158,7 +158,12 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 			const observed = observe(plan, messages as readonly PlanMessage[]);
 			const { plan: next } = advance(observed, current);
 			plan = next;
-			holdsOutput = plan.pending.length > 0 || plan.masked.length > 0;
+			// Results after the newest answer are not committed yet; they keep the hook armed too,
+			// or a window whose last tool output is its only one would never mask it.
+			holdsOutput =
+				plan.pending.length > 0 ||
+				plan.masked.length > 0 ||
+				messages.slice(plan.committed).some((message) => maskable(message as PlanMessage));
 			if (plan.committed > 0)
 				anchor = { first: key(messages[0]), committed: key(messages[plan.committed - 1]) };
 			for (let i = applied.length; i < plan.masked.length; i++) {
