@@ -5,6 +5,7 @@
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import {
 	type DynamicStep,
+	providerError,
 	reply,
 	type ScriptedSession,
 	toolCall,
@@ -296,6 +297,20 @@ describe("observation masking (issue 32)", () => {
 		}
 		expect(stubs(h.requests.at(-1))).toHaveLength(1);
 		expect(stubs(h.requests.at(-1))[0]).toContain(`only-${run}-0`);
+	});
+
+	it("nothing the model has not seen is masked: an answer that failed does not count as seeing the output", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		// The only request that held the output failed: the provider never answered it.
+		h.script(toolCall("emit", { name: `s-${run}`, size: SIZE }), providerError("service unavailable"));
+		await h.prompt("work");
+		h.script(reply("ok"));
+		await h.prompt("again");
+		expect(resultTexts(h.requests.at(-1))).toEqual([outputOf(`s-${run}`, SIZE)]);
+		h.script(reply("ok again"));
+		await h.prompt("and again");
+		expect(stubs(h.requests.at(-1))).toHaveLength(1);
 	});
 
 	it("/reset status says what masking does and how to switch it off", async () => {
