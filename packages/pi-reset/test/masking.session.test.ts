@@ -3,6 +3,7 @@
  * after it. Settings come from a pi-reset.json in an isolated agent dir.
  */
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	type DynamicStep,
 	providerError,
@@ -311,6 +312,30 @@ describe("observation masking (issue 32)", () => {
 		h.script(reply("ok again"));
 		await h.prompt("and again");
 		expect(stubs(h.requests.at(-1))).toHaveLength(1);
+	});
+
+	it("stubs are stable when a later extension's context hook edits tool results in place", async () => {
+		run++;
+		// Pi lets a context hook edit event.messages in place; here every tool result gets a label.
+		const labeller = (pi: ExtensionAPI) => {
+			pi.on("context", (event) => {
+				for (const message of event.messages)
+					if (message.role === "toolResult" && message.content[0]?.type === "text")
+						message.content[0].text = `(label) ${message.content[0].text}`;
+			});
+		};
+		vi.stubEnv("PI_CODING_AGENT_DIR", agentDirWith({ maskAfterTurns: 1, maskStepTurns: 1 }));
+		harness = await startSession({
+			extensions: [
+				{ name: "emit", factory: emitTool },
+				{ name: "labeller", factory: labeller },
+			],
+		});
+		harness.script(...emits(5, "l"));
+		await harness.prompt("work");
+		const last = resultTexts(harness.requests.at(-1));
+		for (const text of last) expect(text.startsWith("(label) (label)")).toBe(false);
+		expect(last.filter((text) => text.startsWith("(label) [pi-reset] Old output hidden"))).toHaveLength(4);
 	});
 
 	it("/reset status says what masking does and how to switch it off", async () => {

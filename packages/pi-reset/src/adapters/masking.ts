@@ -96,7 +96,13 @@ function callOf(messages: readonly AgentMessage[], index: number): string | unde
 	return undefined;
 }
 
-/** Creates the masker; `settings` is read per request (it changes only at session start). */
+/** A copy of a stub (one text block) to hand to a request. */
+function copyStub(stub: AgentMessage): AgentMessage {
+	const result = stub as AgentMessage & { role: "toolResult" };
+	return { ...result, content: result.content.map((block) => ({ ...block })) };
+}
+
+/** Stub per result (call id and time), built once: the same bytes in every request. */
 export function createRequestMasker(settings: () => MaskingSettings): RequestMasker {
 	let plan: MaskPlan = EMPTY_PLAN;
 	let anchor: Anchor | undefined;
@@ -170,8 +176,12 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 				const candidate = plan.masked[i] as (typeof plan.masked)[number];
 				applied.push(stubFor(messages, candidate.index, ctx));
 			}
+			// A fresh copy each request: later context hooks may edit the request's messages in place
+			// (Pi allows it), and an edit to the cached stub would repeat in every later request.
 			for (let i = 0; i < plan.masked.length; i++)
-				messages[(plan.masked[i] as (typeof plan.masked)[number]).index] = applied[i] as AgentMessage;
+				messages[(plan.masked[i] as (typeof plan.masked)[number]).index] = copyStub(
+					applied[i] as AgentMessage,
+				);
 			return plan.masked.length > 0;
 		},
 		wanted() {
