@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
 	advance,
+	answered,
 	describeCall,
 	EMPTY_PLAN,
 	type MaskPlan,
@@ -62,6 +63,22 @@ describe("masking plan rules", () => {
 	it("seenByModel: a result is seen once an assistant message follows it", () => {
 		expect(seenByModel({ toolCallId: "a", index: 2, turn: 1 }, 1)).toBe(false);
 		expect(seenByModel({ toolCallId: "a", index: 2, turn: 1 }, 2)).toBe(true);
+	});
+
+	it("answered: a failed or aborted answer is not a turn that saw the results before it", () => {
+		expect(answered(assistant())).toBe(true);
+		expect(answered({ role: "assistant", stopReason: "error", content: [] })).toBe(false);
+		expect(answered({ role: "assistant", stopReason: "aborted", content: [] })).toBe(false);
+		const failed = [
+			user("go"),
+			assistant(),
+			result("c1"),
+			{ role: "assistant", stopReason: "error" },
+			user("again"),
+		];
+		const { plan: next } = advance(observe(EMPTY_PLAN, failed), { keepTurns: 1, stepTurns: 1 });
+		expect(next.turns).toBe(1);
+		expect(next.masked).toEqual([]);
 	});
 
 	it("nothing the model has not seen is masked: results after the newest assistant message are not even committed", () => {
