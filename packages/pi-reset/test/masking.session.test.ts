@@ -338,6 +338,24 @@ describe("observation masking (issue 32)", () => {
 		expect(last.filter((text) => text.startsWith("(label) [pi-reset] Old output hidden"))).toHaveLength(4);
 	});
 
+	it("recall searches the session, not its own earlier answers: a repeated search finds the same outputs", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		h.script(
+			...emits(2, "k").slice(0, 2),
+			toolCall("context_recall", { query: `k-${run}-0` }),
+			toolCall("context_recall", { ref: "" }),
+			toolCall("context_recall", { query: `k-${run}-0` }),
+			reply("searched"),
+		);
+		await h.prompt("work");
+		const answers = resultEntries(h)
+			.filter((e) => e.message.toolName === "context_recall")
+			.map((e) => (e.message.content[0] as { text: string }).text);
+		expect(answers[0]).toMatch(/^1 match for/);
+		expect(answers[2]).toBe(answers[0]);
+	});
+
 	it("/reset status says what masking does and how to switch it off", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });

@@ -8,6 +8,9 @@ import { cutText } from "./cut.js";
 import { describeCall } from "./masking.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
 
+/** The recall tool's name (its own answers are copies: a search skips them). */
+export const RECALL_TOOL = "context_recall";
+
 /** Longest query searched. */
 export const MAX_QUERY_CHARS = 200;
 /** Longest reference accepted. */
@@ -47,6 +50,8 @@ function textOf(entry: SessionEntry, calls: Map<string, string>): { what: string
 	if (entry.type === "message") {
 		const message = entry.message;
 		if (message.role === "toolResult") {
+			// A recall answer repeats text found elsewhere: searching it would list old answers first.
+			if (message.toolName === RECALL_TOOL) return undefined;
 			const call = calls.get(message.toolCallId) ?? message.toolName;
 			return {
 				what: `output of ${call}${message.isError ? " (error)" : ""}`,
