@@ -76,4 +76,14 @@ describe("recall search rules", () => {
 		const outputs = recallTexts(entries, "w0").filter((text) => text.ref.startsWith("o"));
 		expect(outputs.map((text) => text.what)).toEqual(["output of read a.ts", "output of read b.ts"]);
 	});
+
+	it("searches literally whatever the text: a match after characters whose lower case is longer is shown", () => {
+		const text = `${"İ".repeat(300)} the NEEDLE here`;
+		const answer = searchTexts(
+			[{ ref: "u1", what: "output of read tr.txt", windowId: "w0", text }],
+			"needle",
+		);
+		expect(answer.text).toContain("1 match");
+		expect(answer.text).toContain("the NEEDLE here");
+	});
 });

@@ -150,13 +150,15 @@ export function searchTexts(texts: readonly RecallText[], rawQuery: string): Rec
 			text: `The query is ${query.length} characters; search with at most ${MAX_QUERY_CHARS} (a distinctive word or phrase).`,
 			miss: true,
 		};
-	const needle = query.toLowerCase();
+	// Case-insensitive by simple case folding (the `iu` flags), which keeps each character's length,
+	// so the match index is an index into the text itself (toLowerCase can lengthen characters).
+	const needle = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu");
 	const lines: string[] = [];
 	let matches = 0;
 	let used = 0;
 	for (let i = texts.length - 1; i >= 0; i--) {
 		const found = texts[i] as RecallText;
-		const at = found.text.toLowerCase().indexOf(needle);
+		const at = found.text.search(needle);
 		if (at < 0) continue;
 		matches++;
 		if (lines.length >= MAX_MATCHES) continue;
