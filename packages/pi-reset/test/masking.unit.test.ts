@@ -14,6 +14,7 @@ import {
 	seenByModel,
 	stubText,
 } from "../src/core/masking.js";
+import { MAX_RECALL_CHARS } from "../src/core/recall.js";
 
 const big = "x".repeat(MIN_MASKED_CHARS);
 const user = (text = big): PlanMessage => ({ role: "user", content: [{ type: "text", text }] });
@@ -129,6 +130,12 @@ describe("masking plan rules", () => {
 			"[pi-reset] Old output hidden to save context: read src/a.ts (6210 characters). context_recall ref ab12cd34 returns it.",
 		);
 		expect(stubText(facts)).not.toMatch(/\n/);
+	});
+
+	it("stubs are true about what recall returns: an output longer than recall returns says it comes back cut", () => {
+		const facts = { call: "fetch big", chars: MAX_RECALL_CHARS + 1, images: 0, ref: "r1" };
+		expect(stubText(facts)).toContain(`returns its first ${MAX_RECALL_CHARS} characters`);
+		expect(stubText({ ...facts, chars: MAX_RECALL_CHARS })).toContain("context_recall ref r1 returns it.");
 	});
 
 	it("describeCall names the path or command, else the arguments, on one bounded line", () => {

@@ -29,6 +29,9 @@ export const DEFAULT_KEEP_TURNS = 5;
 /** Default turns between masking steps (chosen with the `context-economics` bench). */
 export const DEFAULT_STEP_TURNS = 15;
 
+/** Longest tool output `context_recall` returns whole (a longer one comes back cut). */
+export const MAX_RECALL_CHARS = 60_000;
+
 /** Smallest output (characters) that is masked: below this a stub saves too little to be worth it. */
 export const MIN_MASKED_CHARS = 800;
 
@@ -220,5 +223,7 @@ export interface StubFacts {
 /** Rule: a stub is one stable line (no clock, no counter) naming the call, its size and how to get it back. */
 export function stubText(facts: StubFacts): string {
 	const images = facts.images > 0 ? ` and ${facts.images} image${facts.images === 1 ? "" : "s"}` : "";
-	return `[pi-reset] Old output hidden to save context: ${facts.call} (${facts.chars} characters${images}). context_recall ref ${facts.ref} returns it.`;
+	const returns =
+		facts.chars > MAX_RECALL_CHARS ? `returns its first ${MAX_RECALL_CHARS} characters` : "returns it";
+	return `[pi-reset] Old output hidden to save context: ${facts.call} (${facts.chars} characters${images}). context_recall ref ${facts.ref} ${returns}.`;
 }

@@ -5,7 +5,7 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { cutText } from "./cut.js";
-import { describeCall } from "./masking.js";
+import { describeCall, MAX_RECALL_CHARS } from "./masking.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
 
 /** The recall tool's name (its own answers are copies: a search skips them). */
@@ -19,8 +19,9 @@ export const MAX_REF_CHARS = 128;
 export const MAX_MATCHES = 8;
 /** Longest search answer. */
 export const MAX_SEARCH_CHARS = 4000;
-/** Longest recalled text (a tool output is returned whole up to this). */
-export const MAX_RECALL_CHARS = 60_000;
+/** Longest recalled text (a tool output is returned whole up to this; stubs say so). */
+export { MAX_RECALL_CHARS } from "./masking.js";
+
 /** Characters shown before and after a match. */
 const SNIPPET_BEFORE = 80;
 const SNIPPET_AFTER = 200;
