@@ -32,19 +32,30 @@ export default function piReset(pi: ExtensionAPI): void {
 	const settings = registerLifecycle(pi, control, identity, reserve, work);
 	const maxRequestChars = () => settings.current().maxRequestChars;
 	const marginTokens = () => settings.current().warningMarginTokens;
-	control.attachBoundary(createResetBoundary(pi, control, { work }));
+	// Masked output is offered back through context_recall: without it (a tool allowlist, another
+	// extension narrowed the tools) nothing is masked and no text offers recall.
+	const recallActive = () => pi.getActiveTools().includes(RECALL_TOOL_NAME);
+	control.attachBoundary(createResetBoundary(pi, control, { work, recallActive }));
 	registerNewContextTool(pi, control);
 	registerRecallTool(pi);
 	control.attachSwitch(createToolVisibility(pi, [TOOL_NAME, RECALL_TOOL_NAME]));
-	const masking = () => maskingSettings(settings.current());
+	const masking = () => ({ ...maskingSettings(settings.current()), recallAvailable: recallActive() });
 	registerResetCommand(pi, control, identity, { reserve, marginTokens, masking });
-	registerCompactionHooks(pi, control, { maxRequestChars, reserveTokens: (ctx) => reserve.get(ctx) });
+	registerCompactionHooks(pi, control, {
+		maxRequestChars,
+		reserveTokens: (ctx) => reserve.get(ctx),
+		recallActive,
+	});
 	const toolActive = () => pi.getActiveTools().includes(TOOL_NAME);
-	const masker = createRequestMasker(masking);
+	const masker = createRequestMasker(() => {
+		const current = masking();
+		return current.recallAvailable ? current : { ...current, enabled: false };
+	});
 	registerContextHook(pi, control, {
 		reserveTokens: (ctx) => reserve.get(ctx),
 		marginTokens,
 		toolActive,
+		recallActive,
 		masker,
 	});
 	registerResetRenderers(pi);

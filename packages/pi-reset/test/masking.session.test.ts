@@ -3,8 +3,10 @@
  * after it. Settings come from a pi-reset.json in an isolated agent dir.
  */
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	type DynamicStep,
+	providerError,
 	reply,
 	type ScriptedSession,
 	toolCall,
@@ -228,6 +230,130 @@ describe("observation masking (issue 32)", () => {
 		expect(stubs(h.requests.at(-1))).toEqual([]);
 		await h.prompt("/reset on");
 		expect(h.session.getActiveToolNames()).toContain("context_recall");
+	});
+
+	it("a reused tool call id: each stub names its own call and its ref recalls its own output", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		let sent: string[] = [];
+		const recall: DynamicStep = (context) => {
+			sent = (context.messages as ToolResultMessage[])
+				.flatMap((m) => (m.role === "toolResult" ? m.content : []))
+				.map((b) => (b.type === "text" ? b.text : ""))
+				.filter((text) => text.startsWith("[pi-reset] Old output hidden"));
+			return toolCalls(
+				sent.map((stub, i) => ({ name: "context_recall", args: { ref: refOf(stub) }, id: `r${i}` })),
+			);
+		};
+		// Some providers number calls per response, so one id comes back in every turn.
+		const name = (t: number) => `u-${run}-${t}`;
+		h.script(
+			...Array.from({ length: 5 }, (_, t) =>
+				toolCalls([{ name: "emit", args: { name: name(t), size: SIZE }, id: "call_0" }]),
+			),
+			recall,
+			reply("recalled"),
+		);
+		await h.prompt("work");
+		expect(sent).toHaveLength(4);
+		expect(sent.map((stub) => /"name":"([^"]+)"/.exec(stub)?.[1])).toEqual([0, 1, 2, 3].map(name));
+		expect(new Set(sent.map(refOf)).size).toBe(4);
+		const recalled = resultEntries(h).filter((e) => e.message.toolName === "context_recall");
+		expect(recalled.map((entry) => entry.message.content)).toEqual(
+			[0, 1, 2, 3].map((t) => [{ type: "text", text: outputOf(name(t), SIZE) }]),
+		);
+	});
+
+	it("without context_recall among the model's tools nothing is masked and no text offers recall", async () => {
+		run++;
+		vi.stubEnv("PI_CODING_AGENT_DIR", agentDirWith({ maskAfterTurns: 1, maskStepTurns: 1 }));
+		// A tool allowlist (pi --tools) that leaves context_recall out: a stub could not be undone.
+		harness = await startSession({
+			extensions: [{ name: "emit", factory: emitTool }],
+			tools: ["emit", "new_context"],
+		});
+		const h = harness;
+		expect(h.session.getActiveToolNames()).not.toContain("context_recall");
+		h.script(...emits(3, "t").slice(0, 3), toolCall("new_context", { handoff: "Go on." }), reply("ok"));
+		await h.prompt("work");
+		for (const request of h.requests) expect(stubs(request)).toEqual([]);
+		expect(JSON.stringify(h.requests.at(-1)?.messages)).toContain("Context window w1");
+		expect(JSON.stringify(h.requests.map((r) => r.messages))).not.toContain("context_recall");
+		const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		await h.prompt("/reset status");
+		const report = log.mock.calls.map((call) => String(call[0])).join("\n");
+		log.mockRestore();
+		expect(report).toContain("Old tool output is sent in full: masking needs the context_recall tool");
+	});
+
+	it("old output is masked after its turns even when no tool output comes after it", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		// One large output, then a conversation without tools: the output still ages out.
+		h.script(...emits(1, "only"));
+		await h.prompt("work");
+		for (const text of ["a", "b", "c"]) {
+			h.script(reply(`answer ${text}`));
+			await h.prompt(text);
+		}
+		expect(stubs(h.requests.at(-1))).toHaveLength(1);
+		expect(stubs(h.requests.at(-1))[0]).toContain(`only-${run}-0`);
+	});
+
+	it("nothing the model has not seen is masked: an answer that failed does not count as seeing the output", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		// The only request that held the output failed: the provider never answered it.
+		h.script(toolCall("emit", { name: `s-${run}`, size: SIZE }), providerError("service unavailable"));
+		await h.prompt("work");
+		h.script(reply("ok"));
+		await h.prompt("again");
+		expect(resultTexts(h.requests.at(-1))).toEqual([outputOf(`s-${run}`, SIZE)]);
+		h.script(reply("ok again"));
+		await h.prompt("and again");
+		expect(stubs(h.requests.at(-1))).toHaveLength(1);
+	});
+
+	it("stubs are stable when a later extension's context hook edits tool results in place", async () => {
+		run++;
+		// Pi lets a context hook edit event.messages in place; here every tool result gets a label.
+		const labeller = (pi: ExtensionAPI) => {
+			pi.on("context", (event) => {
+				for (const message of event.messages)
+					if (message.role === "toolResult" && message.content[0]?.type === "text")
+						message.content[0].text = `(label) ${message.content[0].text}`;
+			});
+		};
+		vi.stubEnv("PI_CODING_AGENT_DIR", agentDirWith({ maskAfterTurns: 1, maskStepTurns: 1 }));
+		harness = await startSession({
+			extensions: [
+				{ name: "emit", factory: emitTool },
+				{ name: "labeller", factory: labeller },
+			],
+		});
+		harness.script(...emits(5, "l"));
+		await harness.prompt("work");
+		const last = resultTexts(harness.requests.at(-1));
+		for (const text of last) expect(text.startsWith("(label) (label)")).toBe(false);
+		expect(last.filter((text) => text.startsWith("(label) [pi-reset] Old output hidden"))).toHaveLength(4);
+	});
+
+	it("recall searches the session, not its own earlier answers: a repeated search finds the same outputs", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
+		h.script(
+			...emits(2, "k").slice(0, 2),
+			toolCall("context_recall", { query: `k-${run}-0` }),
+			toolCall("context_recall", { ref: "" }),
+			toolCall("context_recall", { query: `k-${run}-0` }),
+			reply("searched"),
+		);
+		await h.prompt("work");
+		const answers = resultEntries(h)
+			.filter((e) => e.message.toolName === "context_recall")
+			.map((e) => (e.message.content[0] as { text: string }).text);
+		expect(answers[0]).toMatch(/^1 match for/);
+		expect(answers[2]).toBe(answers[0]);
 	});
 
 	it("/reset status says what masking does and how to switch it off", async () => {

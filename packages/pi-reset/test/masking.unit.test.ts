@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
 	advance,
+	answered,
 	describeCall,
 	EMPTY_PLAN,
 	type MaskPlan,
@@ -13,6 +14,7 @@ import {
 	seenByModel,
 	stubText,
 } from "../src/core/masking.js";
+import { MAX_RECALL_CHARS } from "../src/core/recall.js";
 
 const big = "x".repeat(MIN_MASKED_CHARS);
 const user = (text = big): PlanMessage => ({ role: "user", content: [{ type: "text", text }] });
@@ -64,6 +66,22 @@ describe("masking plan rules", () => {
 		expect(seenByModel({ toolCallId: "a", index: 2, turn: 1 }, 2)).toBe(true);
 	});
 
+	it("answered: a failed or aborted answer is not a turn that saw the results before it", () => {
+		expect(answered(assistant())).toBe(true);
+		expect(answered({ role: "assistant", stopReason: "error", content: [] })).toBe(false);
+		expect(answered({ role: "assistant", stopReason: "aborted", content: [] })).toBe(false);
+		const failed = [
+			user("go"),
+			assistant(),
+			result("c1"),
+			{ role: "assistant", stopReason: "error" },
+			user("again"),
+		];
+		const { plan: next } = advance(observe(EMPTY_PLAN, failed), { keepTurns: 1, stepTurns: 1 });
+		expect(next.turns).toBe(1);
+		expect(next.masked).toEqual([]);
+	});
+
 	it("nothing the model has not seen is masked: results after the newest assistant message are not even committed", () => {
 		const messages = window(8);
 		const { plan: next } = plan(messages);
@@ -112,6 +130,12 @@ describe("masking plan rules", () => {
 			"[pi-reset] Old output hidden to save context: read src/a.ts (6210 characters). context_recall ref ab12cd34 returns it.",
 		);
 		expect(stubText(facts)).not.toMatch(/\n/);
+	});
+
+	it("stubs are true about what recall returns: an output longer than recall returns says it comes back cut", () => {
+		const facts = { call: "fetch big", chars: MAX_RECALL_CHARS + 1, images: 0, ref: "r1" };
+		expect(stubText(facts)).toContain(`returns its first ${MAX_RECALL_CHARS} characters`);
+		expect(stubText({ ...facts, chars: MAX_RECALL_CHARS })).toContain("context_recall ref r1 returns it.");
 	});
 
 	it("describeCall names the path or command, else the arguments, on one bounded line", () => {

@@ -1,4 +1,5 @@
 /** context_recall's pure part (core/recall.ts): bounded search, hostile queries and references. */
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import {
 	checkRef,
@@ -6,6 +7,7 @@ import {
 	MAX_QUERY_CHARS,
 	MAX_SEARCH_CHARS,
 	type RecallText,
+	recallTexts,
 	searchTexts,
 	unknownRef,
 } from "../src/core/recall.js";
@@ -48,5 +50,40 @@ describe("recall search rules", () => {
 		expect(checkRef("")?.miss).toBe(true);
 		expect(checkRef("ab12cd34")).toBeUndefined();
 		expect(unknownRef("nope").text).toContain('No output or message with ref "nope"');
+	});
+
+	it("a reused tool call id: each output is named after the call of its own turn", () => {
+		const entries = ["a.ts", "b.ts"].flatMap((path, i) => [
+			{
+				type: "message",
+				id: `c${i}`,
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", id: "call_0", name: "read", arguments: { path } }],
+				},
+			},
+			{
+				type: "message",
+				id: `o${i}`,
+				message: {
+					role: "toolResult",
+					toolCallId: "call_0",
+					toolName: "read",
+					content: [{ type: "text", text: `text of ${path}` }],
+				},
+			},
+		]) as unknown as SessionEntry[];
+		const outputs = recallTexts(entries, "w0").filter((text) => text.ref.startsWith("o"));
+		expect(outputs.map((text) => text.what)).toEqual(["output of read a.ts", "output of read b.ts"]);
+	});
+
+	it("searches literally whatever the text: a match after characters whose lower case is longer is shown", () => {
+		const text = `${"İ".repeat(300)} the NEEDLE here`;
+		const answer = searchTexts(
+			[{ ref: "u1", what: "output of read tr.txt", windowId: "w0", text }],
+			"needle",
+		);
+		expect(answer.text).toContain("1 match");
+		expect(answer.text).toContain("the NEEDLE here");
 	});
 });

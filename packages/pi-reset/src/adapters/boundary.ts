@@ -41,11 +41,14 @@ import { findCommitted } from "./session.js";
 export interface BoundaryOptions {
 	/** Reads the user's latest request and the digest the new window carries. */
 	readonly work: WorkReader;
+	/** Whether `context_recall` is among the model's tools (the boot text offers it only then). */
+	readonly recallActive?: () => boolean;
 }
 
 /** The boot text of a run that started after `/reset` while idle (rendered identically twice). */
-export function nextRunBoot(nextRun: NextRun): string {
+export function nextRunBoot(nextRun: NextRun, recallAvailable = true): string {
 	return bootText({
+		recallUnavailable: !recallAvailable,
 		windowId: nextRun.windowId,
 		cause: nextRun.request.source === "tool" ? "new_context" : "/reset",
 		handoff: nextRun.handoff?.text,
@@ -101,6 +104,7 @@ function explicitDrafts(
 				digest: carried?.digest,
 				fresh: request.fresh,
 				kept: "nothing",
+				recallUnavailable: options.recallActive?.() === false,
 			}),
 			details: { windowId: proposal.windowId },
 		},
@@ -139,7 +143,7 @@ function propose(
 		const first = entriesSince(ctx.sessionManager, effect.nextRun.baseLeafId)[0];
 		const draft: CompactionEntryDraft = {
 			type: "compaction",
-			summary: nextRunBoot(effect.nextRun),
+			summary: nextRunBoot(effect.nextRun, options.recallActive?.() !== false),
 			firstKeptEntryId: first?.id ?? null,
 			details: resetDetails(effect.proposal.windowId, effect.proposal.resets, "/reset"),
 		};

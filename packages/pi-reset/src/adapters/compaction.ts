@@ -33,6 +33,8 @@ export interface CompactionOptions {
 	readonly maxRequestChars: () => number;
 	/** Pi's effective `compaction.reserveTokens` for the current model. */
 	readonly reserveTokens: (ctx: ExtensionContext) => number;
+	/** Whether the model has `context_recall` now (the boot text offers it only then). */
+	readonly recallActive?: () => boolean;
 }
 
 /** Keeps the turn in progress only if it fits comfortably: at most half of the usable window. */
@@ -112,6 +114,7 @@ function onBeforeCompact(
 		// Zero model calls: read from the entries and Pi's own file lists.
 		digest: fresh ? undefined : windowDigest(branch, event.preparation.fileOps),
 		fresh,
+		recallUnavailable: options.recallActive?.() === false,
 	});
 	return {
 		compaction: {

@@ -45,6 +45,8 @@ export interface ContextOptions {
 	readonly marginTokens: () => number;
 	/** Whether the model has `new_context` now (another extension may have narrowed the tools). */
 	readonly toolActive: () => boolean;
+	/** Whether the model has `context_recall` now (the boot text offers it only then). */
+	readonly recallActive?: () => boolean;
 	/** Masks old tool output in each request (masking.ts). */
 	readonly masker: RequestMasker;
 }
@@ -189,7 +191,9 @@ export function registerContextHook(
 		if (control.state.proposal && control.state.proposal.kind !== "compaction") confirmProposal(control, ctx);
 		const state = control.state;
 		if (state.nextRun && !state.proposal)
-			return { messages: projectNextRun(event.messages, state.nextRun, ctx) };
+			return {
+				messages: projectNextRun(event.messages, state.nextRun, ctx, options.recallActive?.() !== false),
+			};
 		// The warning sends the model to new_context: never when it cannot call it (Pi's own
 		// threshold reset still comes, with the digest). The window stays unwarned for later.
 		// Armed for masking far from the warning point: the exact check runs only where the

@@ -53,40 +53,61 @@ function key(message: AgentMessage | undefined): string {
 	return `${message.role}:${message.timestamp}:${call}`;
 }
 
-/** Maps tool call ids to the ids of their result entries, walking only entries not seen yet. */
+/**
+ * Maps tool results (call id and time: some providers reuse a call id in every turn) to the ids of
+ * their entries, walking only entries not seen yet.
+ */
 function createEntryIndex() {
-	const byCall = new Map<string, string>();
+	const byResult = new Map<string, string>();
 	const seen = new Set<string>();
 	return {
-		ref(toolCallId: string, ctx: ExtensionContext): string {
-			const known = byCall.get(toolCallId);
+		ref(message: AgentMessage & { role: "toolResult" }, ctx: ExtensionContext): string {
+			const resultKey = `${message.toolCallId}:${message.timestamp}`;
+			const known = byResult.get(resultKey);
 			if (known) return known;
 			for (const entry of walkBackFromLeaf(ctx.sessionManager)) {
 				if (seen.has(entry.id)) break;
 				seen.add(entry.id);
-				if (entry.type === "message" && entry.message.role === "toolResult") {
-					const id = entry.message.toolCallId;
-					// Newest first: a reused call id keeps the newest result (the one in the window).
-					if (!byCall.has(id)) byCall.set(id, entry.id);
-				}
+				if (entry.type === "message" && entry.message.role === "toolResult")
+					byResult.set(`${entry.message.toolCallId}:${entry.message.timestamp}`, entry.id);
 			}
-			return byCall.get(toolCallId) ?? toolCallId;
+			return byResult.get(resultKey) ?? message.toolCallId;
 		},
 		clear() {
-			byCall.clear();
+			byResult.clear();
 			seen.clear();
 		},
 	};
 }
 
-/** Creates the masker; `settings` is read per request (it changes only at session start). */
+/**
+ * Names the call of the result at `index`: the nearest assistant message before it that made a
+ * call with its id (a reused id names the call of its own turn). Read once per stub.
+ */
+function callOf(messages: readonly AgentMessage[], index: number): string | undefined {
+	const result = messages[index] as AgentMessage & { role: "toolResult" };
+	for (let i = index - 1; i >= 0; i--) {
+		const message = messages[i] as AgentMessage;
+		if (message.role !== "assistant" || !Array.isArray(message.content)) continue;
+		for (const block of message.content)
+			if (block.type === "toolCall" && block.id === result.toolCallId)
+				return describeCall(block.name, block.arguments);
+	}
+	return undefined;
+}
+
+/** A copy of a stub (one text block) to hand to a request. */
+function copyStub(stub: AgentMessage): AgentMessage {
+	const result = stub as AgentMessage & { role: "toolResult" };
+	return { ...result, content: result.content.map((block) => ({ ...block })) };
+}
+
+/** Stub per result (call id and time), built once: the same bytes in every request. */
 export function createRequestMasker(settings: () => MaskingSettings): RequestMasker {
 	let plan: MaskPlan = EMPTY_PLAN;
 	let anchor: Anchor | undefined;
 	/** The window holds maskable output; undefined until a request or a noted result says. */
 	let holdsOutput: boolean | undefined;
-	/** Tool calls of the window, described once (the stub names them). */
-	const calls = new Map<string, string>();
 	/** Stub per result (call id and time), built once: the same object in every request. */
 	const stubs = new Map<string, AgentMessage>();
 	const index = createEntryIndex();
@@ -98,7 +119,6 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 		plan = EMPTY_PLAN;
 		anchor = undefined;
 		applied = [];
-		calls.clear();
 	};
 
 	const continues = (messages: readonly AgentMessage[]): boolean => {
@@ -112,24 +132,17 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 		return true;
 	};
 
-	const describe = (message: PlanMessage) => {
-		const content = (message as AgentMessage & { role: "assistant" }).content;
-		if (!Array.isArray(content)) return;
-		for (const block of content) {
-			if (block.type === "toolCall") calls.set(block.id, describeCall(block.name, block.arguments));
-		}
-	};
-
-	const stubFor = (message: AgentMessage & { role: "toolResult" }, ctx: ExtensionContext): AgentMessage => {
+	const stubFor = (messages: readonly AgentMessage[], at: number, ctx: ExtensionContext): AgentMessage => {
+		const message = messages[at] as AgentMessage & { role: "toolResult" };
 		const stubKey = `${message.toolCallId}:${message.timestamp}`;
 		const cached = stubs.get(stubKey);
 		if (cached) return cached;
 		const size = contentSize(message.content);
 		const text = stubText({
-			call: calls.get(message.toolCallId) ?? message.toolName,
+			call: callOf(messages, at) ?? message.toolName,
 			chars: size.chars,
 			images: size.images,
-			ref: index.ref(message.toolCallId, ctx),
+			ref: index.ref(message, ctx),
 		});
 		const stub: AgentMessage = {
 			role: "toolResult",
@@ -148,18 +161,27 @@ export function createRequestMasker(settings: () => MaskingSettings): RequestMas
 			const current = settings();
 			if (!current.enabled) return false;
 			if (!continues(messages)) restart();
-			const observed = observe(plan, messages as readonly PlanMessage[], describe);
+			const observed = observe(plan, messages as readonly PlanMessage[]);
 			const { plan: next } = advance(observed, current);
 			plan = next;
-			holdsOutput = plan.pending.length > 0 || plan.masked.length > 0;
+			// Results after the newest answer are not committed yet; they keep the hook armed too,
+			// or a window whose last tool output is its only one would never mask it.
+			holdsOutput =
+				plan.pending.length > 0 ||
+				plan.masked.length > 0 ||
+				messages.slice(plan.committed).some((message) => maskable(message as PlanMessage));
 			if (plan.committed > 0)
 				anchor = { first: key(messages[0]), committed: key(messages[plan.committed - 1]) };
 			for (let i = applied.length; i < plan.masked.length; i++) {
 				const candidate = plan.masked[i] as (typeof plan.masked)[number];
-				applied.push(stubFor(messages[candidate.index] as AgentMessage & { role: "toolResult" }, ctx));
+				applied.push(stubFor(messages, candidate.index, ctx));
 			}
+			// A fresh copy each request: later context hooks may edit the request's messages in place
+			// (Pi allows it), and an edit to the cached stub would repeat in every later request.
 			for (let i = 0; i < plan.masked.length; i++)
-				messages[(plan.masked[i] as (typeof plan.masked)[number]).index] = applied[i] as AgentMessage;
+				messages[(plan.masked[i] as (typeof plan.masked)[number]).index] = copyStub(
+					applied[i] as AgentMessage,
+				);
 			return plan.masked.length > 0;
 		},
 		wanted() {

@@ -20,6 +20,7 @@ export function projectNextRun(
 	messages: AgentMessage[],
 	nextRun: NextRun,
 	ctx: ExtensionContext,
+	recallAvailable = true,
 ): AgentMessage[] {
 	const first = entriesSince(ctx.sessionManager, nextRun.baseLeafId).find(
 		(entry) => entry.type === "message",
@@ -27,7 +28,7 @@ export function projectNextRun(
 	const start = first?.type === "message" ? runStart(messages, first.message) : messages.length;
 	const boot: AgentMessage = {
 		role: "compactionSummary",
-		summary: nextRunBoot(nextRun),
+		summary: nextRunBoot(nextRun, recallAvailable),
 		tokensBefore: 0,
 		timestamp: Date.now(),
 	};

@@ -8,6 +8,7 @@ import { Type } from "typebox";
 import {
 	checkRef,
 	MAX_RECALL_CHARS,
+	RECALL_TOOL,
 	type RecallAnswer,
 	recallText,
 	recallTexts,
@@ -19,7 +20,7 @@ import { bound } from "../core/texts.js";
 import { contentText } from "../core/window.js";
 
 /** Tool name (new in issue 32; not in DESIGN.md §3). */
-export const RECALL_TOOL_NAME = "context_recall";
+export const RECALL_TOOL_NAME = RECALL_TOOL;
 
 /** Travels with every request: only what a model needs to choose it. */
 const DESCRIPTION = "Get hidden old output by ref, or search earlier context windows by query.";

@@ -29,6 +29,9 @@ export const DEFAULT_KEEP_TURNS = 5;
 /** Default turns between masking steps (chosen with the `context-economics` bench). */
 export const DEFAULT_STEP_TURNS = 15;
 
+/** Longest tool output `context_recall` returns whole (a longer one comes back cut). */
+export const MAX_RECALL_CHARS = 60_000;
+
 /** Smallest output (characters) that is masked: below this a stub saves too little to be worth it. */
 export const MIN_MASKED_CHARS = 800;
 
@@ -38,6 +41,8 @@ export interface PlanMessage {
 	readonly toolCallId?: string;
 	readonly isError?: boolean;
 	readonly content?: unknown;
+	/** An assistant message's stop reason ("error" and "aborted" answers are not sent again). */
+	readonly stopReason?: string;
 }
 
 /** A tool result the plan may mask: where it is in the request and the turn that called it. */
@@ -46,13 +51,13 @@ export interface MaskCandidate {
 	readonly toolCallId: string;
 	/** Index of the result in the request's message list. */
 	readonly index: number;
-	/** Assistant messages before the result in the window (the calling turn, 1-based). */
+	/** Completed answers before the result in the window (the calling turn, 1-based). */
 	readonly turn: number;
 }
 
 /** The masking plan of one context window. */
 export interface MaskPlan {
-	/** Assistant messages committed (turns the model has answered in this window). */
+	/** Completed answers committed (turns the model has answered in this window). */
 	readonly turns: number;
 	/** Results of turns up to this one are masked. */
 	readonly horizon: number;
@@ -112,7 +117,15 @@ export function maskingHorizon(
 	return Math.floor((turns - keep) / step) * step;
 }
 
-/** Rule: the model has seen a result once it answered a later request (an assistant message after it). */
+/**
+ * An answer the model completed: a failed or aborted one never reaches the model again (Pi drops
+ * it from later requests), so it does not count as a turn that saw the results before it.
+ */
+export function answered(message: PlanMessage): boolean {
+	return message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted";
+}
+
+/** Rule: the model has seen a result once it answered a later request (an answer after it). */
 export function seenByModel(candidate: MaskCandidate, turns: number): boolean {
 	return turns > candidate.turn;
 }
@@ -141,7 +154,7 @@ export function observe(
 	for (let i = plan.committed; i <= last; i++) {
 		const message = messages[i] as PlanMessage;
 		if (message.role === "assistant") {
-			turns++;
+			if (answered(message)) turns++;
 			onAssistant?.(message);
 		} else if (maskable(message)) {
 			pending.push({ toolCallId: message.toolCallId as string, index: i, turn: turns });
@@ -210,5 +223,7 @@ export interface StubFacts {
 /** Rule: a stub is one stable line (no clock, no counter) naming the call, its size and how to get it back. */
 export function stubText(facts: StubFacts): string {
 	const images = facts.images > 0 ? ` and ${facts.images} image${facts.images === 1 ? "" : "s"}` : "";
-	return `[pi-reset] Old output hidden to save context: ${facts.call} (${facts.chars} characters${images}). context_recall ref ${facts.ref} returns it.`;
+	const returns =
+		facts.chars > MAX_RECALL_CHARS ? `returns its first ${MAX_RECALL_CHARS} characters` : "returns it";
+	return `[pi-reset] Old output hidden to save context: ${facts.call} (${facts.chars} characters${images}). context_recall ref ${facts.ref} ${returns}.`;
 }

@@ -5,8 +5,11 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { cutText } from "./cut.js";
-import { describeCall } from "./masking.js";
+import { describeCall, MAX_RECALL_CHARS } from "./masking.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
+
+/** The recall tool's name (its own answers are copies: a search skips them). */
+export const RECALL_TOOL = "context_recall";
 
 /** Longest query searched. */
 export const MAX_QUERY_CHARS = 200;
@@ -16,8 +19,9 @@ export const MAX_REF_CHARS = 128;
 export const MAX_MATCHES = 8;
 /** Longest search answer. */
 export const MAX_SEARCH_CHARS = 4000;
-/** Longest recalled text (a tool output is returned whole up to this). */
-export const MAX_RECALL_CHARS = 60_000;
+/** Longest recalled text (a tool output is returned whole up to this; stubs say so). */
+export { MAX_RECALL_CHARS } from "./masking.js";
+
 /** Characters shown before and after a match. */
 const SNIPPET_BEFORE = 80;
 const SNIPPET_AFTER = 200;
@@ -34,15 +38,12 @@ export interface RecallText {
 	readonly text: string;
 }
 
-function toolCallNames(branch: readonly SessionEntry[]): Map<string, string> {
-	const names = new Map<string, string>();
-	for (const entry of branch) {
-		if (entry.type !== "message" || entry.message.role !== "assistant") continue;
-		for (const block of entry.message.content) {
-			if (block.type === "toolCall") names.set(block.id, describeCall(block.name, block.arguments));
-		}
+/** Notes the calls of an assistant entry (a later call with a reused id names the later output). */
+function noteCalls(entry: SessionEntry, names: Map<string, string>): void {
+	if (entry.type !== "message" || entry.message.role !== "assistant") return;
+	for (const block of entry.message.content) {
+		if (block.type === "toolCall") names.set(block.id, describeCall(block.name, block.arguments));
 	}
-	return names;
 }
 
 /** What an entry says, if it is searchable. */
@@ -50,6 +51,8 @@ function textOf(entry: SessionEntry, calls: Map<string, string>): { what: string
 	if (entry.type === "message") {
 		const message = entry.message;
 		if (message.role === "toolResult") {
+			// A recall answer repeats text found elsewhere: searching it would list old answers first.
+			if (message.toolName === RECALL_TOOL) return undefined;
 			const call = calls.get(message.toolCallId) ?? message.toolName;
 			return {
 				what: `output of ${call}${message.isError ? " (error)" : ""}`,
@@ -75,12 +78,13 @@ function textOf(entry: SessionEntry, calls: Map<string, string>): { what: string
 
 /** The branch's searchable texts, oldest first, each with its window. O(branch); read per call. */
 export function recallTexts(branch: readonly SessionEntry[], firstWindowId: string): RecallText[] {
-	const calls = toolCallNames(branch);
+	const calls = new Map<string, string>();
 	const texts: RecallText[] = [];
 	let windowId = firstWindowId;
 	for (const entry of branch) {
 		if (entry.type === "compaction")
 			windowId = readResetDetails(entry.details)?.windowId ?? `x-${entry.id.slice(0, 8)}`;
+		noteCalls(entry, calls);
 		const found = textOf(entry, calls);
 		if (found?.text) texts.push({ ref: entry.id, windowId, ...found });
 	}
@@ -147,13 +151,15 @@ export function searchTexts(texts: readonly RecallText[], rawQuery: string): Rec
 			text: `The query is ${query.length} characters; search with at most ${MAX_QUERY_CHARS} (a distinctive word or phrase).`,
 			miss: true,
 		};
-	const needle = query.toLowerCase();
+	// Case-insensitive by simple case folding (the `iu` flags), which keeps each character's length,
+	// so the match index is an index into the text itself (toLowerCase can lengthen characters).
+	const needle = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu");
 	const lines: string[] = [];
 	let matches = 0;
 	let used = 0;
 	for (let i = texts.length - 1; i >= 0; i--) {
 		const found = texts[i] as RecallText;
-		const at = found.text.toLowerCase().indexOf(needle);
+		const at = found.text.search(needle);
 		if (at < 0) continue;
 		matches++;
 		if (lines.length >= MAX_MATCHES) continue;

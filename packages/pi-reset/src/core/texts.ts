@@ -38,6 +38,8 @@ export interface BootFacts {
 	readonly digest?: string;
 	/** `/reset --fresh`: the user asked to carry nothing but the handoff. */
 	readonly fresh?: boolean;
+	/** Set when `context_recall` is not among the model's tools: the text does not offer it. */
+	readonly recallUnavailable?: boolean;
 }
 
 const CAUSES: Record<BootFacts["cause"], string> = {
@@ -73,7 +75,7 @@ export function bootText(facts: BootFacts): string {
 	const lines = [
 		`[pi-reset] Context window ${facts.windowId} starts here because ${CAUSES[facts.cause]}.`,
 		"Earlier conversation is not in this window; the full history stays in the session file.",
-		RECALL_LINE,
+		...(facts.recallUnavailable ? [] : [RECALL_LINE]),
 	];
 	if (facts.handoff) lines.push("", ...presentHandoff(facts.handoff, quoteData));
 	else lines.push("", "No handoff note was written for this window.");
@@ -192,6 +194,8 @@ export function footerText(facts: StatusFacts): string {
 /** What `/reset status` says about masking. */
 export interface MaskingFacts {
 	readonly enabled: boolean;
+	/** False when `context_recall` is not among the model's tools (then nothing is masked). */
+	readonly recallAvailable?: boolean;
 	readonly keepTurns: number;
 	readonly stepTurns: number;
 }
@@ -200,6 +204,8 @@ export interface MaskingFacts {
 export function maskingStatus(facts: MaskingFacts | undefined): string {
 	if (!facts?.enabled)
 		return 'Old tool output is sent in full (masking is off: "masking": true in pi-reset.json turns it on).';
+	if (facts.recallAvailable === false)
+		return "Old tool output is sent in full: masking needs the context_recall tool, and it is not among the model's tools now.";
 	return `Tool output older than ${facts.keepTurns} turns is sent as a one-line note (every ${facts.stepTurns} turns, all at once; the session keeps it and context_recall returns it). "masking": false in pi-reset.json turns this off.`;
 }
 
