@@ -74,8 +74,7 @@ export class JscpdController {
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations, malformed } = this.#replay(entries);
-		// Whether the replayed changes were checked is not saved (a reload may have killed that check):
-		// the next settle checks them once.
+		// Whether replayed changes were checked is not saved (a reload may have killed it): check once.
 		if (this.#parts.changes.view.changed.size > 0) this.#parts.scheduler.markMutation();
 		const ignored = this.#parts.baseline.start({
 			root,
