@@ -30,12 +30,12 @@ export function fingerprint(text: string): string {
 
 /** One finished turn as safety sees it. */
 export interface TurnFacts {
-	/** Whether the turn belongs to automatic goal work (a continuation, not a user prompt). */
-	readonly automatic: boolean;
 	/**
-	 * Whether the turn belongs to a goal-owned run (kickoff and resume too); default `automatic`.
-	 * Only such runs count for no-progress: a manual turn neither adds to nor resets the count.
+	 * Whether the turn belongs to automatic goal work (a continuation, not a user prompt). Recorded
+	 * for the restore anchor; since issue 30 every response of an active goal counts either way.
 	 */
+	readonly automatic: boolean;
+	/** Whether the turn belongs to a goal-owned run (kickoff and resume too); default `automatic`. */
 	readonly goalWork?: boolean;
 	/** Tool calls the assistant made in the turn. */
 	readonly toolCalls: number;
@@ -54,13 +54,13 @@ export function countTurn(
 	turn: TurnFacts,
 	settings: Pick<GoalSettings, "automaticTurns" | "noProgressTurns">,
 ): { safety: GoalSafety; trip: SafetyTrip } {
-	const automaticTurns = safety.automaticTurns + (turn.automatic ? 1 : 0);
+	// Every response of an active (or waiting) goal counts, whichever run it is in: the run /goal or
+	// /goal resume started, a continuation, a wake, a recovery, a run the user steered or followed up
+	// (issue 30). Only the usage-limit recovery's work-free rejection is exempt (the caller skips it).
+	const automaticTurns = safety.automaticTurns + 1;
 	let noProgress = 0;
 	let print: string | null = null;
-	if (!(turn.goalWork ?? turn.automatic)) {
-		noProgress = safety.noProgress;
-		print = safety.fingerprint;
-	} else if (turn.error && turn.toolCalls === 0) {
+	if (turn.error && turn.toolCalls === 0) {
 		noProgress = safety.noProgress;
 		print = safety.fingerprint;
 	} else if (turn.toolCalls === 0) {
