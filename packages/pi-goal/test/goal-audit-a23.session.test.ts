@@ -417,7 +417,7 @@ describe("a goal that never calls goal_complete", () => {
 			expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
 			const said = errors.mock.calls.flat().join("\n");
 			expect(said).toMatch(/pi-goal: Goal g-[0-9a-f]+: paused \(automatic-turns\)/);
-			expect(said).toContain("Automatic turns: 2/2");
+			expect(said).toContain("Responses: 2 of 2");
 			expect(said).toContain("Next: ");
 			await harness.dispose();
 			errors.mockClear();

@@ -31,6 +31,15 @@ import { continuationMessage, type GoalMessage } from "../core/contract.js";
 import { assistantTurn, type HeldResponse } from "../core/replay.js";
 import type { RunOwnership } from "../core/run.js";
 import { countTurn, type TurnFacts } from "../core/safety.js";
+import {
+	type CallFacts,
+	callsOf,
+	type ResultFacts,
+	replyStep,
+	resultText,
+	toolStep,
+} from "../core/stuck-facts.js";
+import { TOOL_NAMES } from "../core/types.js";
 import type { GoalController } from "./controller.js";
 import type { GoalWaker } from "./wake.js";
 import { resetAhead } from "./window.js";
@@ -41,8 +50,19 @@ export { RunOwnership } from "../core/run.js";
 interface HeldTurn {
 	readonly goalId: string;
 	readonly turn: TurnFacts;
-	readonly trips: boolean;
+	/** Whether counting it trips a breaker (turn_end is armed for it). */
+	trips: boolean;
+	/** Its tool calls, and their results as they arrive (the stuck detector's facts). */
+	readonly calls: readonly CallFacts[];
+	readonly results: ResultFacts[];
 }
+
+/** The held turn with the stuck detector's step of its calls and results. */
+function withStep(held: HeldTurn): TurnFacts {
+	const goalTool = held.calls.some((call) => GOAL_TOOL_NAMES.has(call.name));
+	return { ...held.turn, step: goalTool ? "reset" : toolStep(held.calls, held.results) };
+}
+const GOAL_TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_NAMES);
 
 /** What makes the next `turn_end` worth a subscription, besides a pending contract revision. */
 export class TurnEndNeeds {
@@ -57,6 +77,16 @@ export class TurnEndNeeds {
 	/** A response with tool calls is held until its tools ran. */
 	hold(held: HeldTurn): void {
 		this.#held = held;
+	}
+	/**
+	 * A tool result arrived (message_end of a toolResult): it joins the held response. Returns the
+	 * held response once every call has its result and it does not trip yet, else undefined.
+	 */
+	addResult(result: ResultFacts): HeldTurn | undefined {
+		const held = this.#held;
+		if (!held || !held.calls.some((call) => call.id === result.id)) return undefined;
+		held.results.push(result);
+		return held.results.length >= held.calls.length && !held.trips ? held : undefined;
 	}
 	/** Takes the held response out (it is counted now, or dropped). */
 	takeHeld(): HeldTurn | undefined {
@@ -146,7 +176,7 @@ export function flushHeldTurn(
 	const held = needs.takeHeld();
 	const goal = controller.goal;
 	if (!held || goal?.status !== "active" || goal.id !== held.goalId) return false;
-	controller.apply({ type: "turn", turn: held.turn }, ctx);
+	controller.apply({ type: "turn", turn: withStep(held) }, ctx);
 	return controller.goal?.status !== "active";
 }
 
@@ -172,12 +202,35 @@ export function countResponse(
 		return false;
 	const turn: TurnFacts = { automatic: run.automatic, goalWork: run.goalOwned, error, ...facts };
 	if (facts.toolCalls === 0) {
-		controller.apply({ type: "turn", turn }, ctx);
+		// A provider error is no reply: the stuck detector's recent steps stay as they were.
+		const step = error ? undefined : replyStep(facts.text);
+		controller.apply({ type: "turn", turn: step ? { ...turn, step } : turn }, ctx);
 		return false;
 	}
 	const trips = countTurn(goal.safety, turn, controller.settings).trip !== undefined;
-	needs.hold({ goalId: goal.id, turn, trips });
+	needs.hold({ goalId: goal.id, turn, trips, calls: callsOf(message.content), results: [] });
 	return trips;
+}
+
+/**
+ * A tool result of the held response arrived (message_end, O(its text)). Once all arrived, the
+ * stuck detector decides whether counting the response trips; then turn_end is needed, where the
+ * loop is stopped before its next request. Returns true when turn_end is now needed.
+ */
+export function noteToolResult(
+	deps: Pick<BoundaryDeps, "controller" | "needs">,
+	message: { toolCallId?: unknown; isError?: unknown; content?: unknown },
+): boolean {
+	const { controller, needs } = deps;
+	const held = needs.addResult({
+		id: String(message.toolCallId ?? ""),
+		isError: message.isError === true,
+		text: resultText(message.content),
+	});
+	const goal = controller.goal;
+	if (!held || goal?.status !== "active" || goal.id !== held.goalId) return false;
+	held.trips = countTurn(goal.safety, withStep(held), controller.settings).trip !== undefined;
+	return held.trips;
 }
 
 function onTurnEnd(

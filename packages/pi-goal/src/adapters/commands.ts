@@ -45,13 +45,14 @@ export function statusText(controller: GoalController): string {
 		`Objective: ${goal.objective.length > 300 ? `${goal.objective.slice(0, 300)}…` : goal.objective}`,
 		`Tokens: ${formatTokens(used)}${goal.tokenBudget === null ? "" : ` of ${formatTokens(goal.tokenBudget)}`}`,
 		`Active time: ${formatDuration(elapsedMs(goal.clock, now))}`,
-		`Automatic turns: ${goal.safety.automaticTurns}/${settings.automaticTurns ?? "unlimited"}; continuations: ${goal.iteration}`,
+		`Responses: ${goal.safety.automaticTurns} of ${settings.automaticTurns ?? "unlimited"}; continuations: ${goal.iteration}`,
 	];
 	if (goal.wait)
 		lines.push(
 			`Waiting for: ${goal.wait.reason}${goal.wait.resumeAt === null ? "" : ` until ${new Date(goal.wait.resumeAt).toISOString()}`}`,
 		);
 	if (goal.outcome) lines.push(`${goal.status === "complete" ? "Summary" : "Reason"}: ${goal.outcome}`);
+	if (goal.pauseDetail) lines.push(`Why it paused: ${goal.pauseDetail}`);
 	const step = nextStep(goal);
 	if (step) lines.push(`Next: ${step}`);
 	return lines.join("\n");

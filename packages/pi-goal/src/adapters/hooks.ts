@@ -18,7 +18,13 @@ import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
-import { countResponse, flushHeldTurn, newWindowDrafts, type TurnEndNeeds } from "./boundary.js";
+import {
+	countResponse,
+	flushHeldTurn,
+	newWindowDrafts,
+	noteToolResult,
+	type TurnEndNeeds,
+} from "./boundary.js";
 import type { GoalController } from "./controller.js";
 import { say } from "./output.js";
 import type { Dormancy } from "./peer.js";
@@ -141,6 +147,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
 			if (countResponse({ controller, run, needs }, assistant as { content?: unknown }, ctx))
 				deps.syncBoundaries();
+		} else if (message.role === "toolResult") {
+			if (noteToolResult({ controller, needs }, event.message as never)) deps.syncBoundaries();
 		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
 			if (details) controller.apply({ type: "window", revision: details.revision }, ctx);

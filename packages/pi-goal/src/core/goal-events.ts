@@ -41,7 +41,7 @@ export type GoalEvent =
 			readonly tokenBudget: number | null;
 			readonly runId?: string;
 	  }
-	| { readonly type: "pause"; readonly reason: PauseReason }
+	| { readonly type: "pause"; readonly reason: PauseReason; readonly detail?: string }
 	| { readonly type: "resume"; readonly newId: string }
 	| {
 			readonly type: "edit";

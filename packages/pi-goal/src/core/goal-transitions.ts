@@ -44,7 +44,7 @@ export function unchanged(state: GoalState, error?: string): Transition {
 
 /** Leaves the active status: folds usage and time, drops the wait. */
 function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, ...rest } = goal;
+	const { wait: _wait, pauseReason: _reason, pauseDetail: _detail, ...rest } = goal;
 	return {
 		...rest,
 		status,
@@ -55,7 +55,7 @@ function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): Goa
 
 /** Enters the active status (not waiting). */
 function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, outcome: _outcome, ...rest } = goal;
+	const { wait: _wait, pauseReason: _reason, pauseDetail: _detail, outcome: _outcome, ...rest } = goal;
 	return {
 		...rest,
 		status: "active",
@@ -118,7 +118,15 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		}
 		case "pause": {
 			if (goal?.status !== "active") return unchanged(state, "No active goal to pause.");
-			return stop(state, goal, "paused", facts, { pauseReason: event.reason }, event.reason === "user");
+			const detail = event.detail ? { pauseDetail: event.detail } : {};
+			return stop(
+				state,
+				goal,
+				"paused",
+				facts,
+				{ pauseReason: event.reason, ...detail },
+				event.reason === "user",
+			);
 		}
 		case "resume": {
 			if (!goal) return unchanged(state, "No goal to resume. Start one with /goal <objective>.");
@@ -217,7 +225,8 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 			const counted = countTurn(goal.safety, event.turn, facts.settings);
 			const updated: GoalRecord = { ...goal, safety: counted.safety };
 			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
-			return stop(state, updated, "paused", facts, { pauseReason: counted.trip }, false);
+			const detail = counted.detail ? { pauseDetail: counted.detail } : {};
+			return stop(state, updated, "paused", facts, { pauseReason: counted.trip, ...detail }, false);
 		}
 		case "budget_check": {
 			if (goal?.status !== "active" || !budgetExhausted(goal, facts.branchTotal)) return unchanged(state);

@@ -125,8 +125,11 @@ export function parseBudgetChange(text: string): {
 	return parseBudget(text);
 }
 
-/** The settings the menu edits (managedRuns is set in the settings file). */
-export type SettingKey = Exclude<keyof GoalSettings, "managedRuns">;
+/** The settings the menu edits (managedRuns and the stuck detector's thresholds are set in the settings file). */
+export type SettingKey = Exclude<
+	keyof GoalSettings,
+	"managedRuns" | "repeatedActions" | "repeatedErrors" | "cycleActions" | "usageRetries"
+>;
 
 /** Upper bounds of the numeric settings (as the settings file validator enforces them). */
 const SETTING_MAX = { automaticTurns: 10_000, noProgressTurns: 1_000 } as const;
