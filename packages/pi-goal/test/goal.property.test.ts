@@ -136,6 +136,7 @@ const settingsArb: fc.Arbitrary<GoalSettings> = fc.record({
 	repeatedErrors: fc.option(fc.integer({ min: 2, max: 8 }), { nil: null }),
 	cycleActions: fc.option(fc.integer({ min: 4, max: 8 }), { nil: null }),
 	retryUsageLimits: fc.boolean(),
+	usageRetries: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
 	managedRuns: fc.boolean(),
 });
 

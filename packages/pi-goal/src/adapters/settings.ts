@@ -10,6 +10,7 @@ const KEYS = [
 	"repeatedErrors",
 	"cycleActions",
 	"retryUsageLimits",
+	"usageRetries",
 	"managedRuns",
 ] as const;
 
@@ -53,6 +54,11 @@ export function validateGoalSettings(raw: unknown): SettingsValidation<GoalSetti
 		const issue = check.boolean("retryUsageLimits", raw.retryUsageLimits);
 		if (issue) issues.push(issue);
 		else value.retryUsageLimits = raw.retryUsageLimits as boolean;
+	}
+	if ("usageRetries" in raw) {
+		const issue = nullableInteger("usageRetries", raw.usageRetries, 100);
+		if (issue) issues.push(issue);
+		else value.usageRetries = raw.usageRetries as number | null;
 	}
 	if ("managedRuns" in raw) {
 		const issue = check.boolean("managedRuns", raw.managedRuns);

@@ -12,7 +12,13 @@ import { andThen, reduceStep, unchanged, wake, withEffects, working } from "./go
 import { classifySettlement } from "./outcome.js";
 import { persistWorthy } from "./persistence.js";
 import { limitDetailOf, limitReached } from "./safety.js";
-import { type GoalSafety, type GoalState, USAGE_FALLBACK_MS, type UsageLimitScope } from "./types.js";
+import {
+	type GoalRecord,
+	type GoalSafety,
+	type GoalState,
+	USAGE_FALLBACK_MS,
+	type UsageLimitScope,
+} from "./types.js";
 
 export type {
 	GoalEffect,
@@ -99,10 +105,21 @@ function settleGoal(state: GoalState, event: Extract<GoalEvent, { type: "settled
 				settledRun.error?.scope ??
 				(model ? { provider: model.provider, model: model.id, api: String(model.api) } : undefined);
 			if (!scope) return andThen(checked, { type: "usage_limited", detail: settlement.detail }, facts);
+			// Rule: retries are bounded; past usageRetries in a row the goal stops as usage_limited.
+			const retries = (goal.usageRetries ?? 0) + 1;
+			const bound = facts.settings.usageRetries;
+			if (bound !== null && retries > bound) {
+				const detail = `${settlement.detail} (still limited after ${bound} retries; /goal resume tries again)`;
+				return andThen(checked, { type: "usage_limited", detail }, facts);
+			}
+			const counted = {
+				...checked,
+				state: { ...checked.state, goal: { ...(checked.state.goal as GoalRecord), usageRetries: retries } },
+			};
 			const usageLimit = { type: "wait" as const, kind: "usage_limit" as const, usageLimit: scope };
 			const reason = `usage limit: ${settlement.detail}`;
 			const resumeAt = facts.now + USAGE_FALLBACK_MS;
-			const waiting = andThen(checked, { ...usageLimit, reason, resumeAt }, facts);
+			const waiting = andThen(counted, { ...usageLimit, reason, resumeAt }, facts);
 			const scoped = stopOnModelMismatch(waiting, model, facts);
 			return scoped === waiting ? withEffects(waiting, { type: "queryUsage" }) : scoped;
 		}

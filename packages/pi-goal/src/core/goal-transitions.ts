@@ -14,7 +14,7 @@ import type {
 	WakeKind,
 } from "./goal-events.js";
 import { countTurn, freshSafety } from "./safety.js";
-import type { GoalRecord, GoalState, GoalStatus } from "./types.js";
+import { type GoalRecord, type GoalState, type GoalStatus, MIN_WAIT_MS } from "./types.js";
 
 /** The events a primitive transition handles (the composed ones are goal-machine.ts's). */
 export type StepEvent = Exclude<
@@ -55,7 +55,14 @@ function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): Goa
 
 /** Enters the active status (not waiting). */
 function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, pauseDetail: _detail, outcome: _outcome, ...rest } = goal;
+	const {
+		wait: _wait,
+		pauseReason: _reason,
+		pauseDetail: _detail,
+		outcome: _outcome,
+		usageRetries: _retries,
+		...rest
+	} = goal;
 	return {
 		...rest,
 		status: "active",
@@ -204,9 +211,12 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "reschedule": {
 			// Only the usage-limit wait whose deadline is still `from` moves (a stale hint changes nothing).
 			const wait = goal?.status === "active" ? goal.wait : undefined;
-			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from || event.to === event.from)
-				return unchanged(state);
-			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: event.to } } }, effects: [] };
+			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from) return unchanged(state);
+			// Rule: retries are at least the goal_wait floor apart, whatever the usage service says
+			// ("resets in 200 ms" must not become five requests a second).
+			const to = Math.max(event.to, facts.now + MIN_WAIT_MS);
+			if (to === event.from) return unchanged(state);
+			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: to } } }, effects: [] };
 		}
 		case "wake": {
 			if (goal?.status !== "active" || !goal.wait) return unchanged(state);
@@ -223,7 +233,9 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "turn": {
 			if (goal?.status !== "active") return unchanged(state);
 			const counted = countTurn(goal.safety, event.turn, facts.settings);
-			const updated: GoalRecord = { ...goal, safety: counted.safety };
+			// A usable response ends a run of usage-limit retries.
+			const { usageRetries: _retries, ...rest } = goal;
+			const updated: GoalRecord = { ...(event.turn.error ? goal : rest), safety: counted.safety };
 			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
 			const detail = counted.detail ? { pauseDetail: counted.detail } : {};
 			return stop(state, updated, "paused", facts, { pauseReason: counted.trip, ...detail }, false);

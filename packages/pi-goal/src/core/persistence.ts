@@ -56,6 +56,7 @@ export function persistWorthy(before: GoalState, after: GoalState): boolean {
 		a.usage !== b.usage ||
 		a.clock !== b.clock ||
 		a.runId !== b.runId ||
+		a.usageRetries !== b.usageRetries ||
 		a.safety.epoch !== b.safety.epoch
 	);
 }

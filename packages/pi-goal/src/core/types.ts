@@ -128,6 +128,8 @@ export interface GoalRecord {
 	readonly safety: GoalSafety;
 	/** Managed-run id when another extension started the goal over the bus. */
 	readonly runId?: string;
+	/** Usage-limit waits in a row without a usable response (retryUsageLimits; bounded by usageRetries). */
+	readonly usageRetries?: number;
 }
 
 /** Whole persisted state of pi-goal on a branch. */
@@ -152,6 +154,8 @@ export interface GoalSettings {
 	readonly cycleActions: number | null;
 	/** Wait for a recognised usage limit (scheduled recovery) instead of stopping as usage_limited. */
 	readonly retryUsageLimits: boolean;
+	/** Usage-limit retries in a row before the goal stops as usage_limited; null = unlimited. */
+	readonly usageRetries: number | null;
 	/** Cooperate with the managed-run channels (`pi-goal:start`/`cancel`); off by default, as the peer's `rpc.enabled`. */
 	readonly managedRuns: boolean;
 }
@@ -164,6 +168,7 @@ export const DEFAULT_SETTINGS: GoalSettings = Object.freeze({
 	repeatedErrors: 4,
 	cycleActions: 6,
 	retryUsageLimits: false,
+	usageRetries: 5,
 	managedRuns: false,
 });
 

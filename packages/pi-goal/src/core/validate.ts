@@ -141,6 +141,8 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 	if (pauseDetail !== undefined && !boundedString(pauseDetail, MAX_WAIT_REASON)) return undefined;
 	if (!count(iteration)) return undefined;
 	if (runId !== undefined && !boundedString(runId, MAX_RUN_ID, 1)) return undefined;
+	const usageRetries = value.usageRetries;
+	if (usageRetries !== undefined && !count(usageRetries)) return undefined;
 	const wait = readWait(value.wait);
 	if (wait === null) return undefined;
 	const usage = readUsage(value.usage);
@@ -164,6 +166,7 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 		clock,
 		safety,
 		...(runId === undefined ? {} : { runId }),
+		...(usageRetries === undefined ? {} : { usageRetries: usageRetries as number }),
 	};
 }
 
