@@ -11,6 +11,7 @@ import {
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
+import { BatchTracker } from "./adapters/batch.js";
 import { createGoalBoundaries, TurnEndNeeds } from "./adapters/boundary.js";
 import { registerGoalCommand } from "./adapters/command-register.js";
 import { GoalController } from "./adapters/controller.js";
@@ -102,7 +103,9 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			footerClock.stop();
 		};
 		const dormancy = new Dormancy();
+		const batch = new BatchTracker();
 		registerHooks(pi, {
+			batch,
 			controller,
 			waker,
 			run,
@@ -113,7 +116,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			usage,
 			dormancy,
 		});
-		registerTools(pi, controller);
+		registerTools(pi, controller, batch);
 		registerGoalCommand({
 			pi,
 			controller,

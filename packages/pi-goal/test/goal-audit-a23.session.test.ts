@@ -187,7 +187,7 @@ describe("restore after a compaction that kept the contract", () => {
 describe("no state entry per turn, whatever the turn", () => {
 	it("a goal of tool-free replies, retried errors and tool loops writes only its start and its stop", async () => {
 		const work = Array.from({ length: 24 }, (_, i) =>
-			i % 6 === 5 ? retryableError() : i % 3 === 0 ? toolCall("noop") : reply(`progress ${i}`),
+			i % 6 === 5 ? retryableError() : i % 3 === 0 ? toolCall("noop", { i }) : reply(`progress ${i}`),
 		);
 		harness = await createScriptedSession({
 			extensions: [

@@ -65,6 +65,7 @@ describe("goals finish when the work is done", () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
 			responses: [
+				reply("Fixed the tests."),
 				completeGoal("Fixed the 3 failing tests; npm test now passes. Removed every TODO comment."),
 				reply("must not be requested"),
 			],
@@ -72,7 +73,7 @@ describe("goals finish when the work is done", () => {
 		await harness.prompt("/goal fix the tests");
 		await settle(harness);
 		expect(lastGoal(harness).status).toBe("complete");
-		expect(harness.providerCalls).toBe(1);
+		expect(harness.providerCalls).toBe(2);
 	});
 
 	it("goal_complete asks once about a summary admitting unfinished work, then accepts it", async () => {

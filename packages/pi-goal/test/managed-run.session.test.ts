@@ -82,7 +82,7 @@ describe("managed-run protocol (peer wire format)", () => {
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
 			extensions: [runner(log), goalExtension(ON)],
-			responses: [completeGoal()],
+			responses: [completeGoal(), completeGoal()],
 		});
 		log.pi?.events.emit("pi-goal:start", {
 			objective: "managed work",
@@ -209,7 +209,7 @@ describe("coexistence with another goal extension", () => {
 	it("pi-goal works normally when its goal tools are the registered ones (loaded first)", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension(), peerGoalExtension([])],
-			responses: [completeGoal()],
+			responses: [completeGoal(), completeGoal()],
 		});
 		await harness.prompt("/goal:1 ship it");
 		await settle(harness);

@@ -38,7 +38,7 @@ describe("goal persistence and per-turn cost", () => {
 		const turnEndSubscribed: boolean[] = [];
 		const observe = () => {
 			turnEndSubscribed.push(harness?.session.extensionRunner.hasHandlers("turn_end") === true);
-			return toolCall("noop");
+			return toolCall("noop", { n: turnEndSubscribed.length });
 		};
 		harness = await createScriptedSession({
 			extensions: [toolsExtension(), goalExtension({ settings: { automaticTurns: null } })],

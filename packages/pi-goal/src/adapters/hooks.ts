@@ -17,7 +17,8 @@ import { readContinuationDetails, readContractDetails } from "../core/contract.j
 import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, TOOL_NAMES } from "../core/types.js";
+import type { BatchTracker } from "./batch.js";
 import {
 	countResponse,
 	flushHeldTurn,
@@ -50,7 +51,11 @@ export interface HookDeps {
 	readonly usage: UsageRecovery;
 	/** Whether another goal extension owns the goal tools (then nothing here acts). */
 	readonly dormancy: Dormancy;
+	/** The current tool batch (goal_complete's completion guard reads it). */
+	readonly batch: BatchTracker;
 }
+
+const GOAL_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
 function isResetCall(event: { toolName: string; isError: boolean; result?: unknown }): boolean {
@@ -141,6 +146,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			if (tokens > 0)
 				controller.apply({ type: "tokens", tokens, leafBefore: ctx.sessionManager.getLeafId() }, ctx);
 			const assistant = event.message as AssistantLike;
+			if (controller.goal?.status === "active")
+				deps.batch.response((assistant as { content?: unknown }).content);
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
 				assistant.stopReason === "error" ? errorFacts(assistant, ctx.model?.contextWindow) : undefined;
@@ -154,7 +161,16 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			if (details) controller.apply({ type: "window", revision: details.revision }, ctx);
 		}
 	});
+	pi.on("tool_execution_start", (event) => {
+		if (controller.goal?.status === "active") deps.batch.started(event.toolCallId);
+	});
 	pi.on("tool_execution_end", (event, ctx) => {
+		const goal = controller.goal;
+		if (goal?.status === "active") {
+			deps.batch.ended(event.toolCallId, event.isError);
+			// The first tool that is not a goal tool: the goal has work to show (completion guard).
+			if (!goal.toolWork && !GOAL_TOOLS.has(event.toolName)) controller.apply({ type: "tool_work" }, ctx);
+		}
 		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
 		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
 		// An accepted goal_wait invalidates an older length-recovery candidate.

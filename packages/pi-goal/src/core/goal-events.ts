@@ -68,6 +68,8 @@ export type GoalEvent =
 	/** The selected model may have changed (model_select, a due usage-limit wait). */
 	| { readonly type: "model_check"; readonly model: ModelRef | undefined }
 	| { readonly type: "continued" }
+	/** A tool other than the goal tools ran for the active goal (once per goal). */
+	| { readonly type: "tool_work" }
 	| { readonly type: "turn"; readonly turn: TurnFacts }
 	| { readonly type: "budget_check" }
 	/**

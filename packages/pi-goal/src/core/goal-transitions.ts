@@ -226,6 +226,10 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 				effects: [],
 			};
 		}
+		case "tool_work": {
+			if (goal?.status !== "active" || goal.toolWork) return unchanged(state);
+			return { state: { ...state, goal: { ...goal, toolWork: true } }, effects: [] };
+		}
 		case "continued": {
 			if (goal?.status !== "active") return unchanged(state);
 			return { state: { ...state, goal: { ...goal, iteration: goal.iteration + 1 } }, effects: [] };

@@ -128,6 +128,8 @@ export interface GoalRecord {
 	readonly safety: GoalSafety;
 	/** Managed-run id when another extension started the goal over the bus. */
 	readonly runId?: string;
+	/** A tool other than the goal tools ran for this goal (goal_complete's guard; kept across resume). */
+	readonly toolWork?: true;
 	/** Usage-limit waits in a row without a usable response (retryUsageLimits; bounded by usageRetries). */
 	readonly usageRetries?: number;
 }

@@ -142,6 +142,8 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 	if (!count(iteration)) return undefined;
 	if (runId !== undefined && !boundedString(runId, MAX_RUN_ID, 1)) return undefined;
 	const usageRetries = value.usageRetries;
+	const toolWork = value.toolWork;
+	if (toolWork !== undefined && toolWork !== true) return undefined;
 	if (usageRetries !== undefined && !count(usageRetries)) return undefined;
 	const wait = readWait(value.wait);
 	if (wait === null) return undefined;
@@ -167,6 +169,7 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 		safety,
 		...(runId === undefined ? {} : { runId }),
 		...(usageRetries === undefined ? {} : { usageRetries: usageRetries as number }),
+		...(toolWork === true ? { toolWork: true as const } : {}),
 	};
 }
 
