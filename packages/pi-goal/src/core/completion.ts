@@ -53,9 +53,12 @@ export interface CompletionFacts {
 
 /** Unchecked task-list items (`- [ ] …`), in any language. */
 const UNCHECKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s*\S.*$/m;
-/** Common English words: a summary with none of them is in a language the phrase list cannot read. */
+/**
+ * Common English words (none that other languages share, such as "in", "a", "Tests"): a summary
+ * with none of them is in a language the phrase list cannot read.
+ */
 const ENGLISH =
-	/\b(?:the|a|an|and|or|to|of|in|on|for|with|is|are|was|were|be|been|it|this|that|all|now|no|not|added|fixed|implemented|updated|removed|passes|passed|pass|tests|done|works|verified|green|ok)\b/i;
+	/\b(?:the|and|to|of|on|for|with|is|are|was|were|be|been|it|this|that|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified)\b/i;
 
 /**
  * Whether the summary is text the English phrase list can judge: short notes ("Done.") are, and so
@@ -64,7 +67,8 @@ const ENGLISH =
  */
 export function readableAsEnglish(summary: string): boolean {
 	const words = summary.split(/\s+/).filter((word) => /\p{L}/u.test(word));
-	return words.length < 6 || ENGLISH.test(summary);
+	// Scripts without spaces (Japanese, Chinese) are judged by length.
+	return (words.length < 6 && summary.length < 40) || ENGLISH.test(summary);
 }
 
 /** Why a completion is asked about, if it is (the most specific first). */
