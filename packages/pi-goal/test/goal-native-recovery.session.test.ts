@@ -138,7 +138,7 @@ describe("native recovery", () => {
 	it("a replacement goal started after an error is not moved by the old run's settlement", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
-			responses: [providerError("400 bad request"), completeGoal()],
+			responses: [providerError("400 bad request"), completeGoal(), completeGoal()],
 		});
 		await harness.prompt("/goal first");
 		await settle(harness);
