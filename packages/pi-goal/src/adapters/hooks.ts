@@ -12,7 +12,7 @@ import {
 	offerNewWindowDrafts,
 	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
-import { messageTokens, type UsageLike } from "../core/accounting.js";
+import { messageCost, messageTokens, type UsageLike } from "../core/accounting.js";
 import { readContinuationDetails, readContractDetails } from "../core/contract.js";
 import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
@@ -56,6 +56,29 @@ export interface HookDeps {
 }
 
 const GOAL_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
+
+/** Whether the goal has a token budget or a money limit to check. */
+function hasBudget(controller: GoalController): boolean {
+	const goal = controller.goal;
+	return goal?.tokenBudget != null || goal?.costLimit !== undefined;
+}
+
+/**
+ * One response's cost (O(1)): added to an active goal's spending; a model that reports no cost
+ * while a money limit is set is said once (status and a notice), so the limit is not pretended.
+ */
+function noteCost(controller: GoalController, ctx: ExtensionContext, cost: number, tokens: number): void {
+	const goal = controller.goal;
+	if (goal?.status !== "active") return;
+	if (cost <= 0 && (goal.costLimit === undefined || goal.costUnreported || tokens <= 0)) return;
+	controller.apply({ type: "cost", cost, tokens }, ctx);
+	if (!goal.costUnreported && controller.goal?.costUnreported)
+		say(
+			ctx,
+			"The model reports no cost for its responses, so the goal's money limit cannot apply. Use a token budget (/goal edit --tokens N <objective>) instead.",
+			"warning",
+		);
+}
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
 function isResetCall(event: { toolName: string; isError: boolean; result?: unknown }): boolean {
@@ -145,6 +168,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			const tokens = messageTokens(message.usage);
 			if (tokens > 0)
 				controller.apply({ type: "tokens", tokens, leafBefore: ctx.sessionManager.getLeafId() }, ctx);
+			noteCost(controller, ctx, messageCost(message.usage), tokens);
 			const assistant = event.message as AssistantLike;
 			if (controller.goal?.status === "active")
 				deps.batch.response((assistant as { content?: unknown }).content);
@@ -172,7 +196,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			if (!goal.toolWork && !GOAL_TOOLS.has(event.toolName)) controller.apply({ type: "tool_work" }, ctx);
 		}
 		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
-		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+		if (hasBudget(controller)) controller.apply({ type: "budget_check" }, ctx);
 		// An accepted goal_wait invalidates an older length-recovery candidate.
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
@@ -188,7 +212,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	pi.on("agent_end", (_event, ctx) => {
 		afterRun = true;
 		flushHeldTurn({ controller, needs }, ctx);
-		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+		if (hasBudget(controller)) controller.apply({ type: "budget_check" }, ctx);
 	});
 
 	pi.on("before_agent_start", (event, ctx) => {

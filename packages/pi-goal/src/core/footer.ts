@@ -1,5 +1,5 @@
 /** Footer text for status key `pi-goal` (pure). */
-import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
+import { elapsedMs, formatCost, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import type { GoalRecord, GoalSettings } from "./types.js";
 
 function budget(goal: GoalRecord, branchTotal: number): string | undefined {
@@ -81,6 +81,8 @@ export function footerText(
 			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(goal.pauseReason);
 			break;
 		case "budget_limited":
+			if (goal.costLimit !== undefined && (goal.costSpent ?? 0) >= goal.costLimit)
+				return `goal cost limit ${formatCost(goal.costLimit)}`;
 			return `goal ${spend ?? "budget exhausted"}`;
 		case "usage_limited":
 			parts.push("usage limited");
@@ -89,5 +91,11 @@ export function footerText(
 			parts.push(goal.status);
 	}
 	if (spend) parts.push(spend);
+	if (goal.costLimit !== undefined)
+		parts.push(
+			goal.costUnreported
+				? "cost not reported"
+				: `cost ${formatCost(goal.costSpent ?? 0)}/${formatCost(goal.costLimit)}`,
+		);
 	return `goal ${parts.join(" · ")}`;
 }

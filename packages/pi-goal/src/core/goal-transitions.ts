@@ -4,7 +4,16 @@
  * the rules adapters dispatch (what follows an edit, a settled run, a restore, a deadline) and adds
  * persist and the outward effects. Invalid transitions return `error` and the unchanged state.
  */
-import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
+import {
+	beginUsage,
+	budgetExhausted,
+	costExhausted,
+	endUsage,
+	formatCost,
+	goalTokens,
+	startClock,
+	stopClock,
+} from "./accounting.js";
 import type {
 	GoalEffect,
 	GoalEvent,
@@ -120,6 +129,7 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 				clock: { activeMs: 0, since: facts.now },
 				safety: freshSafety((goal?.safety.epoch ?? 0) + 1),
 				...(event.runId ? { runId: event.runId } : {}),
+				...(event.costLimit !== undefined ? { costLimit: event.costLimit } : {}),
 			};
 			return { state: { goal: fresh, revision: state.revision + 1 }, effects };
 		}
@@ -145,6 +155,8 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 					effects: [],
 				};
 			}
+			if (costExhausted(goal))
+				return unchanged(state, "The money limit is reached. Raise it with /goal edit --cost X <objective>.");
 			if (budgetExhausted(goal, facts.branchTotal))
 				return unchanged(
 					state,
@@ -163,6 +175,7 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 			const tokenBudget = event.tokenBudget === undefined ? goal.tokenBudget : event.tokenBudget;
 			const base: GoalRecord = {
 				...goal,
+				...(event.costLimit !== undefined ? { costLimit: event.costLimit } : {}),
 				id: event.newId,
 				objective: event.objective,
 				tokenBudget,
@@ -226,6 +239,20 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 				effects: [],
 			};
 		}
+		case "cost": {
+			if (goal?.status !== "active") return unchanged(state);
+			// Rule: a model that reports no cost while a money limit is set is said once (the limit
+			// cannot work); the goal keeps working within its other limits.
+			const unreported =
+				goal.costLimit !== undefined && event.cost <= 0 && event.tokens > 0 && !goal.costUnreported;
+			if (event.cost <= 0 && !unreported) return unchanged(state);
+			const next: GoalRecord = {
+				...goal,
+				...(event.cost > 0 ? { costSpent: (goal.costSpent ?? 0) + event.cost } : {}),
+				...(unreported ? { costUnreported: true as const } : {}),
+			};
+			return { state: { ...state, goal: next }, effects: [] };
+		}
 		case "tool_work": {
 			if (goal?.status !== "active" || goal.toolWork) return unchanged(state);
 			return { state: { ...state, goal: { ...goal, toolWork: true } }, effects: [] };
@@ -246,7 +273,12 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		}
 		case "budget_check": {
 			if (goal?.status !== "active" || !budgetExhausted(goal, facts.branchTotal)) return unchanged(state);
-			return stop(state, goal, "budget_limited", facts, {}, true);
+			// A money limit reached says so (a token budget's stop shows its counts in the footer).
+			const outcome =
+				costExhausted(goal) && goal.costLimit !== undefined
+					? `cost limit ${formatCost(goal.costLimit)} reached (${formatCost(goal.costSpent ?? 0)} spent). Raise it with /goal edit --cost X <objective>, or /goal clear.`
+					: undefined;
+			return stop(state, goal, "budget_limited", facts, outcome ? { outcome } : {}, true);
 		}
 	}
 }

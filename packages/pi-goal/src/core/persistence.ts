@@ -57,6 +57,8 @@ export function persistWorthy(before: GoalState, after: GoalState): boolean {
 		a.clock !== b.clock ||
 		a.runId !== b.runId ||
 		a.usageRetries !== b.usageRetries ||
+		a.costLimit !== b.costLimit ||
+		a.costUnreported !== b.costUnreported ||
 		a.safety.epoch !== b.safety.epoch
 	);
 }

@@ -128,6 +128,12 @@ export interface GoalRecord {
 	readonly safety: GoalSafety;
 	/** Managed-run id when another extension started the goal over the bus. */
 	readonly runId?: string;
+	/** Money limit in US dollars (`/goal --cost 2.50`), from the cost Pi reports with each response. */
+	readonly costLimit?: number;
+	/** Dollars the goal's responses cost so far (per response; re-derived on restore like tokens). */
+	readonly costSpent?: number;
+	/** The model reported no cost (0 or absent with tokens > 0) while a money limit was set: said once. */
+	readonly costUnreported?: true;
 	/** A tool other than the goal tools ran for this goal (goal_complete's guard; kept across resume). */
 	readonly toolWork?: true;
 	/** Usage-limit waits in a row without a usable response (retryUsageLimits; bounded by usageRetries). */

@@ -143,6 +143,10 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 	if (runId !== undefined && !boundedString(runId, MAX_RUN_ID, 1)) return undefined;
 	const usageRetries = value.usageRetries;
 	const toolWork = value.toolWork;
+	const { costLimit, costSpent, costUnreported } = value;
+	if (costLimit !== undefined && !(finite(costLimit) && costLimit > 0)) return undefined;
+	if (costSpent !== undefined && !(finite(costSpent) && costSpent >= 0)) return undefined;
+	if (costUnreported !== undefined && costUnreported !== true) return undefined;
 	if (toolWork !== undefined && toolWork !== true) return undefined;
 	if (usageRetries !== undefined && !count(usageRetries)) return undefined;
 	const wait = readWait(value.wait);
@@ -170,6 +174,9 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 		...(runId === undefined ? {} : { runId }),
 		...(usageRetries === undefined ? {} : { usageRetries: usageRetries as number }),
 		...(toolWork === true ? { toolWork: true as const } : {}),
+		...(costLimit === undefined ? {} : { costLimit: costLimit as number }),
+		...(costSpent === undefined ? {} : { costSpent: costSpent as number }),
+		...(costUnreported === true ? { costUnreported: true as const } : {}),
 	};
 }
 
