@@ -10,6 +10,7 @@ import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
 import {
 	budgetLine,
 	CHANGED_NOTICE,
+	costLine,
 	goalIdentity,
 	MENU_LABELS,
 	menuItems,
@@ -18,6 +19,7 @@ import {
 	objectiveProblem,
 	parseBudget,
 	parseBudgetChange,
+	parseCostChange,
 	parseSettingValue,
 	settingsItems,
 } from "../core/menu-model.js";
@@ -108,6 +110,8 @@ export async function openGoalMenu(
 			return edit(menu);
 		case "budget":
 			return changeBudget(menu);
+		case "cost":
+			return changeCost(menu);
 		case "start":
 		case "start-budget":
 			return start(menu, action === "start-budget");
@@ -154,6 +158,24 @@ async function changeBudget(menu: Opened): Promise<void> {
 	const { error } = editGoal(menu.deps, menu.ctx, { objective: goal.objective, tokenBudget: budget.tokens });
 	const now = menu.deps.controller.goal;
 	const text = `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${now?.status}).`;
+	sayOutcomeOf(menu.ctx, error ? { error, text: error } : { text });
+}
+
+async function changeCost(menu: Opened): Promise<void> {
+	const goal = menu.deps.controller.goal;
+	if (!goal) return;
+	const typed = await menu.ctx.ui.input(
+		`Money limit of goal ${goal.id} in US dollars (now ${costLine(goal)})`,
+		"e.g. 2.50, or off for no limit",
+		{ signal: menu.signal },
+	);
+	if (typed === undefined || !menu.still()) return;
+	const change = parseCostChange(typed);
+	if (change.cost === undefined) return say(menu.ctx, change.error ?? "Invalid money limit.", "error");
+	// The same path as `/goal edit --cost X <objective>` with the objective unchanged.
+	const { error } = editGoal(menu.deps, menu.ctx, { objective: goal.objective, costLimit: change.cost });
+	const now = menu.deps.controller.goal;
+	const text = now ? `Goal ${now.id} now has ${costLine(now)} (${now.status}).` : "";
 	sayOutcomeOf(menu.ctx, error ? { error, text: error } : { text });
 }
 

@@ -78,7 +78,12 @@ export function startGoal(
 export function editGoal(
 	deps: UseCaseDeps,
 	ctx: ExtensionContext,
-	edit: { readonly objective: string; readonly tokenBudget?: number | null; readonly costLimit?: number },
+	edit: {
+		readonly objective: string;
+		readonly tokenBudget?: number | null;
+		/** A new money limit; null removes it; absent keeps it. */
+		readonly costLimit?: number | null;
+	},
 ): Outcome {
 	const { controller } = deps;
 	const cost = edit.costLimit === undefined ? {} : { costLimit: edit.costLimit };

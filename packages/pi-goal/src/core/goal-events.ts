@@ -50,8 +50,8 @@ export type GoalEvent =
 			readonly newId: string;
 			readonly objective: string;
 			readonly tokenBudget?: number | null;
-			/** A new money limit (US dollars); absent keeps the current one. */
-			readonly costLimit?: number;
+			/** A new money limit (US dollars); null removes it; absent keeps the current one. */
+			readonly costLimit?: number | null;
 	  }
 	| { readonly type: "clear"; readonly reason?: "user" | "cancelled"; readonly detail?: string }
 	| { readonly type: "complete"; readonly summary: string }

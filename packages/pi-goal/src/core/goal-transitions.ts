@@ -173,9 +173,15 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "edit": {
 			if (!goal) return unchanged(state, "No goal to edit. Start one with /goal <objective>.");
 			const tokenBudget = event.tokenBudget === undefined ? goal.tokenBudget : event.tokenBudget;
+			const { costLimit: _limit, ...kept } = goal;
+			const limited =
+				event.costLimit === undefined
+					? goal
+					: event.costLimit === null
+						? kept
+						: { ...goal, costLimit: event.costLimit };
 			const base: GoalRecord = {
-				...goal,
-				...(event.costLimit !== undefined ? { costLimit: event.costLimit } : {}),
+				...limited,
 				id: event.newId,
 				objective: event.objective,
 				tokenBudget,
