@@ -10,7 +10,8 @@
  * A bare word that only looks like a command (`/goal stop`, `/goal cancel`, `/goal budget 200k`)
  * is refused with the command meant: a user who typed it never wants a goal named "stop".
  */
-import { budgetExhausted, parseCost, parseTokenCount } from "./accounting.js";
+import { budgetExhausted, parseTokenCount } from "./accounting.js";
+import { takeTokens } from "./command-options.js";
 import { type GoalRecord, MAX_OBJECTIVE } from "./types.js";
 
 /** Subcommands with their one-line help. */
@@ -190,38 +191,6 @@ function objectiveError(objective: string): string | undefined {
 	if (objective.length > MAX_OBJECTIVE)
 		return `The objective has ${objective.length} characters; the limit is ${MAX_OBJECTIVE}.`;
 	return undefined;
-}
-
-/** Splits leading `--tokens N` and `--cost X` (or `=` forms), in any order, off the text. */
-function takeTokens(text: string): { tokens?: number; cost?: number; rest: string; error?: string } {
-	let rest = text;
-	let tokens: number | undefined;
-	let cost: number | undefined;
-	for (;;) {
-		const match = /^--(tokens|cost)(?:=|\s+)(\S*)\s*([\s\S]*)$/.exec(rest);
-		if (!match) {
-			if (rest.startsWith("--") && !/^--(?:\s|$)/.test(rest))
-				return { rest, error: `Unknown option ${rest.split(/\s/)[0]}.` };
-			return { ...(tokens ? { tokens } : {}), ...(cost ? { cost } : {}), rest };
-		}
-		const value = match[2] ?? "";
-		if (match[1] === "tokens") {
-			tokens = parseTokenCount(value);
-			if (tokens === undefined)
-				return {
-					rest: "",
-					error: `Invalid token budget "${value}": use a positive number like 100k, 1.5m or 300000.`,
-				};
-		} else {
-			cost = parseCost(value);
-			if (cost === undefined)
-				return {
-					rest: "",
-					error: `Invalid money limit "${value}": use an amount in US dollars greater than 0, like --cost 2.50.`,
-				};
-		}
-		rest = (match[3] ?? "").trim();
-	}
 }
 
 /**

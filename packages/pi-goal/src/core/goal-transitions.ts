@@ -4,16 +4,7 @@
  * the rules adapters dispatch (what follows an edit, a settled run, a restore, a deadline) and adds
  * persist and the outward effects. Invalid transitions return `error` and the unchanged state.
  */
-import {
-	beginUsage,
-	budgetExhausted,
-	costExhausted,
-	endUsage,
-	formatCost,
-	goalTokens,
-	startClock,
-	stopClock,
-} from "./accounting.js";
+import { budgetExhausted, costExhausted, formatCost, startClock, stopClock } from "./accounting.js";
 import type {
 	GoalEffect,
 	GoalEvent,
@@ -22,6 +13,7 @@ import type {
 	Transition,
 	WakeKind,
 } from "./goal-events.js";
+import { activate, deactivate, terminal } from "./goal-record-steps.js";
 import { countTurn, freshSafety } from "./safety.js";
 import { type GoalRecord, type GoalState, type GoalStatus, MIN_WAIT_MS } from "./types.js";
 
@@ -49,49 +41,6 @@ export const EMPTY_STATE: GoalState = Object.freeze({ goal: null, revision: 0 })
 
 export function unchanged(state: GoalState, error?: string): Transition {
 	return error === undefined ? { state, effects: [] } : { state, effects: [], error };
-}
-
-/** Leaves the active status: folds usage and time, drops the wait. */
-function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, pauseDetail: _detail, ...rest } = goal;
-	return {
-		...rest,
-		status,
-		usage: endUsage(goal.usage, facts.branchTotal),
-		clock: stopClock(goal.clock, facts.now),
-	};
-}
-
-/** Enters the active status (not waiting). */
-function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
-	const {
-		wait: _wait,
-		pauseReason: _reason,
-		pauseDetail: _detail,
-		outcome: _outcome,
-		usageRetries: _retries,
-		...rest
-	} = goal;
-	return {
-		...rest,
-		status: "active",
-		usage: beginUsage(goal.usage, facts.branchTotal),
-		clock: startClock(goal.clock, facts.now),
-	};
-}
-
-function terminal(goal: GoalRecord, status: TerminalStatus, facts: GoalFacts, detail?: string): GoalEffect[] {
-	if (!goal.runId) return [];
-	return [
-		{
-			type: "terminal",
-			runId: goal.runId,
-			goalId: goal.id,
-			status,
-			detail,
-			tokens: goalTokens(goal.usage, facts.branchTotal),
-		},
-	];
 }
 
 /** Stops an active goal with a stopped status. */
