@@ -3,12 +3,7 @@
  * cost Pi reports with each response (`usage.cost.total`). A goal stopped by it is budget-limited
  * with a clear reason; a model that reports no cost is said once instead of pretending the limit works.
  */
-import {
-	createScriptedSession,
-	reply,
-	type ScriptedSession,
-	toolCall,
-} from "@pi-lifecycle/lifecycle-kit/testing";
+import { createScriptedSession, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseGoalCommand } from "../src/core/command-parse.js";
 import { footerText } from "../src/core/footer.js";

@@ -46,7 +46,7 @@ export class TurnEndNeeds {
 	 */
 	addResult(result: ResultFacts): HeldTurn | undefined {
 		const held = this.#held;
-		if (!held || !held.calls.some((call) => call.id === result.id)) return undefined;
+		if (!held?.calls.some((call) => call.id === result.id)) return undefined;
 		held.results.push(result);
 		return held.results.length >= held.calls.length && !held.trips ? held : undefined;
 	}

@@ -5,14 +5,7 @@
  * persist and the outward effects. Invalid transitions return `error` and the unchanged state.
  */
 import { budgetExhausted, costExhausted, formatCost, startClock, stopClock } from "./accounting.js";
-import type {
-	GoalEffect,
-	GoalEvent,
-	GoalFacts,
-	TerminalStatus,
-	Transition,
-	WakeKind,
-} from "./goal-events.js";
+import type { GoalEffect, GoalEvent, GoalFacts, Transition, WakeKind } from "./goal-events.js";
 import { activate, deactivate, terminal } from "./goal-record-steps.js";
 import { countTurn, freshSafety } from "./safety.js";
 import { type GoalRecord, type GoalState, type GoalStatus, MIN_WAIT_MS } from "./types.js";
