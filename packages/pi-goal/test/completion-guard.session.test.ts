@@ -74,4 +74,29 @@ describe("completion guard", () => {
 		expect(lastGoal(harness).status).not.toBe("complete");
 		expect(JSON.stringify(harness.requests[2]?.messages.at(-1))).toContain("open_items");
 	});
+
+	it("open_items reaches the tool (undeclared): a German summary with open_items [] is accepted at once", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			responses: [
+				reply("Ich habe den Parser geändert und geprüft."),
+				(context) =>
+					toolCalls([
+						{
+							name: "goal_complete",
+							args: {
+								goal_id: goalIdIn(context.messages),
+								summary: "Der Parser ist fertig, alle Prüfungen laufen durch und die Doku ist aktualisiert.",
+								open_items: [],
+							},
+						},
+					]) as never,
+				reply("never"),
+			],
+		});
+		await harness.prompt("/goal repariere den Parser");
+		await settle(harness);
+		expect(lastGoal(harness).status).toBe("complete");
+		expect(harness.providerCalls).toBe(2);
+	});
 });

@@ -50,8 +50,7 @@ describe("goal tool declarations (issue 20)", () => {
 		const tools = system.flatMap((m) => m.toolsAdded ?? []).filter((t) => GOAL_TOOLS.includes(t.name));
 		expect(tools.map((t) => t.name)).toEqual(GOAL_TOOLS);
 		const bytes = tools.map((t) => JSON.stringify(t).length);
-		// 700 before issue 30 added goal_complete's optional open_items (the language-neutral completion check).
-		expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(750);
+		expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(700);
 		for (const tool of tools)
 			expect(JSON.parse(JSON.stringify(tool)).parameters.required).toContain("goal_id");
 		const prompt = system.map((m) => Object.values(m.sections ?? {}).join("\n")).join("\n");

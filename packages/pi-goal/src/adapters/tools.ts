@@ -24,11 +24,11 @@ export const MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
  * contract (only while a goal exists) gives the exact goal id and when and how to call each tool,
  * including resume_after_ms; results and rejections say what happened and what to do instead.
  */
-const COMPLETE = Type.Object({
-	goal_id: Type.String(),
-	summary: Type.String(),
-	open_items: Type.Optional(Type.Array(Type.String())),
-});
+/*
+ * goal_complete also takes `open_items` (a list of strings), undeclared so every request stays
+ * small: the model learns of it when a completion is asked about (completion.ts) and answers there.
+ */
+const COMPLETE = Type.Object({ goal_id: Type.String(), summary: Type.String() });
 type CompleteParams = { goal_id: string; summary: string; open_items?: unknown };
 
 /** The model's open_items: strings only, bounded; anything else reads as not given. */
