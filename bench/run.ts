@@ -34,6 +34,7 @@ const groups: [string, () => Promise<Metric[]>][] = [
 	["heap", async () => (await import("./metrics/heap.ts")).heap(smoke)],
 	["goal", async () => (await import("./metrics/goal-run.ts")).goalRun(smoke)],
 	["goal-active", async () => (await import("./metrics/goal-active.ts")).goalActive(smoke)],
+	["goal-runaway", async () => (await import("./metrics/goal-runaway.ts")).goalRunaway(smoke)],
 	["footprint", async () => (await import("./metrics/footprint.ts")).requestFootprint(smoke)],
 	["context-economics", async () => (await import("./metrics/context-economics.ts")).contextEconomics(smoke)],
 ];

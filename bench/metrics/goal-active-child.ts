@@ -30,10 +30,12 @@ import { join } from "node:path";
 
 process.env.PI_CODING_AGENT_DIR = mkdtempSync(join(tmpdir(), "pi-lifecycle-bench-agent-"));
 mkdirSync(join(process.env.PI_CODING_AGENT_DIR, "pi-lifecycle"), { recursive: true });
-// The run is one manual goal run (tool calls), so the automatic-turn breaker is not involved; off anyway.
+// 1,000 responses in one goal run: the response limit is off. The run reads the same file every turn,
+// which the stuck detector would rightly pause: its rules are off too (it still observes every
+// response, so its per-turn work is measured).
 writeFileSync(
 	join(process.env.PI_CODING_AGENT_DIR, "pi-lifecycle", "pi-goal.json"),
-	JSON.stringify({ automaticTurns: null }),
+	JSON.stringify({ automaticTurns: null, repeatedActions: null, repeatedErrors: null, cycleActions: null }),
 );
 const { allExtensions, inertTools, session } = await import("../lib/extensions.ts");
 const { smallProject } = await import("../lib/project.ts");

@@ -10,8 +10,8 @@
  *   branch, measured with Pi's `estimateTokens` (and chars/4), the largest of each type and the
  *   largest contract + continuation pair added at one boundary.
  *
- * pi-goal's automatic-turn breaker (25 by default) is raised to 100 in the isolated settings so the
- * run is not cut short.
+ * pi-goal's response limit (25 by default) is raised to 100 and its repeated-reply rule is off in
+ * the isolated settings so the run is not cut short.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -62,7 +62,9 @@ function goalId(messages: readonly Message[]): string {
 export async function goalRun(_smoke: boolean): Promise<Metric[]> {
 	const dir = join(getAgentDir(), "pi-lifecycle");
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, "pi-goal.json"), JSON.stringify({ automaticTurns: 100 }));
+	// Its tool-free replies differ only in the iteration number, which the stuck detector's reply
+	// rule rightly treats as the same reply (issue 30): off, with the response limit raised.
+	writeFileSync(join(dir, "pi-goal.json"), JSON.stringify({ automaticTurns: 100, noProgressTurns: null }));
 	let controller: JscpdController | undefined;
 	const h = await session(
 		allExtensions((c) => (controller = c)),

@@ -56,8 +56,10 @@ const writeDuplicates: DynamicStep = () =>
 		],
 		{ stopReason: "toolUse" },
 	);
+/** Review passes that say different things: replies differing only in a number are the same reply to pi-goal's stuck detector. */
+const REVIEWS = ["Reviewing alpha.ts.", "Reviewing beta.ts next.", "Checking both modules together."];
 const review = (n: number): DynamicStep =>
-	think(() => fauxAssistantMessage(fauxText(`Reviewing, pass ${n}.`)));
+	think(() => fauxAssistantMessage(fauxText(REVIEWS[n - 1] ?? `Review ${n}.`)));
 const complete: DynamicStep = (context) =>
 	fauxAssistantMessage(
 		[

@@ -419,7 +419,7 @@ describe("input safety: project configuration only when the project is trusted",
 				settings: { retry: { enabled: false } },
 			});
 			mkdirSync(join(harness.cwd, ".pi", "pi-lifecycle"), { recursive: true });
-			// automaticTurns: 1 pauses the goal after its first automatic response.
+			// automaticTurns: 1 pauses the goal after its first response (every response counts, issue 30).
 			writeFileSync(
 				join(harness.cwd, ".pi", "pi-lifecycle", "pi-goal.json"),
 				JSON.stringify({ automaticTurns: 1 }),
@@ -440,7 +440,7 @@ describe("input safety: project configuration only when the project is trusted",
 		vi.spyOn(console, "error").mockImplementation(() => {});
 		const trusted = await callsWith(true);
 		const untrusted = await callsWith(false);
-		expect(trusted).toBe(2);
+		expect(trusted).toBe(1);
 		expect(untrusted, "an untrusted project's automaticTurns: 1 was applied").toBeGreaterThan(trusted);
 	});
 });

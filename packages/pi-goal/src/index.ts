@@ -11,6 +11,7 @@ import {
 	IdleDispatcher,
 	trackLifecycle,
 } from "@pi-lifecycle/lifecycle-kit";
+import { BatchTracker } from "./adapters/batch.js";
 import { createGoalBoundaries, TurnEndNeeds } from "./adapters/boundary.js";
 import { followStartedWork, registerGoalCommand } from "./adapters/command-register.js";
 import { GoalController } from "./adapters/controller.js";
@@ -108,6 +109,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			footerClock.stop();
 		};
 		const dormancy = new Dormancy();
+		const batch = new BatchTracker();
 		// Before the hooks' own session_tree handler restores the branch (handlers run in order).
 		pi.on("session_tree", () => notices.rebase());
 		// Tools and /goal are registered at the first session_start, once no peer holds them (peer.ts).
@@ -119,7 +121,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			follow: (ctx) => followStartedWork(ctx, pi),
 		});
 		const registerOurs = () => {
-			registerTools(pi, controller);
+			registerTools(pi, controller, batch);
 			registerGoalCommand({
 				pi,
 				controller,
@@ -130,6 +132,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			});
 		};
 		registerHooks(pi, {
+			batch,
 			controller,
 			waker,
 			run,

@@ -32,7 +32,7 @@ async function session(stub?: DialogStub): Promise<ScriptedSession> {
 
 /** Starts a goal and lets the model complete it at once. */
 async function completedGoal(s: ScriptedSession, objective: string): Promise<void> {
-	s.script(completeGoal(), reply("Done."));
+	s.script(completeGoal(), completeGoal(), reply("Done."));
 	await s.session.prompt(`/goal ${objective}`);
 	await settle(s);
 	expect(lastGoal(s)).toMatchObject({ objective, status: "complete" });
@@ -63,7 +63,7 @@ describe("/goal grammar without traps", () => {
 
 	it("/goal -- <objective> starts a goal with the objective taken literally", async () => {
 		const s = await session();
-		s.script(completeGoal(), reply("Done."));
+		s.script(completeGoal(), completeGoal(), reply("Done."));
 		await s.session.prompt("/goal -- edit the README to name the new flag");
 		await settle(s);
 		expect(lastGoal(s)).toMatchObject({

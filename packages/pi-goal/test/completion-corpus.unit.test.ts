@@ -125,3 +125,38 @@ describe("completion corpus", () => {
 		expect(decideCompletion(FINISHED[0] ?? "", "g-3", asked)).toEqual({ accept: true });
 	});
 });
+
+describe("admissions in any language (issue 30)", () => {
+	const facts = { toolWork: true };
+	it("German, French, Spanish and Japanese admissions without open_items are asked about", () => {
+		for (const summary of [
+			"Der Parser ist fertig, aber die Tests schlagen noch fehl und die Doku fehlt noch.",
+			"Die Funktion ist teilweise umgesetzt; der Export ist noch nicht implementiert.",
+			"Le parseur est prêt, mais les tests échouent encore et la documentation manque.",
+			"El analizador está listo, pero las pruebas todavía fallan y falta la documentación.",
+			"パーサーは完成しましたが、テストはまだ失敗しています。ドキュメントも未完成です。 残り 作業 あり です",
+		])
+			expect(decideCompletion(summary, "g-1", new Set(), facts).accept, summary).toBe(false);
+	});
+	it("open items listed in any language are asked about; an empty list is accepted", () => {
+		const german = "Der Parser ist fertig und alle Tests laufen durch, die Doku ist aktualisiert.";
+		expect(
+			decideCompletion(german, "g-1", new Set(), { ...facts, openItems: ["Doku schreiben"] }).accept,
+		).toBe(false);
+		expect(decideCompletion(german, "g-1", new Set(), { ...facts, openItems: [] }).accept).toBe(true);
+	});
+	it("unchecked task-list items are an admission in every language", () => {
+		const summary = "Erledigt:\n- [x] Parser\n- [ ] Tests schreiben";
+		expect(decideCompletion(summary, "g-1", new Set(), facts).accept).toBe(false);
+	});
+	it("every finished English summary is still accepted at once", () => {
+		for (const summary of FINISHED)
+			expect(decideCompletion(summary, "g-1", new Set(), facts).accept, summary).toBe(true);
+	});
+	it("asked once per goal: the second call is accepted", () => {
+		const asked = new Set<string>();
+		const summary = "Der Parser ist fertig, aber die Tests schlagen noch fehl und die Doku fehlt noch.";
+		expect(decideCompletion(summary, "g-1", asked, facts).accept).toBe(false);
+		expect(decideCompletion(summary, "g-1", asked, facts).accept).toBe(true);
+	});
+});

@@ -33,7 +33,7 @@ describe("a contract revision published while idle is in the window once", () =>
 	it("the user's clear while idle: the cleared revision reaches the model once", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension(), toolsExtension()],
-			responses: [completeGoal(), reply("nothing left")],
+			responses: [completeGoal(), completeGoal(), reply("nothing left")],
 		});
 		await harness.prompt("/goal ship the feature");
 		await settle(harness);

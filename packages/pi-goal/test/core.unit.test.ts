@@ -140,13 +140,13 @@ describe("safety", () => {
 		expect(print.length).toBeLessThanOrEqual(13);
 		expect(print).not.toContain("secret");
 	});
-	it("automaticTurns counts only automatic turns; null is unlimited", () => {
+	it("automaticTurns counts every response of the goal, in any run (issue 30); null is unlimited", () => {
 		const manual = countTurn(
 			freshSafety(1),
 			{ automatic: false, toolCalls: 1, text: "" },
 			{ automaticTurns: 1, noProgressTurns: null },
 		);
-		expect(manual.trip).toBeUndefined();
+		expect(manual.trip).toBe("automatic-turns");
 		const auto = countTurn(
 			freshSafety(1),
 			{ automatic: true, toolCalls: 1, text: "" },

@@ -1,7 +1,7 @@
 /**
  * Issue 23 audit (a23): what a restore re-derives from the branch must be what the live handlers
- * counted, and the live counters must follow the documented rules (user prompts are never
- * automatic turns), also when the user's input arrives inside a goal's run.
+ * counted, and the live counters must follow the documented rules (issue 30: every response of an
+ * active goal counts), also when the user's input arrives inside a goal's run.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -40,7 +40,7 @@ function followUpAt(at: number, deliverAs: "followUp" | "steer" = "followUp") {
 }
 
 describe("user input inside a goal's run", () => {
-	it("a user's follow-up answered inside an automatic run is not an automatic turn", async () => {
+	it("a user's follow-up answered inside the goal's work counts toward the response limit (issue 30)", async () => {
 		harness = await createScriptedSession({
 			extensions: [followUpAt(2), goalExtension({ settings: { automaticTurns: 3, noProgressTurns: null } })],
 			// kickoff (manual), continuation 1, the user's question, continuation 2, continuation 3.
@@ -48,12 +48,12 @@ describe("user input inside a goal's run", () => {
 		});
 		await harness.prompt("/goal answer things");
 		await settle(harness);
-		expect(lastGoal(harness)).toMatchObject({ status: "complete" });
-		expect(harness.providerCalls).toBe(5);
-		expect(lastGoal(harness)).toMatchObject({ status: "complete" });
+		// kickoff, continuation 1 and the answer to the user: three responses reach the limit of 3.
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+		expect(harness.providerCalls).toBe(3);
 	});
 
-	it("a steered user message from another extension inside an automatic tool loop is manual work, live and restored", async () => {
+	it("a steered user message inside the goal's tool loop does not stop the counting (issue 30)", async () => {
 		let api: ExtensionAPI | undefined;
 		const steerer = {
 			name: "steerer",
@@ -89,8 +89,8 @@ describe("user input inside a goal's run", () => {
 		await settle(harness);
 		expect(api).toBeDefined();
 		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
-		// Automatic: the continuation-1 tool call, c2, continuation 3 (tool call) trips at 3.
-		expect(harness.providerCalls).toBe(5);
+		// The kickoff reply, the tool call and the answer to the steer: three responses trip at 3.
+		expect(harness.providerCalls).toBe(3);
 	});
 
 	it("restore matches the live counters at every state entry with follow-ups, steers, retries and waits", async () => {
@@ -187,7 +187,7 @@ describe("restore after a compaction that kept the contract", () => {
 describe("no state entry per turn, whatever the turn", () => {
 	it("a goal of tool-free replies, retried errors and tool loops writes only its start and its stop", async () => {
 		const work = Array.from({ length: 24 }, (_, i) =>
-			i % 6 === 5 ? retryableError() : i % 3 === 0 ? toolCall("noop") : reply(`progress ${i}`),
+			i % 6 === 5 ? retryableError() : i % 3 === 0 ? toolCall("noop", { i }) : reply(`progress ${i}`),
 		);
 		harness = await createScriptedSession({
 			extensions: [

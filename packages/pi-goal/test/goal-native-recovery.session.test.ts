@@ -83,8 +83,8 @@ describe("native recovery", () => {
 		expect(harness.events.some((e) => e.type === "session_before_compact" && e.info.willRetry === true)).toBe(
 			true,
 		);
-		// Continuation 1 (length) + its native retry: two automatic responses; the kickoff reply is not one.
-		expect(lastGoal(harness)).toMatchObject({ status: "complete", safety: { automaticTurns: 2 } });
+		// The kickoff reply, continuation 1 (length) and its native retry: three responses.
+		expect(lastGoal(harness)).toMatchObject({ status: "complete", safety: { automaticTurns: 3 } });
 	});
 
 	it("failed overflow compaction recovery ends blocked", async () => {
@@ -138,7 +138,7 @@ describe("native recovery", () => {
 	it("a replacement goal started after an error is not moved by the old run's settlement", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
-			responses: [providerError("400 bad request"), completeGoal()],
+			responses: [providerError("400 bad request"), completeGoal(), completeGoal()],
 		});
 		await harness.prompt("/goal first");
 		await settle(harness);

@@ -78,7 +78,7 @@ describe("usage-limit recovery", () => {
 		const { h, time } = await limitedGoal();
 		const id = lastGoal(h).id;
 		const counted = lastGoal(h).safety?.automaticTurns ?? -1;
-		expect(counted).toBe(1); // the original rejection (automatic continuation) counts
+		expect(counted).toBe(2); // the kickoff reply and the original rejection count
 		h.script(providerError(QUOTA));
 		const first = lastGoal(h).wait?.resumeAt ?? 0;
 		const timer = fireDue(time, first);

@@ -132,7 +132,11 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 const settingsArb: fc.Arbitrary<GoalSettings> = fc.record({
 	automaticTurns: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
 	noProgressTurns: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+	repeatedActions: fc.option(fc.integer({ min: 2, max: 8 }), { nil: null }),
+	repeatedErrors: fc.option(fc.integer({ min: 2, max: 8 }), { nil: null }),
+	cycleActions: fc.option(fc.integer({ min: 4, max: 8 }), { nil: null }),
 	retryUsageLimits: fc.boolean(),
+	usageRetries: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
 	managedRuns: fc.boolean(),
 });
 

@@ -82,7 +82,7 @@ describe("managed-run protocol (peer wire format)", () => {
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
 			extensions: [runner(log), goalExtension(ON)],
-			responses: [completeGoal()],
+			responses: [completeGoal(), completeGoal()],
 		});
 		log.pi?.events.emit("pi-goal:start", {
 			objective: "managed work",

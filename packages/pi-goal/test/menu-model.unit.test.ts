@@ -28,6 +28,7 @@ describe("goal manager menu model", () => {
 			"pause",
 			"edit",
 			"budget",
+			"cost",
 			"status",
 			"start",
 			"start-budget",
@@ -143,5 +144,14 @@ describe("goal manager menu model", () => {
 		expect(parseSettingValue("automaticTurns", "0").error).toMatch(/1 to 10000/);
 		expect(parseSettingValue("noProgressTurns", "1001").error).toMatch(/1 to 1000/);
 		expect(parseSettingValue("automaticTurns", "2.5").error).toBeDefined();
+	});
+});
+
+describe("money limit in the menu (issue 30)", () => {
+	it("a typed money limit: dollars, off, or a clear error", async () => {
+		const { parseCostChange } = await import("../src/core/menu-model.js");
+		expect(parseCostChange("2.50")).toEqual({ cost: 2.5 });
+		expect(parseCostChange("off")).toEqual({ cost: null });
+		for (const bad of ["abc", "-1", "0"]) expect(parseCostChange(bad).error).toContain("Invalid money limit");
 	});
 });

@@ -182,4 +182,19 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		confirm.answer(false);
 		await replacing;
 	});
+
+	it("Change the money limit sets the goal's money limit through /goal edit's path (issue 30)", async () => {
+		const stub = createDialogStub();
+		const s = await activeGoal(stub);
+		const menu = s.session.prompt("/goal");
+		(await stub.dialog(0)).answer(MENU_LABELS.cost);
+		const input = await stub.dialog(1);
+		expect(input).toMatchObject({ kind: "input", title: expect.stringMatching(/now no money limit/) });
+		input.answer("2.50");
+		await menu;
+		expect(stub.notices.at(-1)?.message).toMatch(
+			/^Goal g-[0-9a-f]+ now has a money limit of \$2\.50 \(active\)\.$/,
+		);
+		expect(stub.statuses.get("pi-goal")).toMatch(/cost (\$[\d.]+\/\$2\.50|not reported)$/);
+	});
 });

@@ -44,7 +44,7 @@ describe("workflow:mutex:v1", () => {
 					goal_id: goalIdIn(context.messages),
 					summary: "Done and verified.",
 				});
-			});
+			}, completeGoal("Done and verified."));
 			await harness.prompt("/goal take over");
 			await settle(harness);
 			expect(lastState(harness)?.goal?.status).toBe("complete");
@@ -141,7 +141,10 @@ describe("goal contract", () => {
 	});
 
 	it("a stopped goal publishes one inactive revision after the terminal tool result", async () => {
-		harness = await createScriptedSession({ extensions: [goalExtension()], responses: [completeGoal()] });
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			responses: [completeGoal(), completeGoal()],
+		});
 		await harness.prompt("/goal small thing");
 		await settle(harness);
 		const branch = harness.session.sessionManager.getBranch();

@@ -62,7 +62,10 @@ describe("peer wire protocol, the peer's own payloads", () => {
 	});
 
 	it("start trims the objective, keeps tokenBudget, and ignores unsafe or missing run ids", async () => {
-		const { observe, bus } = await setup([completeGoal("All requirements verified.")]);
+		const { observe, bus } = await setup([
+			completeGoal("All requirements verified."),
+			completeGoal("All requirements verified."),
+		]);
 		const unsafe = ["", ":other-channel", "with space", "x".repeat(129)].map((id) => observe(id));
 		for (const runId of ["", ":other-channel", "with space", "x".repeat(129)])
 			bus().emit("pi-goal:start", { runId, objective: "ship the managed run" });
@@ -106,7 +109,12 @@ describe("peer wire protocol, the peer's own payloads", () => {
 	});
 
 	it("a completion listener can start the next managed run", async () => {
-		const { observe, bus } = await setup([completeGoal("first done"), completeGoal("second done")]);
+		const { observe, bus } = await setup([
+			completeGoal("first done"),
+			completeGoal("first done"),
+			completeGoal("second done"),
+			completeGoal("second done"),
+		]);
 		const first = observe("chained-first");
 		const second = observe("chained-second");
 		bus().on("pi-goal:event:chained-first", (data: unknown) => {

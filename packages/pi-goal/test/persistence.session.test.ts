@@ -38,7 +38,7 @@ describe("goal persistence and per-turn cost", () => {
 		const turnEndSubscribed: boolean[] = [];
 		const observe = () => {
 			turnEndSubscribed.push(harness?.session.extensionRunner.hasHandlers("turn_end") === true);
-			return toolCall("noop");
+			return toolCall("noop", { n: turnEndSubscribed.length });
 		};
 		harness = await createScriptedSession({
 			extensions: [toolsExtension(), goalExtension({ settings: { automaticTurns: null } })],
@@ -115,7 +115,7 @@ describe("goal persistence and per-turn cost", () => {
 		const cut = lines.findLastIndex((line) => line.includes("step three"));
 		writeFileSync(file, `${lines.slice(0, cut + 1).join("\n")}\n`);
 		expect(lines.slice(0, cut + 1).filter((line) => line.includes(STATE_ENTRY))).toHaveLength(1);
-		// Two automatic responses were replayed; the cap of 4 allows two more, not four.
+		// Three responses were replayed (the kickoff's too); the cap of 4 allows one more, not four.
 		harness = await createScriptedSession({
 			extensions: [goalExtension({ settings: { automaticTurns: 4 } })],
 			session: { open: file },
@@ -123,6 +123,6 @@ describe("goal persistence and per-turn cost", () => {
 		});
 		await settle(harness);
 		expect(lastState(harness)?.goal).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
-		expect(harness.providerCalls).toBe(2);
+		expect(harness.providerCalls).toBe(1);
 	});
 });

@@ -138,19 +138,19 @@ describe("restore walk and accounting replay", () => {
 		expect(restored.branchTotal).toBe(10);
 	});
 
-	it("replay: automatic turns follow accepted continuations of this goal, a user message ends them", () => {
+	it("replay: every response of an active goal counts, a user message inside its work too (issue 30)", () => {
 		const entries = [
 			toolUse(1), // the anchored run is automatic
 			continuation("g-other", 9), // another goal's prompt changes nothing
 			assistant(1),
 			{ type: "message", message: { role: "user", content: "hi" } },
-			assistant(1), // manual
+			assistant(1), // answers the user: still counted while the goal is active
 			continuation("g-1", 3),
 			assistant(1), // automatic
 		];
 		const replayed = replayAfter(active(), { tokens: 100, automatic: true }, entries as never, 0);
 		expect(replayed.branchTotal).toBe(104);
-		expect(replayed.state.goal?.safety.automaticTurns).toBe(3);
+		expect(replayed.state.goal?.safety.automaticTurns).toBe(4);
 		expect(replayed.state.goal?.iteration).toBe(3);
 	});
 
@@ -175,7 +175,7 @@ describe("restore walk and accounting replay", () => {
 		expect(replayAfter(complete, anchor, [], 0).state).toBe(complete);
 	});
 
-	it("replay: no-progress counts only goal-owned runs; a manual run neither adds nor resets", () => {
+	it("replay: a manual run's response of an active goal counts like any other (issue 30)", () => {
 		const goal = active().goal as GoalRecord;
 		const counted = active({ safety: { ...goal.safety, noProgress: 1, fingerprint: "x" } });
 		const manual = replayAfter(
@@ -184,7 +184,7 @@ describe("restore walk and accounting replay", () => {
 			[assistant(1)] as never,
 			0,
 		);
-		expect(manual.state.goal?.safety).toEqual(counted.goal?.safety);
+		expect(manual.state.goal?.safety.automaticTurns).toBe(1);
 		// An anchor written before goalWork was recorded: goal-owned exactly when automatic.
 		expect(readAnchor({ tokens: 0, automatic: true })).toEqual({
 			tokens: 0,

@@ -13,7 +13,12 @@ import { allExtensions, fakeJscpd } from "./extensions.js";
 const agentDir = process.argv[2] as string;
 const budget = Number(process.argv[3]);
 mkdirSync(join(agentDir, "pi-lifecycle"), { recursive: true });
-writeFileSync(join(agentDir, "pi-lifecycle", "pi-goal.json"), JSON.stringify({ automaticTurns: null }));
+// The goal reads the same file again and again on purpose (a budget test): the response limit and
+// the stuck detector's rules are off, so only the token budget stops it.
+writeFileSync(
+	join(agentDir, "pi-lifecycle", "pi-goal.json"),
+	JSON.stringify({ automaticTurns: null, repeatedActions: null, repeatedErrors: null, cycleActions: null }),
+);
 console.error = () => {};
 const h = await createScriptedSession({
 	session: "file",

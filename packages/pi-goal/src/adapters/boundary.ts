@@ -28,77 +28,18 @@ import {
 	createBoundaryParticipant,
 } from "@pi-lifecycle/lifecycle-kit";
 import { continuationMessage, type GoalMessage } from "../core/contract.js";
-import { assistantTurn, type HeldResponse } from "../core/replay.js";
+import { assistantTurn } from "../core/replay.js";
 import type { RunOwnership } from "../core/run.js";
 import { countTurn, type TurnFacts } from "../core/safety.js";
+import { callsOf, replyStep, resultText } from "../core/stuck-facts.js";
 import type { GoalController } from "./controller.js";
+import { type TurnEndNeeds, withStep } from "./turn-end-needs.js";
 import type { GoalWaker } from "./wake.js";
 import { resetAhead } from "./window.js";
 
 export { RunOwnership } from "../core/run.js";
 
-/** A response with tool calls whose count waits until its tools ran. */
-interface HeldTurn {
-	readonly goalId: string;
-	readonly turn: TurnFacts;
-	readonly trips: boolean;
-}
-
-/** What makes the next `turn_end` worth a subscription, besides a pending contract revision. */
-export class TurnEndNeeds {
-	/**
-	 * A response with tool calls, counted once its tools ran (a tool that stopped the goal, such as
-	 * `goal_complete`, means it is not counted), at the next response, agent_end or turn_end.
-	 */
-	#held: HeldTurn | undefined;
-	/** An accepted `new_context` call: this turn's boundary opens a new window. */
-	#reset = false;
-
-	/** A response with tool calls is held until its tools ran. */
-	hold(held: HeldTurn): void {
-		this.#held = held;
-	}
-	/** Takes the held response out (it is counted now, or dropped). */
-	takeHeld(): HeldTurn | undefined {
-		const held = this.#held;
-		this.#held = undefined;
-		return held;
-	}
-	/** An accepted `new_context` call: this turn's boundary opens a new window. */
-	resetAccepted(): void {
-		this.#reset = true;
-	}
-	/** The turn's boundary ran: the new window got its contract. */
-	turnEnded(): void {
-		this.#reset = false;
-	}
-
-	/** The held response as a state entry's anchor records it (replay.ts). */
-	heldResponse(): HeldResponse | undefined {
-		const held = this.#held;
-		if (!held) return undefined;
-		return {
-			goalId: held.goalId,
-			automatic: held.turn.automatic,
-			goalWork: held.turn.goalWork ?? held.turn.automatic,
-		};
-	}
-
-	/** Whether turn_end is needed (with the controller's pending contract). */
-	wanted(controller: GoalController): boolean {
-		return (
-			this.#held?.trips === true ||
-			(this.#reset && controller.goal?.status === "active") ||
-			controller.pendingContract() !== undefined
-		);
-	}
-
-	/** A new attempt starts or the session changed: nothing from an earlier turn carries over. */
-	clear(): void {
-		this.#held = undefined;
-		this.#reset = false;
-	}
-}
+export { TurnEndNeeds } from "./turn-end-needs.js";
 
 /** Dependencies of the boundary proposer. */
 export interface BoundaryDeps {
@@ -146,7 +87,7 @@ export function flushHeldTurn(
 	const held = needs.takeHeld();
 	const goal = controller.goal;
 	if (!held || goal?.status !== "active" || goal.id !== held.goalId) return false;
-	controller.apply({ type: "turn", turn: held.turn }, ctx);
+	controller.apply({ type: "turn", turn: withStep(held) }, ctx);
 	return controller.goal?.status !== "active";
 }
 
@@ -172,12 +113,35 @@ export function countResponse(
 		return false;
 	const turn: TurnFacts = { automatic: run.automatic, goalWork: run.goalOwned, error, ...facts };
 	if (facts.toolCalls === 0) {
-		controller.apply({ type: "turn", turn }, ctx);
+		// A provider error is no reply: the stuck detector's recent steps stay as they were.
+		const step = error ? undefined : replyStep(facts.text);
+		controller.apply({ type: "turn", turn: step ? { ...turn, step } : turn }, ctx);
 		return false;
 	}
 	const trips = countTurn(goal.safety, turn, controller.settings).trip !== undefined;
-	needs.hold({ goalId: goal.id, turn, trips });
+	needs.hold({ goalId: goal.id, turn, trips, calls: callsOf(message.content), results: [] });
 	return trips;
+}
+
+/**
+ * A tool result of the held response arrived (message_end, O(its text)). Once all arrived, the
+ * stuck detector decides whether counting the response trips; then turn_end is needed, where the
+ * loop is stopped before its next request. Returns true when turn_end is now needed.
+ */
+export function noteToolResult(
+	deps: Pick<BoundaryDeps, "controller" | "needs">,
+	message: { toolCallId?: unknown; isError?: unknown; content?: unknown },
+): boolean {
+	const { controller, needs } = deps;
+	const held = needs.addResult({
+		id: String(message.toolCallId ?? ""),
+		isError: message.isError === true,
+		text: resultText(message.content),
+	});
+	const goal = controller.goal;
+	if (!held || goal?.status !== "active" || goal.id !== held.goalId) return false;
+	held.trips = countTurn(goal.safety, withStep(held), controller.settings).trip !== undefined;
+	return held.trips;
 }
 
 function onTurnEnd(

@@ -5,12 +5,12 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
-import { elapsedMs, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
+import { elapsedMs, formatCost, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
 import { goalSituation, HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
 import { nextStep } from "../core/footer.js";
 import { describeGoalState } from "../core/goal-words.js";
 import { CHANGED_NOTICE } from "../core/menu-model.js";
-import { isUnfinished } from "../core/types.js";
+import { type GoalRecord, isUnfinished } from "../core/types.js";
 import { askEditOrStart, noGoalToEditHint } from "./command-ask.js";
 import type { GoalController } from "./controller.js";
 import { say } from "./output.js";
@@ -35,6 +35,16 @@ export interface CommandDeps extends UseCaseDeps {
 	readonly dormancy?: Pick<Dormancy, "dormant" | "reason">;
 }
 
+/** The money line of `/goal status`: spent, the limit, and whether the model reports cost at all. */
+function costLines(goal: GoalRecord): string[] {
+	if (goal.costLimit === undefined && !goal.costSpent) return [];
+	const limit = goal.costLimit === undefined ? "" : ` of ${formatCost(goal.costLimit)}`;
+	const unreported = goal.costUnreported
+		? " (the model reports no cost, so the money limit cannot apply)"
+		: "";
+	return [`Cost: ${formatCost(goal.costSpent ?? 0)}${limit}${unreported}`];
+}
+
 /** Multi-line status for `/goal status`. */
 export function statusText(controller: GoalController): string {
 	const goal = controller.goal;
@@ -46,6 +56,7 @@ export function statusText(controller: GoalController): string {
 		`Objective: ${goal.objective.length > 300 ? `${goal.objective.slice(0, 300)}…` : goal.objective}`,
 		`Tokens: ${formatTokens(used)}${goal.tokenBudget === null ? "" : ` of ${formatTokens(goal.tokenBudget)}`}`,
 		`Active time: ${formatDuration(elapsedMs(goal.clock, now))}`,
+		...costLines(goal),
 		`Responses: ${goal.safety.automaticTurns}${settings.automaticTurns === null ? " (no limit)" : ` of ${settings.automaticTurns}`}`,
 	];
 	if (goal.wait)
@@ -53,6 +64,7 @@ export function statusText(controller: GoalController): string {
 			`Waiting for: ${goal.wait.reason}${goal.wait.resumeAt === null ? "" : ` until ${new Date(goal.wait.resumeAt).toISOString()}`}`,
 		);
 	if (goal.outcome) lines.push(`${goal.status === "complete" ? "Summary" : "Reason"}: ${goal.outcome}`);
+	if (goal.pauseDetail) lines.push(`Why it paused: ${goal.pauseDetail}`);
 	const step = nextStep(goal);
 	if (step) lines.push(`Next: ${step}`);
 	return lines.join("\n");
@@ -95,8 +107,8 @@ export async function handleGoalCommand(
 			return say(ctx, HELP_TEXT);
 		case "start": {
 			if (!(await confirmReplace(controller, ctx))) return;
-			const { objective, tokenBudget } = command;
-			return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective, tokenBudget }));
+			const { objective, tokenBudget, costLimit } = command;
+			return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective, tokenBudget, costLimit }));
 		}
 		case "pause":
 			return sayOutcomeOf(ctx, pauseGoal(deps, ctx));

@@ -12,13 +12,20 @@ import {
 	offerNewWindowDrafts,
 	onResetAnnouncement,
 } from "@pi-lifecycle/lifecycle-kit";
-import { messageTokens, type UsageLike } from "../core/accounting.js";
+import { messageCost, messageTokens, type UsageLike } from "../core/accounting.js";
 import { readContinuationDetails, readContractDetails } from "../core/contract.js";
 import { type AssistantLike, errorFacts } from "../core/errors.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE } from "../core/types.js";
-import { countResponse, flushHeldTurn, newWindowDrafts, type TurnEndNeeds } from "./boundary.js";
+import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, TOOL_NAMES } from "../core/types.js";
+import type { BatchTracker } from "./batch.js";
+import {
+	countResponse,
+	flushHeldTurn,
+	newWindowDrafts,
+	noteToolResult,
+	type TurnEndNeeds,
+} from "./boundary.js";
 import type { GoalController } from "./controller.js";
 import { withLocalFault } from "./host-facts.js";
 import { say } from "./output.js";
@@ -47,6 +54,33 @@ export interface HookDeps {
 	readonly dormancy: Dormancy;
 	/** Registers the goal tools and /goal (at the first session_start, when no peer holds them). */
 	readonly registerOurs: () => void;
+	/** The current tool batch (goal_complete's completion guard reads it). */
+	readonly batch: BatchTracker;
+}
+
+const GOAL_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
+
+/** Whether the goal has a token budget or a money limit to check. */
+function hasBudget(controller: GoalController): boolean {
+	const goal = controller.goal;
+	return goal?.tokenBudget != null || goal?.costLimit !== undefined;
+}
+
+/**
+ * One response's cost (O(1)): added to an active goal's spending; a model that reports no cost
+ * while a money limit is set is said once (status and a notice), so the limit is not pretended.
+ */
+function noteCost(controller: GoalController, ctx: ExtensionContext, cost: number, tokens: number): void {
+	const goal = controller.goal;
+	if (goal?.status !== "active") return;
+	if (cost <= 0 && (goal.costLimit === undefined || goal.costUnreported || tokens <= 0)) return;
+	controller.apply({ type: "cost", cost, tokens }, ctx);
+	if (!goal.costUnreported && controller.goal?.costUnreported)
+		say(
+			ctx,
+			"The model reports no cost for its responses, so the goal's money limit cannot apply. Use a token budget (/goal edit --tokens N <objective>) instead.",
+			"warning",
+		);
 }
 
 /** Whether a finished tool call is an accepted `new_context` (window.ts decides). */
@@ -137,7 +171,10 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			const tokens = messageTokens(message.usage);
 			if (tokens > 0)
 				controller.apply({ type: "tokens", tokens, leafBefore: ctx.sessionManager.getLeafId() }, ctx);
+			noteCost(controller, ctx, messageCost(message.usage), tokens);
 			const assistant = event.message as AssistantLike;
+			if (controller.goal?.status === "active")
+				deps.batch.response((assistant as { content?: unknown }).content);
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.
 			const facts =
 				assistant.stopReason === "error"
@@ -146,14 +183,25 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			run.noteResponse(assistant.stopReason, facts && { ...facts, goalId: controller.goal?.id });
 			if (countResponse({ controller, run, needs }, assistant as { content?: unknown }, ctx))
 				deps.syncBoundaries();
+		} else if (message.role === "toolResult") {
+			if (noteToolResult({ controller, needs }, event.message as never)) deps.syncBoundaries();
 		} else if (message.role === "custom" && message.customType === CONTRACT_MESSAGE) {
 			const details = readContractDetails(message.details);
 			if (details) controller.apply({ type: "window", revision: details.revision }, ctx);
 		}
 	});
+	pi.on("tool_execution_start", (event) => {
+		if (controller.goal?.status === "active") deps.batch.started(event.toolCallId);
+	});
 	pi.on("tool_execution_end", (event, ctx) => {
+		const goal = controller.goal;
+		if (goal?.status === "active") {
+			deps.batch.ended(event.toolCallId, event.isError);
+			// The first tool that is not a goal tool: the goal has work to show (completion guard).
+			if (!goal.toolWork && !GOAL_TOOLS.has(event.toolName)) controller.apply({ type: "tool_work" }, ctx);
+		}
 		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
-		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+		if (hasBudget(controller)) controller.apply({ type: "budget_check" }, ctx);
 		// An accepted goal_wait invalidates an older length-recovery candidate.
 		if (event.toolName === "goal_wait" && !event.isError) run.dropLengthCandidate();
 		// An accepted new_context: this turn's boundary opens a new window, which gets the contract.
@@ -169,7 +217,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	pi.on("agent_end", (_event, ctx) => {
 		afterRun = true;
 		flushHeldTurn({ controller, needs }, ctx);
-		if (controller.goal?.tokenBudget != null) controller.apply({ type: "budget_check" }, ctx);
+		if (hasBudget(controller)) controller.apply({ type: "budget_check" }, ctx);
 	});
 
 	pi.on("before_agent_start", (event, ctx) => {

@@ -11,6 +11,7 @@ import { describeGoalState } from "../core/goal-words.js";
 import {
 	budgetLine,
 	CHANGED_NOTICE,
+	costLine,
 	goalIdentity,
 	MENU_LABELS,
 	menuItems,
@@ -19,6 +20,7 @@ import {
 	objectiveProblem,
 	parseBudget,
 	parseBudgetChange,
+	parseCostChange,
 	parseSettingValue,
 	SETTING_HELP,
 	settingsItems,
@@ -110,6 +112,8 @@ export async function openGoalMenu(
 			return edit(menu);
 		case "budget":
 			return changeBudget(menu);
+		case "cost":
+			return changeCost(menu);
 		case "start":
 		case "start-budget":
 			return start(menu, action === "start-budget");
@@ -159,6 +163,24 @@ async function changeBudget(menu: Opened): Promise<void> {
 	const now = menu.deps.controller.goal;
 	const state = now ? describeGoalState(now, menu.deps.controller.settings.automaticTurns) : "cleared";
 	const text = `Goal ${now?.id} now has ${budgetLine(now?.tokenBudget ?? null)} (${state}).`;
+	sayOutcomeOf(menu.ctx, error ? { error, text: error } : { text });
+}
+
+async function changeCost(menu: Opened): Promise<void> {
+	const goal = menu.deps.controller.goal;
+	if (!goal) return;
+	const typed = await menu.ctx.ui.input(
+		`Money limit of goal ${goal.id} in US dollars (now ${costLine(goal)})`,
+		"e.g. 2.50, or off for no limit",
+		{ signal: menu.signal },
+	);
+	if (typed === undefined || !menu.still()) return;
+	const change = parseCostChange(typed);
+	if (change.cost === undefined) return say(menu.ctx, change.error ?? "Invalid money limit.", "error");
+	// The same path as `/goal edit --cost X <objective>` with the objective unchanged.
+	const { error } = editGoal(menu.deps, menu.ctx, { objective: goal.objective, costLimit: change.cost });
+	const now = menu.deps.controller.goal;
+	const text = now ? `Goal ${now.id} now has ${costLine(now)} (${now.status}).` : "";
 	sayOutcomeOf(menu.ctx, error ? { error, text: error } : { text });
 }
 

@@ -1,13 +1,30 @@
 /** pi-goal settings spec: `<agentDir>/pi-lifecycle/pi-goal.json` (and the trusted project file). */
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
+import { STUCK_WINDOW } from "../core/stuck.js";
 import { DEFAULT_SETTINGS, type GoalSettings } from "../core/types.js";
 
-const KEYS = ["automaticTurns", "noProgressTurns", "retryUsageLimits", "managedRuns"] as const;
+const KEYS = [
+	"automaticTurns",
+	"noProgressTurns",
+	"repeatedActions",
+	"repeatedErrors",
+	"cycleActions",
+	"retryUsageLimits",
+	"usageRetries",
+	"managedRuns",
+] as const;
 
-function nullableInteger(key: string, value: unknown, max: number): string | undefined {
+/** The stuck detector's thresholds: the rules see the last 8 responses. */
+const STUCK_RANGES = {
+	repeatedActions: [2, STUCK_WINDOW],
+	repeatedErrors: [2, STUCK_WINDOW],
+	cycleActions: [4, STUCK_WINDOW],
+} as const;
+
+function nullableInteger(key: string, value: unknown, max: number, min = 1): string | undefined {
 	if (value === null) return undefined;
-	return check.integer(key, value, 1, max)
-		? `"${key}" must be an integer from 1 to ${max}, or null`
+	return check.integer(key, value, min, max)
+		? `"${key}" must be an integer from ${min} to ${max}, or null`
 		: undefined;
 }
 
@@ -26,10 +43,22 @@ export function validateGoalSettings(raw: unknown): SettingsValidation<GoalSetti
 		if (issue) issues.push(issue);
 		else value.noProgressTurns = raw.noProgressTurns as number | null;
 	}
+	for (const key of Object.keys(STUCK_RANGES) as (keyof typeof STUCK_RANGES)[]) {
+		if (!(key in raw)) continue;
+		const [min, max] = STUCK_RANGES[key];
+		const issue = nullableInteger(key, raw[key], max, min);
+		if (issue) issues.push(issue);
+		else value[key] = raw[key] as number | null;
+	}
 	if ("retryUsageLimits" in raw) {
 		const issue = check.boolean("retryUsageLimits", raw.retryUsageLimits);
 		if (issue) issues.push(issue);
 		else value.retryUsageLimits = raw.retryUsageLimits as boolean;
+	}
+	if ("usageRetries" in raw) {
+		const issue = nullableInteger("usageRetries", raw.usageRetries, 100);
+		if (issue) issues.push(issue);
+		else value.usageRetries = raw.usageRetries as number | null;
 	}
 	if ("managedRuns" in raw) {
 		const issue = check.boolean("managedRuns", raw.managedRuns);

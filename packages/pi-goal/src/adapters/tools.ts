@@ -9,6 +9,7 @@ import { decideCompletion } from "../core/completion.js";
 import type { GoalEvent } from "../core/goal-machine.js";
 import { bound, oneLine, quoteInline } from "../core/quote.js";
 import { MIN_WAIT_MS } from "../core/types.js";
+import type { BatchTracker } from "./batch.js";
 import type { GoalController } from "./controller.js";
 
 /** Longest stored goal_complete summary, in characters. */
@@ -23,7 +24,18 @@ export const MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
  * contract (only while a goal exists) gives the exact goal id and when and how to call each tool,
  * including resume_after_ms; results and rejections say what happened and what to do instead.
  */
+/*
+ * goal_complete also takes `open_items` (a list of strings), undeclared so every request stays
+ * small: the model learns of it when a completion is asked about (completion.ts) and answers there.
+ */
 const COMPLETE = Type.Object({ goal_id: Type.String(), summary: Type.String() });
+type CompleteParams = { goal_id: string; summary: string; open_items?: unknown };
+
+/** The model's open_items: strings only, bounded; anything else reads as not given. */
+function readOpenItems(value: unknown): string[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	return value.filter((item): item is string => typeof item === "string").slice(0, 50);
+}
 const BLOCKED = Type.Object({ goal_id: Type.String(), reason: Type.String(), evidence: Type.String() });
 const WAIT = Type.Object({
 	goal_id: Type.String(),
@@ -72,18 +84,21 @@ type Decision = { readonly event: GoalEvent; readonly done: string } | { readonl
  */
 function goalExecute<P extends { readonly goal_id: unknown }>(
 	controller: GoalController,
-	decide: (params: P) => Decision,
+	decide: (params: P, call: { id: string; signal: AbortSignal | undefined }) => Decision | Promise<Decision>,
 ) {
 	return async (
-		_id: string,
+		id: string,
 		params: P,
-		_signal: AbortSignal | undefined,
+		signal: AbortSignal | undefined,
 		_onUpdate: unknown,
 		ctx: ExtensionContext,
 	): Promise<AgentToolResult<{ ok: boolean }>> => {
 		const stale = staleReason(controller, params.goal_id);
 		if (stale) return result(stale, true);
-		const decision = decide(params);
+		const decision = await decide(params, { id, signal });
+		// A decision may await the calls beside it: the goal can have changed meanwhile.
+		const late = staleReason(controller, params.goal_id);
+		if (late) return result(late, true);
 		if ("rejected" in decision) return result(decision.rejected, true);
 		const applied = controller.apply(decision.event, ctx);
 		return applied.error ? result(`Rejected: ${applied.error}`, true) : result(decision.done, false);
@@ -91,7 +106,11 @@ function goalExecute<P extends { readonly goal_id: unknown }>(
 }
 
 /** Registers goal_complete, goal_blocked and goal_wait. */
-export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller: GoalController): void {
+export function registerTools(
+	pi: Pick<ExtensionAPI, "registerTool">,
+	controller: GoalController,
+	batch: BatchTracker,
+): void {
 	/** Goal ids whose completion summary was already asked about (asked at most once per goal id). */
 	const asked = new Set<string>();
 	pi.registerTool({
@@ -101,15 +120,21 @@ export function registerTools(pi: Pick<ExtensionAPI, "registerTool">, controller
 		label: "Goal complete",
 		description: "Complete the goal, with evidence.",
 		parameters: COMPLETE,
-		execute: goalExecute(controller, (params: { goal_id: string; summary: string }) => {
+		execute: goalExecute(controller, async (params: CompleteParams, call) => {
 			const summary = String(params.summary ?? "").trim();
 			if (!summary) return { rejected: "Rejected: the summary is empty. Give the evidence of completion." };
-			// Authoritative: never rejected; a summary admitting unfinished work is asked about once.
-			const decision = decideCompletion(summary, String(params.goal_id), asked);
-			if (!decision.accept)
-				return {
-					rejected: `Not completed yet: the summary says "${quoteInline(decision.phrase, 80)}". If every requirement is met, call goal_complete again and it will be accepted; otherwise keep working.`,
-				};
+			// Authoritative: never refused for good; a doubtful completion is asked about once (issue 30).
+			// The calls beside it first: a tool of the same batch that ended well is tool work too.
+			const batchProblem = await batch.problemBeside(call.id, call.signal);
+			const goal = controller.goal;
+			const facts = {
+				// Tool work, or earlier responses of this goal (a reply before it is the model's own check).
+				toolWork: goal?.toolWork === true || (goal?.safety.automaticTurns ?? 0) > 0,
+				batchProblem,
+				openItems: readOpenItems(params.open_items),
+			};
+			const decision = decideCompletion(summary, String(params.goal_id), asked, facts);
+			if (!decision.accept) return { rejected: quoteInline(decision.reason, 400) };
 			return {
 				event: { type: "complete", summary: bound(summary, MAX_SUMMARY) },
 				done: "Goal marked complete.",

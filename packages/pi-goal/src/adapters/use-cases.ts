@@ -60,13 +60,14 @@ export function startBlocker(deps: Pick<UseCaseDeps, "pi" | "controller">): stri
 export function startGoal(
 	deps: UseCaseDeps,
 	ctx: ExtensionContext,
-	request: { objective: string; tokenBudget: number | null; runId?: string },
+	request: { objective: string; tokenBudget: number | null; runId?: string; costLimit?: number },
 ): Outcome {
 	const blocked = startBlocker(deps);
 	if (blocked) return refused(blocked);
 	const id = newGoalId();
-	const { objective, tokenBudget, runId } = request;
-	const applied = deps.controller.apply({ type: "start", id, objective, tokenBudget, runId }, ctx);
+	const { objective, tokenBudget, runId, costLimit } = request;
+	const cost = costLimit === undefined ? {} : { costLimit };
+	const applied = deps.controller.apply({ type: "start", id, objective, tokenBudget, runId, ...cost }, ctx);
 	if (applied.error) return refused(applied.error);
 	return { text: `Goal ${deps.controller.goal?.id} started.` };
 }
@@ -78,11 +79,17 @@ export function startGoal(
 export function editGoal(
 	deps: UseCaseDeps,
 	ctx: ExtensionContext,
-	edit: { readonly objective: string; readonly tokenBudget?: number | null },
+	edit: {
+		readonly objective: string;
+		readonly tokenBudget?: number | null;
+		/** A new money limit; null removes it; absent keeps it. */
+		readonly costLimit?: number | null;
+	},
 ): Outcome {
 	const { controller } = deps;
+	const cost = edit.costLimit === undefined ? {} : { costLimit: edit.costLimit };
 	const applied = controller.apply(
-		{ type: "edit", newId: newGoalId(), objective: edit.objective, tokenBudget: edit.tokenBudget },
+		{ type: "edit", newId: newGoalId(), objective: edit.objective, tokenBudget: edit.tokenBudget, ...cost },
 		ctx,
 	);
 	if (applied.error) return refused(applied.error);

@@ -44,9 +44,38 @@ export function endUsage(usage: GoalUsage, branchTotal: number): GoalUsage {
 	return { spent: goalTokens(usage, branchTotal), baseline: null };
 }
 
-/** Whether the budget is exhausted. */
-export function budgetExhausted(goal: GoalRecord, branchTotal: number): boolean {
+/** Whether the token budget is exhausted. */
+export function tokensExhausted(goal: GoalRecord, branchTotal: number): boolean {
 	return goal.tokenBudget !== null && goalTokens(goal.usage, branchTotal) >= goal.tokenBudget;
+}
+
+/** Whether the money limit is reached. */
+export function costExhausted(goal: GoalRecord): boolean {
+	return goal.costLimit !== undefined && (goal.costSpent ?? 0) >= goal.costLimit;
+}
+
+/** Whether the budget (tokens or money) is exhausted. */
+export function budgetExhausted(goal: GoalRecord, branchTotal: number): boolean {
+	return tokensExhausted(goal, branchTotal) || costExhausted(goal);
+}
+
+/** The cost Pi reports with an assistant message (`usage.cost.total`, US dollars), else 0. */
+export function messageCost(usage: UsageLike | undefined): number {
+	const cost = (usage as { cost?: { total?: unknown } } | undefined)?.cost?.total;
+	return typeof cost === "number" && Number.isFinite(cost) && cost > 0 ? cost : 0;
+}
+
+/** Parses a money limit: `2.50`, `$2.50`, `0.5` (US dollars, > 0, at most 1,000,000). */
+export function parseCost(text: string): number | undefined {
+	const match = /^\$?(\d+(?:\.\d+)?)$/.exec(text.trim());
+	if (!match) return undefined;
+	const value = Number(match[1]);
+	return Number.isFinite(value) && value > 0 && value <= 1_000_000 ? value : undefined;
+}
+
+/** Formats dollars: $0.42, $2.50, $120. */
+export function formatCost(dollars: number): string {
+	return dollars >= 100 ? `$${Math.round(dollars)}` : `$${dollars.toFixed(2)}`;
 }
 
 /** Active elapsed milliseconds at `now`. */

@@ -11,6 +11,7 @@
  * is refused with the command meant: a user who typed it never wants a goal named "stop".
  */
 import { budgetExhausted, parseTokenCount } from "./accounting.js";
+import { takeTokens } from "./command-options.js";
 import { type GoalRecord, MAX_OBJECTIVE } from "./types.js";
 
 /** Subcommands with their one-line help. */
@@ -18,7 +19,7 @@ export const SUBCOMMANDS = {
 	status: "show the current goal (bare /goal opens the goal menu in the TUI)",
 	pause: "abort the current turn and pause the goal",
 	resume: "resume a paused or stopped goal (new goal id), or end a wait",
-	edit: "edit the objective: /goal edit [--tokens N] <objective>",
+	edit: "edit the objective: /goal edit [--tokens N] [--cost X] <objective>",
 	clear: "remove the goal",
 	"retry-usage-limits": "on|off: wait for a usage limit to reset instead of stopping (saved globally)",
 	help: "show this help",
@@ -150,11 +151,18 @@ export type GoalCommand =
 	| { readonly kind: "resume" }
 	| { readonly kind: "clear" }
 	| { readonly kind: "retry-usage-limits"; readonly enabled: boolean }
-	| { readonly kind: "start"; readonly objective: string; readonly tokenBudget: number | null }
+	| {
+			readonly kind: "start";
+			readonly objective: string;
+			readonly tokenBudget: number | null;
+			/** Money limit in US dollars (`--cost 2.50`). */
+			readonly costLimit?: number;
+	  }
 	| {
 			readonly kind: "edit";
 			readonly objective: string;
 			readonly tokenBudget?: number;
+			readonly costLimit?: number;
 			/** Set when the whole text could also be a new goal's objective (`/goal edit the README`). */
 			readonly orStart?: string;
 	  };
@@ -169,6 +177,7 @@ export const HELP_TEXT = [
 	"Usage:",
 	"  /goal <objective>                 start a goal (1-4000 characters)",
 	"  /goal --tokens N <objective>      start with a token budget (100k, 1.5m, 300000)",
+	"  /goal --cost X <objective>        start with a money limit in US dollars (2.50), from the cost the model reports",
 	"  /goal -- <objective>              start a goal, the objective taken literally",
 	...Object.entries(SUBCOMMANDS).map(([name, text]) => `  /goal ${name.padEnd(28)}${text}`),
 	"A subcommand that takes no text, followed by text, starts a goal with the whole text:",
@@ -182,22 +191,6 @@ function objectiveError(objective: string): string | undefined {
 	if (objective.length > MAX_OBJECTIVE)
 		return `The objective has ${objective.length} characters; the limit is ${MAX_OBJECTIVE}.`;
 	return undefined;
-}
-
-/** Splits a leading `--tokens N` (or `--tokens=N`) off the text. */
-function takeTokens(text: string): { tokens?: number; rest: string; error?: string } {
-	const match = /^--tokens(?:=|\s+)(\S*)\s*([\s\S]*)$/.exec(text);
-	if (!match) {
-		if (text.startsWith("--")) return { rest: text, error: `Unknown option ${text.split(/\s/)[0]}.` };
-		return { rest: text };
-	}
-	const tokens = parseTokenCount(match[1] ?? "");
-	if (tokens === undefined)
-		return {
-			rest: "",
-			error: `Invalid token budget "${match[1] ?? ""}": use a positive number like 100k, 1.5m or 300000.`,
-		};
-	return { tokens, rest: (match[2] ?? "").trim() };
 }
 
 /**
@@ -230,13 +223,17 @@ export function parseGoalCommand(args: string, situation: GoalSituation = "none"
 		const error = objectiveError(taken.rest);
 		if (error) return { ok: false, error: `/goal edit needs an objective. ${error}` };
 		// `edit --tokens …` is unambiguous; plain text could also be a new goal's objective.
-		const orStart = taken.tokens === undefined && objectiveError(text) === undefined ? text : undefined;
+		const orStart =
+			taken.tokens === undefined && taken.cost === undefined && objectiveError(text) === undefined
+				? text
+				: undefined;
 		return {
 			ok: true,
 			command: {
 				kind: "edit",
 				objective: taken.rest,
 				...(taken.tokens ? { tokenBudget: taken.tokens } : {}),
+				...(taken.cost ? { costLimit: taken.cost } : {}),
 				...(orStart ? { orStart } : {}),
 			},
 		};
@@ -245,13 +242,14 @@ export function parseGoalCommand(args: string, situation: GoalSituation = "none"
 	if (near) return { ok: false, error: near };
 	const taken = takeTokens(text);
 	if (taken.error) return { ok: false, error: taken.error };
-	return startCommand(taken.rest, taken.tokens ?? null);
+	return startCommand(taken.rest, taken.tokens ?? null, taken.cost);
 }
 
-function startCommand(objective: string, tokenBudget: number | null): ParseResult {
+function startCommand(objective: string, tokenBudget: number | null, costLimit?: number): ParseResult {
 	const error = objectiveError(objective.trim());
 	if (error) return { ok: false, error };
-	return { ok: true, command: { kind: "start", objective: objective.trim(), tokenBudget } };
+	const cost = costLimit === undefined ? {} : { costLimit };
+	return { ok: true, command: { kind: "start", objective: objective.trim(), tokenBudget, ...cost } };
 }
 
 /** Completions for the argument prefix. */
@@ -275,5 +273,11 @@ export function completeGoalArgs(
 		.map(([name, description]) => ({ value: name, label: name, description }));
 	if ("--tokens".startsWith(prefix) && prefix.length > 0)
 		items.push({ value: "--tokens ", label: "--tokens", description: "token budget, e.g. --tokens 100k" });
+	if ("--cost".startsWith(prefix) && prefix.length > 0)
+		items.push({
+			value: "--cost ",
+			label: "--cost",
+			description: "money limit in US dollars, e.g. --cost 2.50",
+		});
 	return items.length > 0 ? items : null;
 }

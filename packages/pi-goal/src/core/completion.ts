@@ -39,16 +39,90 @@ export function unfinishedAdmission(summary: string): string | undefined {
 /** What goal_complete does with a summary. */
 export type CompletionDecision =
 	| { readonly accept: true }
-	| { readonly accept: false; readonly phrase: string };
+	| { readonly accept: false; readonly phrase: string; readonly reason: string };
+
+/** What the tool knows about the goal's work besides the summary (issue 30). */
+export interface CompletionFacts {
+	/** Whether any tool other than the goal tools ran while this goal was active. */
+	readonly toolWork: boolean;
+	/** A command of the same tool batch that failed or whose result is not in yet (its label). */
+	readonly batchProblem?: string;
+	/** The model's `open_items`, when it gave them. */
+	readonly openItems?: readonly string[];
+}
+
+/** Unchecked task-list items (`- [ ] …`), in any language. */
+const UNCHECKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s*\S.*$/m;
+/**
+ * Common English words (none that other languages share, such as "in", "a", "Tests"): a summary
+ * with none of them is in a language the phrase list cannot read.
+ */
+const ENGLISH =
+	/\b(?:the|and|to|of|on|for|with|is|are|was|were|be|been|it|this|that|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified)\b/i;
 
 /**
- * Decides one goal_complete call: accept, or ask once when the summary admits unfinished work and
- * this goal id was not asked before (`asked` is updated).
+ * Whether the summary is text the English phrase list can judge: short notes ("Done.") are, and so
+ * is anything with a few common English words; a long summary without any is not (then the model
+ * is asked to state its open items, which works in every language).
  */
-export function decideCompletion(summary: string, goalId: string, asked: Set<string>): CompletionDecision {
+export function readableAsEnglish(summary: string): boolean {
+	const words = summary.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+	// Scripts without spaces (Japanese, Chinese) are judged by length.
+	return (words.length < 6 && summary.length < 40) || ENGLISH.test(summary);
+}
+
+/** Why a completion is asked about, if it is (the most specific first). */
+function doubt(summary: string, facts: CompletionFacts): { phrase: string; reason: string } | undefined {
+	if (!facts.toolWork)
+		return {
+			phrase: "no tool work yet",
+			reason:
+				"Not completed yet: no tool has run for this goal, so nothing shows the work is done. Do the work and verify it, or, if nothing needed doing, call goal_complete again and it will be accepted.",
+		};
+	if (facts.batchProblem)
+		return {
+			phrase: facts.batchProblem,
+			reason: `Not completed yet: ${facts.batchProblem} in the same batch as goal_complete. Check that result first; if every requirement is met, call goal_complete again and it will be accepted.`,
+		};
+	const open = facts.openItems?.filter((item) => item.trim().length > 0) ?? [];
+	if (open.length > 0) {
+		const listed = open.slice(0, 3).join("; ");
+		return {
+			phrase: listed,
+			reason: `Not completed yet: open_items lists ${open.length} open item(s) ("${listed.slice(0, 160)}"). Finish them, or if every requirement is met call goal_complete again with open_items empty.`,
+		};
+	}
+	const unchecked = UNCHECKED.exec(summary)?.[0]?.trim();
+	const phrase = unchecked ?? unfinishedAdmission(summary);
+	if (phrase !== undefined)
+		return {
+			phrase,
+			reason: `Not completed yet: the summary says "${phrase.slice(0, 80)}". If every requirement is met, call goal_complete again and it will be accepted; otherwise keep working.`,
+		};
+	if (facts.openItems === undefined && !readableAsEnglish(summary))
+		return {
+			phrase: "open items not stated",
+			reason:
+				"Not completed yet: state what is still open. Call goal_complete again with open_items listing anything unfinished (an empty list when every requirement is met).",
+		};
+	return undefined;
+}
+
+/**
+ * Decides one goal_complete call: accept, or ask once (per goal id; `asked` is updated) when there
+ * was no tool work in the goal, a command of the same batch failed, the model lists open items,
+ * the summary has unchecked task items or admits unfinished work, or it is in a language the
+ * phrase list cannot read and gives no open_items. The next call is always accepted.
+ */
+export function decideCompletion(
+	summary: string,
+	goalId: string,
+	asked: Set<string>,
+	facts: CompletionFacts = { toolWork: true },
+): CompletionDecision {
 	if (asked.has(goalId)) return { accept: true };
-	const phrase = unfinishedAdmission(summary);
-	if (phrase === undefined) return { accept: true };
+	const found = doubt(summary, facts);
+	if (found === undefined) return { accept: true };
 	asked.add(goalId);
-	return { accept: false, phrase };
+	return { accept: false, ...found };
 }

@@ -1,5 +1,5 @@
 /** Footer text for status key `pi-goal` (pure). */
-import { elapsedMs, formatDuration, formatTokens, goalTokens } from "./accounting.js";
+import { elapsedMs, formatCost, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { shortPauseWords } from "./goal-words.js";
 import { LOCAL_FAULT_REASON } from "./outcome.js";
 import type { GoalRecord, GoalSettings } from "./types.js";
@@ -86,6 +86,8 @@ export function footerText(
 			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(shortPauseWords(goal.pauseReason));
 			break;
 		case "budget_limited":
+			if (goal.costLimit !== undefined && (goal.costSpent ?? 0) >= goal.costLimit)
+				return `goal: cost limit ${formatCost(goal.costLimit)}`;
 			return `goal: ${spend ?? "budget exhausted"}`;
 		case "usage_limited":
 			parts.push("usage limited");
@@ -94,5 +96,11 @@ export function footerText(
 			parts.push(goal.status);
 	}
 	if (spend) parts.push(spend);
+	if (goal.costLimit !== undefined)
+		parts.push(
+			goal.costUnreported
+				? "cost not reported"
+				: `cost ${formatCost(goal.costSpent ?? 0)}/${formatCost(goal.costLimit)}`,
+		);
 	return `goal: ${parts.join(" · ")}`;
 }

@@ -40,14 +40,18 @@ export type GoalEvent =
 			readonly objective: string;
 			readonly tokenBudget: number | null;
 			readonly runId?: string;
+			/** Money limit in US dollars, or absent for none. */
+			readonly costLimit?: number;
 	  }
-	| { readonly type: "pause"; readonly reason: PauseReason }
+	| { readonly type: "pause"; readonly reason: PauseReason; readonly detail?: string }
 	| { readonly type: "resume"; readonly newId: string }
 	| {
 			readonly type: "edit";
 			readonly newId: string;
 			readonly objective: string;
 			readonly tokenBudget?: number | null;
+			/** A new money limit (US dollars); null removes it; absent keeps the current one. */
+			readonly costLimit?: number | null;
 	  }
 	| { readonly type: "clear"; readonly reason?: "user" | "cancelled"; readonly detail?: string }
 	| { readonly type: "complete"; readonly summary: string }
@@ -68,6 +72,10 @@ export type GoalEvent =
 	/** The selected model may have changed (model_select, a due usage-limit wait). */
 	| { readonly type: "model_check"; readonly model: ModelRef | undefined }
 	| { readonly type: "continued" }
+	/** One response's reported cost (US dollars; 0 when the model reports none) and its tokens. */
+	| { readonly type: "cost"; readonly cost: number; readonly tokens: number }
+	/** A tool other than the goal tools ran for the active goal (once per goal). */
+	| { readonly type: "tool_work" }
 	| { readonly type: "turn"; readonly turn: TurnFacts }
 	| { readonly type: "budget_check" }
 	/**

@@ -11,8 +11,14 @@ import { beforeSettle, checkpoint, compacted, promptDue } from "./goal-host-rule
 import { andThen, reduceStep, unchanged, wake, withEffects, working } from "./goal-transitions.js";
 import { classifySettlement, LOCAL_FAULT_REASON } from "./outcome.js";
 import { persistWorthy } from "./persistence.js";
-import { limitReached } from "./safety.js";
-import { type GoalState, USAGE_FALLBACK_MS, type UsageLimitScope } from "./types.js";
+import { limitDetailOf, limitReached } from "./safety.js";
+import {
+	type GoalRecord,
+	type GoalSafety,
+	type GoalState,
+	USAGE_FALLBACK_MS,
+	type UsageLimitScope,
+} from "./types.js";
 
 export type {
 	GoalEffect,
@@ -24,6 +30,12 @@ export type {
 	WakeKind,
 } from "./goal-events.js";
 export { activates, EMPTY_STATE, offlineTimeDropped } from "./goal-transitions.js";
+
+/** The pause of a limit reached, with its reason in plain words. */
+function pauseFor(limit: "automatic-turns" | "no-progress" | "stuck", safety: GoalSafety) {
+	const detail = limitDetailOf(limit, safety);
+	return { type: "pause" as const, reason: limit, ...(detail ? { detail } : {}) };
+}
 
 /** Whether the selected model is the one a usage limit rejected. */
 export function sameScope(model: ModelRef | undefined, scope: UsageLimitScope): boolean {
@@ -51,7 +63,7 @@ function recheckBeforeWait(state: GoalState, facts: GoalFacts): Transition {
 	const goal = checked.state.goal;
 	if (goal?.status !== "active") return checked;
 	const limit = limitReached(goal.safety, facts.settings);
-	if (limit) return andThen(checked, { type: "pause", reason: limit }, facts);
+	if (limit) return andThen(checked, pauseFor(limit, goal.safety), facts);
 	if (facts.helpersAvailable && !facts.helpersAvailable())
 		return andThen(checked, { type: "pause", reason: "helpers-unavailable" }, facts);
 	return checked;
@@ -95,10 +107,21 @@ function settleGoal(state: GoalState, event: Extract<GoalEvent, { type: "settled
 				settledRun.error?.scope ??
 				(model ? { provider: model.provider, model: model.id, api: String(model.api) } : undefined);
 			if (!scope) return andThen(checked, { type: "usage_limited", detail: settlement.detail }, facts);
+			// Rule: retries are bounded; past usageRetries in a row the goal stops as usage_limited.
+			const retries = (goal.usageRetries ?? 0) + 1;
+			const bound = facts.settings.usageRetries;
+			if (bound !== null && retries > bound) {
+				const detail = `${settlement.detail} (still limited after ${bound} retries; /goal resume tries again)`;
+				return andThen(checked, { type: "usage_limited", detail }, facts);
+			}
+			const counted = {
+				...checked,
+				state: { ...checked.state, goal: { ...(checked.state.goal as GoalRecord), usageRetries: retries } },
+			};
 			const usageLimit = { type: "wait" as const, kind: "usage_limit" as const, usageLimit: scope };
 			const reason = `usage limit: ${settlement.detail}`;
 			const resumeAt = facts.now + USAGE_FALLBACK_MS;
-			const waiting = andThen(checked, { ...usageLimit, reason, resumeAt }, facts);
+			const waiting = andThen(counted, { ...usageLimit, reason, resumeAt }, facts);
 			const scoped = stopOnModelMismatch(waiting, model, facts);
 			return scoped === waiting ? withEffects(waiting, { type: "queryUsage" }) : scoped;
 		}
@@ -117,7 +140,7 @@ function restoreGoal(state: GoalState, facts: GoalFacts): Transition {
 	// Settings may have lowered a limit below the current count: stop instead of idling "active".
 	const goal = result.state.goal;
 	const limit = goal?.status === "active" ? limitReached(goal.safety, facts.settings) : undefined;
-	if (limit) result = andThen(result, { type: "pause", reason: limit }, facts);
+	if (goal && limit) result = andThen(result, pauseFor(limit, goal.safety), facts);
 	const current = result.state.goal;
 	if (!current || !working(result.state)) return result;
 	// A restart or branch switch leaves no trace the replay could read: persisting here restarts the

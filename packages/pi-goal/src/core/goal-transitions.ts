@@ -4,17 +4,11 @@
  * the rules adapters dispatch (what follows an edit, a settled run, a restore, a deadline) and adds
  * persist and the outward effects. Invalid transitions return `error` and the unchanged state.
  */
-import { beginUsage, budgetExhausted, endUsage, goalTokens, startClock, stopClock } from "./accounting.js";
-import type {
-	GoalEffect,
-	GoalEvent,
-	GoalFacts,
-	TerminalStatus,
-	Transition,
-	WakeKind,
-} from "./goal-events.js";
+import { budgetExhausted, costExhausted, formatCost, startClock, stopClock } from "./accounting.js";
+import type { GoalEffect, GoalEvent, GoalFacts, Transition, WakeKind } from "./goal-events.js";
+import { activate, deactivate, terminal } from "./goal-record-steps.js";
 import { countTurn, freshSafety } from "./safety.js";
-import type { GoalRecord, GoalState, GoalStatus } from "./types.js";
+import { type GoalRecord, type GoalState, type GoalStatus, MIN_WAIT_MS } from "./types.js";
 
 /** The events a primitive transition handles (the composed ones are goal-machine.ts's). */
 export type StepEvent = Exclude<
@@ -40,42 +34,6 @@ export const EMPTY_STATE: GoalState = Object.freeze({ goal: null, revision: 0 })
 
 export function unchanged(state: GoalState, error?: string): Transition {
 	return error === undefined ? { state, effects: [] } : { state, effects: [], error };
-}
-
-/** Leaves the active status: folds usage and time, drops the wait. */
-function deactivate(goal: GoalRecord, facts: GoalFacts, status: GoalStatus): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, ...rest } = goal;
-	return {
-		...rest,
-		status,
-		usage: endUsage(goal.usage, facts.branchTotal),
-		clock: stopClock(goal.clock, facts.now),
-	};
-}
-
-/** Enters the active status (not waiting). */
-function activate(goal: GoalRecord, facts: GoalFacts): GoalRecord {
-	const { wait: _wait, pauseReason: _reason, outcome: _outcome, ...rest } = goal;
-	return {
-		...rest,
-		status: "active",
-		usage: beginUsage(goal.usage, facts.branchTotal),
-		clock: startClock(goal.clock, facts.now),
-	};
-}
-
-function terminal(goal: GoalRecord, status: TerminalStatus, facts: GoalFacts, detail?: string): GoalEffect[] {
-	if (!goal.runId) return [];
-	return [
-		{
-			type: "terminal",
-			runId: goal.runId,
-			goalId: goal.id,
-			status,
-			detail,
-			tokens: goalTokens(goal.usage, facts.branchTotal),
-		},
-	];
 }
 
 /** Stops an active goal with a stopped status. */
@@ -113,12 +71,21 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 				clock: { activeMs: 0, since: facts.now },
 				safety: freshSafety((goal?.safety.epoch ?? 0) + 1),
 				...(event.runId ? { runId: event.runId } : {}),
+				...(event.costLimit !== undefined ? { costLimit: event.costLimit } : {}),
 			};
 			return { state: { goal: fresh, revision: state.revision + 1 }, effects };
 		}
 		case "pause": {
 			if (goal?.status !== "active") return unchanged(state, "No active goal to pause.");
-			return stop(state, goal, "paused", facts, { pauseReason: event.reason }, event.reason === "user");
+			const detail = event.detail ? { pauseDetail: event.detail } : {};
+			return stop(
+				state,
+				goal,
+				"paused",
+				facts,
+				{ pauseReason: event.reason, ...detail },
+				event.reason === "user",
+			);
 		}
 		case "resume": {
 			if (!goal) return unchanged(state, "No goal to resume. Start one with /goal <objective>.");
@@ -130,6 +97,8 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 					effects: [],
 				};
 			}
+			if (costExhausted(goal))
+				return unchanged(state, "The money limit is reached. Raise it with /goal edit --cost X <objective>.");
 			if (budgetExhausted(goal, facts.branchTotal))
 				return unchanged(
 					state,
@@ -146,8 +115,15 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "edit": {
 			if (!goal) return unchanged(state, "No goal to edit. Start one with /goal <objective>.");
 			const tokenBudget = event.tokenBudget === undefined ? goal.tokenBudget : event.tokenBudget;
+			const { costLimit: _limit, ...kept } = goal;
+			const limited =
+				event.costLimit === undefined
+					? goal
+					: event.costLimit === null
+						? kept
+						: { ...goal, costLimit: event.costLimit };
 			const base: GoalRecord = {
-				...goal,
+				...limited,
 				id: event.newId,
 				objective: event.objective,
 				tokenBudget,
@@ -196,9 +172,12 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "reschedule": {
 			// Only the usage-limit wait whose deadline is still `from` moves (a stale hint changes nothing).
 			const wait = goal?.status === "active" ? goal.wait : undefined;
-			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from || event.to === event.from)
-				return unchanged(state);
-			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: event.to } } }, effects: [] };
+			if (!goal || wait?.kind !== "usage_limit" || wait.resumeAt !== event.from) return unchanged(state);
+			// Rule: retries are at least the goal_wait floor apart, whatever the usage service says
+			// ("resets in 200 ms" must not become five requests a second).
+			const to = Math.max(event.to, facts.now + MIN_WAIT_MS);
+			if (to === event.from) return unchanged(state);
+			return { state: { ...state, goal: { ...goal, wait: { ...wait, resumeAt: to } } }, effects: [] };
 		}
 		case "wake": {
 			if (goal?.status !== "active" || !goal.wait) return unchanged(state);
@@ -208,6 +187,24 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 				effects: [],
 			};
 		}
+		case "cost": {
+			if (goal?.status !== "active") return unchanged(state);
+			// Rule: a model that reports no cost while a money limit is set is said once (the limit
+			// cannot work); the goal keeps working within its other limits.
+			const unreported =
+				goal.costLimit !== undefined && event.cost <= 0 && event.tokens > 0 && !goal.costUnreported;
+			if (event.cost <= 0 && !unreported) return unchanged(state);
+			const next: GoalRecord = {
+				...goal,
+				...(event.cost > 0 ? { costSpent: (goal.costSpent ?? 0) + event.cost } : {}),
+				...(unreported ? { costUnreported: true as const } : {}),
+			};
+			return { state: { ...state, goal: next }, effects: [] };
+		}
+		case "tool_work": {
+			if (goal?.status !== "active" || goal.toolWork) return unchanged(state);
+			return { state: { ...state, goal: { ...goal, toolWork: true } }, effects: [] };
+		}
 		case "continued": {
 			if (goal?.status !== "active") return unchanged(state);
 			return { state: { ...state, goal: { ...goal, iteration: goal.iteration + 1 } }, effects: [] };
@@ -215,13 +212,21 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "turn": {
 			if (goal?.status !== "active") return unchanged(state);
 			const counted = countTurn(goal.safety, event.turn, facts.settings);
-			const updated: GoalRecord = { ...goal, safety: counted.safety };
+			// A usable response ends a run of usage-limit retries.
+			const { usageRetries: _retries, ...rest } = goal;
+			const updated: GoalRecord = { ...(event.turn.error ? goal : rest), safety: counted.safety };
 			if (!counted.trip) return { state: { ...state, goal: updated }, effects: [] };
-			return stop(state, updated, "paused", facts, { pauseReason: counted.trip }, false);
+			const detail = counted.detail ? { pauseDetail: counted.detail } : {};
+			return stop(state, updated, "paused", facts, { pauseReason: counted.trip, ...detail }, false);
 		}
 		case "budget_check": {
 			if (goal?.status !== "active" || !budgetExhausted(goal, facts.branchTotal)) return unchanged(state);
-			return stop(state, goal, "budget_limited", facts, {}, true);
+			// A money limit reached says so (a token budget's stop shows its counts in the footer).
+			const outcome =
+				costExhausted(goal) && goal.costLimit !== undefined
+					? `cost limit ${formatCost(goal.costLimit)} reached (${formatCost(goal.costSpent ?? 0)} spent). Raise it with /goal edit --cost X <objective>, or /goal clear.`
+					: undefined;
+			return stop(state, goal, "budget_limited", facts, outcome ? { outcome } : {}, true);
 		}
 	}
 }

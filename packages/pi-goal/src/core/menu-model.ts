@@ -3,7 +3,7 @@
  * goal identity a dialog captures, and parsing of settings values typed into a dialog.
  */
 
-import { formatTokens, parseTokenCount } from "./accounting.js";
+import { formatCost, formatTokens, parseCost, parseTokenCount } from "./accounting.js";
 import { shortStateWords } from "./goal-words.js";
 import { type GoalRecord, type GoalSettings, MAX_OBJECTIVE } from "./types.js";
 
@@ -15,6 +15,7 @@ export type MenuAction =
 	| "resume"
 	| "edit"
 	| "budget"
+	| "cost"
 	| "status"
 	| "clear"
 	| "settings";
@@ -37,6 +38,7 @@ export const MENU_LABELS = {
 	wake: "Resume now (end the wait)",
 	edit: "Edit the objective",
 	budget: "Change the token budget…",
+	cost: "Change the money limit…",
 	status: "Full status",
 	clear: "Clear the goal…",
 	settings: "Settings…",
@@ -54,6 +56,7 @@ export function menuItems(goal: GoalRecord | null): MenuItem[] {
 	}
 	if (goal) items.push({ action: "edit", label: MENU_LABELS.edit });
 	if (goal && goal.status !== "complete") items.push({ action: "budget", label: MENU_LABELS.budget });
+	if (goal && goal.status !== "complete") items.push({ action: "cost", label: MENU_LABELS.cost });
 	if (goal) items.push({ action: "status", label: MENU_LABELS.status });
 	items.push({ action: "start", label: goal ? MENU_LABELS.replace : MENU_LABELS.start });
 	items.push({ action: "start-budget", label: MENU_LABELS["start-budget"] });
@@ -127,8 +130,11 @@ export function parseBudgetChange(text: string): {
 	return parseBudget(text);
 }
 
-/** The settings the menu edits (managedRuns is set in the settings file). */
-export type SettingKey = Exclude<keyof GoalSettings, "managedRuns">;
+/** The settings the menu edits (managedRuns and the stuck detector's thresholds are set in the settings file). */
+export type SettingKey = Exclude<
+	keyof GoalSettings,
+	"managedRuns" | "repeatedActions" | "repeatedErrors" | "cycleActions" | "usageRetries"
+>;
 
 /** Upper bounds of the numeric settings (as the settings file validator enforces them). */
 const SETTING_MAX = { automaticTurns: 10_000, noProgressTurns: 1_000 } as const;
@@ -168,6 +174,23 @@ export function parseSettingValue(
 	if (!/^\d+$/.test(word) || Number(word) < 1 || Number(word) > max)
 		return { error: `${key} must be a whole number from 1 to ${max}, or "off".` };
 	return { value: Number(word) };
+}
+
+/** A typed money limit for an existing goal: dollars, or "off"/"none" to remove it (null). */
+export function parseCostChange(text: string): { readonly cost?: number | null; readonly error?: string } {
+	const typed = text.trim().toLowerCase();
+	if (typed === "off" || typed === "none") return { cost: null };
+	const cost = parseCost(text);
+	return cost === undefined
+		? {
+				error: `Invalid money limit "${text.trim()}": use an amount in US dollars greater than 0, like 2.50, or off.`,
+			}
+		: { cost };
+}
+
+/** One line summarising a money limit. */
+export function costLine(goal: GoalRecord): string {
+	return goal.costLimit === undefined ? "no money limit" : `a money limit of ${formatCost(goal.costLimit)}`;
 }
 
 /** One line summarising a budget for confirmations. */

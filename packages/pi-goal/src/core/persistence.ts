@@ -26,6 +26,12 @@ export interface StateEntryData {
 
 /** Builds the data of a state entry. */
 export function stateEntryData(state: GoalState, at?: StateAnchor): StateEntryData {
+	// The stuck detector's recent steps are runtime only: a restore starts them afresh.
+	const recent = state.goal?.safety.recent;
+	if (state.goal && recent) {
+		const { recent: _recent, ...safety } = state.goal.safety;
+		state = { ...state, goal: { ...state.goal, safety } };
+	}
 	return at ? { v: STATE_VERSION, state, at } : { v: STATE_VERSION, state };
 }
 
@@ -45,10 +51,14 @@ export function persistWorthy(before: GoalState, after: GoalState): boolean {
 		a.tokenBudget !== b.tokenBudget ||
 		a.wait !== b.wait ||
 		a.pauseReason !== b.pauseReason ||
+		a.pauseDetail !== b.pauseDetail ||
 		a.outcome !== b.outcome ||
 		a.usage !== b.usage ||
 		a.clock !== b.clock ||
 		a.runId !== b.runId ||
+		a.usageRetries !== b.usageRetries ||
+		a.costLimit !== b.costLimit ||
+		a.costUnreported !== b.costUnreported ||
 		a.safety.epoch !== b.safety.epoch
 	);
 }

@@ -5,7 +5,7 @@
  * assistant usage is on the messages, the run's origin on the user and `pi-goal/continuation`
  * messages, the time on the entries' timestamps. O(entries after the state entry).
  */
-import { messageTokens, type UsageLike } from "./accounting.js";
+import { messageCost, messageTokens, type UsageLike } from "./accounting.js";
 import { readContinuationDetails } from "./contract.js";
 import { errorFacts } from "./errors.js";
 import { countTurn } from "./safety.js";
@@ -118,6 +118,8 @@ export function replayAfter(
 		if (entry.type === "message" && message?.role === "assistant") {
 			branchTotal += messageTokens(message.usage);
 			responses++;
+			const cost = messageCost(message.usage);
+			if (goal?.status === "active" && cost > 0) goal = { ...goal, costSpent: (goal.costSpent ?? 0) + cost };
 			if (goal?.status !== "active" || message.stopReason === "aborted") continue;
 			const error = message.stopReason === "error";
 			const facts = assistantTurn(message.content);

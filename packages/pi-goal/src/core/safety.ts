@@ -2,6 +2,8 @@
  * Automatic-work safety (pure): the automaticTurns cap and the no-progress breaker over a
  * fixed-size fingerprint of normalised tool-free output. Both pause; neither infers completion.
  */
+import { observeStep, type StuckThresholds } from "./stuck.js";
+import type { StuckStep } from "./stuck-facts.js";
 import type { GoalSafety, GoalSettings } from "./types.js";
 
 /** Fresh counters for a new epoch. */
@@ -11,7 +13,12 @@ export function freshSafety(epoch: number): GoalSafety {
 
 /** Lower-cases and collapses whitespace so trivially reformatted replies match. */
 export function normalizeOutput(text: string): string {
-	return text.toLowerCase().replace(/\s+/g, " ").trim();
+	// Numbers too: a monologue with a changing step counter is the same reply (issue 30).
+	return text
+		.toLowerCase()
+		.replace(/\d+(?:[.,]\d+)*/g, "#")
+		.replace(/\s+/g, " ")
+		.trim();
 }
 
 /**
@@ -30,12 +37,12 @@ export function fingerprint(text: string): string {
 
 /** One finished turn as safety sees it. */
 export interface TurnFacts {
-	/** Whether the turn belongs to automatic goal work (a continuation, not a user prompt). */
-	readonly automatic: boolean;
 	/**
-	 * Whether the turn belongs to a goal-owned run (kickoff and resume too); default `automatic`.
-	 * Only such runs count for no-progress: a manual turn neither adds to nor resets the count.
+	 * Whether the turn belongs to automatic goal work (a continuation, not a user prompt). Recorded
+	 * for the restore anchor; since issue 30 every response of an active goal counts either way.
 	 */
+	readonly automatic: boolean;
+	/** Whether the turn belongs to a goal-owned run (kickoff and resume too); default `automatic`. */
 	readonly goalWork?: boolean;
 	/** Tool calls the assistant made in the turn. */
 	readonly toolCalls: number;
@@ -43,36 +50,79 @@ export interface TurnFacts {
 	readonly text: string;
 	/** The response was a provider error: it counts as a response, but is no reply for no-progress. */
 	readonly error?: boolean;
+	/**
+	 * What the stuck detector sees of the response (stuck-facts.ts); `reset` for a goal-tool call
+	 * (a deliberate wait restarts the rules). Absent (the restore's replay): the recent steps stay.
+	 */
+	readonly step?: StuckStep | "reset";
 }
 
 /** Which breaker tripped, if any. */
-export type SafetyTrip = "automatic-turns" | "no-progress" | undefined;
+export type SafetyTrip = "automatic-turns" | "no-progress" | "stuck" | undefined;
 
-/** Counts one turn and reports whether a breaker trips. */
+/** The limits countTurn applies; the stuck thresholds are off when absent. */
+export type SafetyLimits = Pick<GoalSettings, "automaticTurns" | "noProgressTurns"> &
+	Partial<Pick<GoalSettings, "repeatedActions" | "repeatedErrors" | "cycleActions">>;
+
+/** The stuck rules' thresholds from the settings (absent ones off). */
+function thresholds(settings: SafetyLimits): StuckThresholds {
+	return {
+		repeatedActions: settings.repeatedActions ?? null,
+		repeatedErrors: settings.repeatedErrors ?? null,
+		cycleActions: settings.cycleActions ?? null,
+		noProgressTurns: settings.noProgressTurns,
+	};
+}
+
+/** Counts one turn and reports whether a breaker trips (with its reason in plain words). */
 export function countTurn(
 	safety: GoalSafety,
 	turn: TurnFacts,
-	settings: Pick<GoalSettings, "automaticTurns" | "noProgressTurns">,
-): { safety: GoalSafety; trip: SafetyTrip } {
-	const automaticTurns = safety.automaticTurns + (turn.automatic ? 1 : 0);
+	settings: SafetyLimits,
+): { safety: GoalSafety; trip: SafetyTrip; detail?: string } {
+	// Every response of an active (or waiting) goal counts, whichever run it is in: the run /goal or
+	// /goal resume started, a continuation, a wake, a recovery, a run the user steered or followed up
+	// (issue 30). Only the usage-limit recovery's work-free rejection is exempt (the caller skips it).
+	const automaticTurns = safety.automaticTurns + 1;
 	let noProgress = 0;
 	let print: string | null = null;
-	if (!(turn.goalWork ?? turn.automatic)) {
-		noProgress = safety.noProgress;
-		print = safety.fingerprint;
-	} else if (turn.error && turn.toolCalls === 0) {
+	if (turn.error && turn.toolCalls === 0) {
 		noProgress = safety.noProgress;
 		print = safety.fingerprint;
 	} else if (turn.toolCalls === 0) {
 		print = fingerprint(turn.text);
 		noProgress = print === safety.fingerprint ? safety.noProgress + 1 : 1;
 	}
-	const next: GoalSafety = { epoch: safety.epoch, automaticTurns, noProgress, fingerprint: print };
+	let next: GoalSafety = { epoch: safety.epoch, automaticTurns, noProgress, fingerprint: print };
+	if (turn.step !== undefined) {
+		const step = turn.step === "reset" ? undefined : turn.step;
+		const observed = observeStep(safety.recent ?? [], step, thresholds(settings));
+		next = { ...next, recent: observed.recent };
+		if (observed.finding) {
+			const trip = observed.finding.rule === "repeated-reply" ? "no-progress" : "stuck";
+			return { safety: next, trip, detail: observed.finding.reason };
+		}
+	} else if (safety.recent) next = { ...next, recent: safety.recent };
 	if (settings.noProgressTurns !== null && noProgress >= settings.noProgressTurns)
-		return { safety: next, trip: "no-progress" };
+		return { safety: next, trip: "no-progress", detail: replyDetail(noProgress) };
 	if (settings.automaticTurns !== null && automaticTurns >= settings.automaticTurns)
-		return { safety: next, trip: "automatic-turns" };
+		return { safety: next, trip: "automatic-turns", detail: limitDetail(automaticTurns) };
 	return { safety: next, trip: undefined };
+}
+
+function replyDetail(count: number): string {
+	return `The model gave the same reply ${count} times in a row without doing anything. Tell it what to try differently, then /goal resume (or /goal clear).`;
+}
+
+function limitDetail(count: number): string {
+	return `The goal used its ${count} responses without finishing. Check the work so far, then /goal resume for ${count} more (the automaticTurns setting sets the limit), or /goal clear.`;
+}
+
+/** The plain-words reason of a limit found by {@link limitReached}. */
+export function limitDetailOf(trip: SafetyTrip, safety: GoalSafety): string | undefined {
+	if (trip === "automatic-turns") return limitDetail(safety.automaticTurns);
+	if (trip === "no-progress") return replyDetail(safety.noProgress);
+	return undefined;
 }
 
 /** Which limit stops automatic work now (e.g. after the settings lowered a limit), if any. */

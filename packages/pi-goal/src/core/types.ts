@@ -1,6 +1,7 @@
 /**
  * Shared types and public names of pi-goal. Pure: nothing here imports Pi at runtime.
  */
+import type { StuckStep } from "./stuck-facts.js";
 
 /** Session entry type for persisted goal state. */
 export const STATE_ENTRY = "pi-goal/state";
@@ -32,6 +33,7 @@ export type PauseReason =
 	| "interrupted" // the run was aborted (Escape) while the goal was active
 	| "automatic-turns" // automaticTurns cap reached
 	| "no-progress" // noProgressTurns identical tool-free replies
+	| "stuck" // the stuck detector: the same action, error or cycle repeated (stuck.ts)
 	| "workflow-busy" // another workflow holds workflow:mutex:v1 on restore
 	| "helpers-unavailable"; // goal_complete or goal_blocked is not an active tool
 
@@ -91,6 +93,11 @@ export interface GoalSafety {
 	readonly noProgress: number;
 	/** Fixed-size fingerprint of the last tool-free reply, or null. */
 	readonly fingerprint: string | null;
+	/**
+	 * The stuck detector's recent steps (fingerprints and short labels, at most 8). Runtime only:
+	 * never written to the session (a restore starts them afresh; the response limit still holds).
+	 */
+	readonly recent?: readonly StuckStep[];
 }
 
 /** One goal. */
@@ -105,6 +112,8 @@ export interface GoalRecord {
 	readonly status: GoalStatus;
 	/** Why the goal is paused (status paused). */
 	readonly pauseReason?: PauseReason;
+	/** The pause's reason in plain words, with what to do next (a safety pause; shown to the user). */
+	readonly pauseDetail?: string;
 	/** Summary (complete) or reason (blocked) given by the model. */
 	readonly outcome?: string;
 	/** Present while waiting (status stays active). */
@@ -119,6 +128,16 @@ export interface GoalRecord {
 	readonly safety: GoalSafety;
 	/** Managed-run id when another extension started the goal over the bus. */
 	readonly runId?: string;
+	/** Money limit in US dollars (`/goal --cost 2.50`), from the cost Pi reports with each response. */
+	readonly costLimit?: number;
+	/** Dollars the goal's responses cost so far (per response; re-derived on restore like tokens). */
+	readonly costSpent?: number;
+	/** The model reported no cost (0 or absent with tokens > 0) while a money limit was set: said once. */
+	readonly costUnreported?: true;
+	/** A tool other than the goal tools ran for this goal (goal_complete's guard; kept across resume). */
+	readonly toolWork?: true;
+	/** Usage-limit waits in a row without a usable response (retryUsageLimits; bounded by usageRetries). */
+	readonly usageRetries?: number;
 }
 
 /** Whole persisted state of pi-goal on a branch. */
@@ -135,8 +154,16 @@ export interface GoalSettings {
 	readonly automaticTurns: number | null;
 	/** Identical tool-free replies that pause the goal; null = off. */
 	readonly noProgressTurns: number | null;
+	/** Stuck detector: the same tool call with the same result this many responses in a row; null = off. */
+	readonly repeatedActions: number | null;
+	/** Stuck detector: the same error this many responses in a row; null = off. */
+	readonly repeatedErrors: number | null;
+	/** Stuck detector: the last this-many responses cycle between two or three actions; null = off. */
+	readonly cycleActions: number | null;
 	/** Wait for a recognised usage limit (scheduled recovery) instead of stopping as usage_limited. */
 	readonly retryUsageLimits: boolean;
+	/** Usage-limit retries in a row before the goal stops as usage_limited; null = unlimited. */
+	readonly usageRetries: number | null;
 	/** Cooperate with the managed-run channels (`pi-goal:start`/`cancel`); off by default, as the peer's `rpc.enabled`. */
 	readonly managedRuns: boolean;
 }
@@ -145,7 +172,11 @@ export interface GoalSettings {
 export const DEFAULT_SETTINGS: GoalSettings = Object.freeze({
 	automaticTurns: 25,
 	noProgressTurns: 3,
+	repeatedActions: 4,
+	repeatedErrors: 4,
+	cycleActions: 6,
 	retryUsageLimits: false,
+	usageRetries: 5,
 	managedRuns: false,
 });
 

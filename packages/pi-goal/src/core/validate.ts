@@ -23,6 +23,7 @@ export const PAUSE_REASONS: readonly PauseReason[] = [
 	"interrupted",
 	"automatic-turns",
 	"no-progress",
+	"stuck",
 	"workflow-busy",
 	"helpers-unavailable",
 ];
@@ -129,7 +130,7 @@ export function readGoalRecord(value: unknown): GoalRecord | undefined {
 
 function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 	if (!isRecord(value)) return undefined;
-	const { id, objective, tokenBudget, status, pauseReason, outcome, iteration, runId } = value;
+	const { id, objective, tokenBudget, status, pauseReason, pauseDetail, outcome, iteration, runId } = value;
 	if (typeof id !== "string" || !GOAL_ID_PATTERN.test(id)) return undefined;
 	if (!boundedString(objective, MAX_OBJECTIVE, 1) || objective.trim().length === 0) return undefined;
 	if (!(tokenBudget === null || (Number.isSafeInteger(tokenBudget) && (tokenBudget as number) > 0)))
@@ -137,8 +138,17 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 	if (!oneOf(GOAL_STATUSES, status)) return undefined;
 	if (pauseReason !== undefined && !oneOf(PAUSE_REASONS, pauseReason)) return undefined;
 	if (outcome !== undefined && typeof outcome !== "string") return undefined;
+	if (pauseDetail !== undefined && !boundedString(pauseDetail, MAX_WAIT_REASON)) return undefined;
 	if (!count(iteration)) return undefined;
 	if (runId !== undefined && !boundedString(runId, MAX_RUN_ID, 1)) return undefined;
+	const usageRetries = value.usageRetries;
+	const toolWork = value.toolWork;
+	const { costLimit, costSpent, costUnreported } = value;
+	if (costLimit !== undefined && !(finite(costLimit) && costLimit > 0)) return undefined;
+	if (costSpent !== undefined && !(finite(costSpent) && costSpent >= 0)) return undefined;
+	if (costUnreported !== undefined && costUnreported !== true) return undefined;
+	if (toolWork !== undefined && toolWork !== true) return undefined;
+	if (usageRetries !== undefined && !count(usageRetries)) return undefined;
 	const wait = readWait(value.wait);
 	if (wait === null) return undefined;
 	const usage = readUsage(value.usage);
@@ -151,6 +161,7 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 		tokenBudget: tokenBudget as number | null,
 		status,
 		...(pauseReason === undefined ? {} : { pauseReason }),
+		...(pauseDetail === undefined ? {} : { pauseDetail }),
 		// Display-only text: a long one is cut rather than rejected (rejecting would resurrect an older state).
 		...(outcome === undefined
 			? {}
@@ -161,6 +172,11 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 		clock,
 		safety,
 		...(runId === undefined ? {} : { runId }),
+		...(usageRetries === undefined ? {} : { usageRetries: usageRetries as number }),
+		...(toolWork === true ? { toolWork: true as const } : {}),
+		...(costLimit === undefined ? {} : { costLimit: costLimit as number }),
+		...(costSpent === undefined ? {} : { costSpent: costSpent as number }),
+		...(costUnreported === true ? { costUnreported: true as const } : {}),
 	};
 }
 

@@ -1,0 +1,168 @@
+/**
+ * What the stuck detector sees of one response (pure): its tool calls with their results, reduced
+ * to fixed-size fingerprints and a short human label, or the fingerprint of a text-only reply. Built
+ * once per response from the new messages only (the assistant message and its tool results); no raw
+ * output is kept. Volatile parts of tool output (durations, timestamps, long ids) are ignored, so a
+ * re-run with the same failure matches; small counts ("3 failed") are kept, so fixing tests is progress.
+ */
+import { oneLine } from "./quote.js";
+
+/** One response as the stuck rules read it. */
+export interface StuckStep {
+	/** Call and result fingerprint: equal steps did the same thing and saw the same thing. */
+	readonly action: string;
+	/** Fingerprint of the error output when every tool result of the response failed, else null. */
+	readonly error: string | null;
+	/** What the user reads: the command, or the tool and its path (bounded, one line). */
+	readonly label: string;
+	/** Whether the response called tools (a text-only reply is not an action). */
+	readonly tools: boolean;
+}
+
+/** A tool call of a response, as the assistant message carries it. */
+export interface CallFacts {
+	readonly id: string;
+	readonly name: string;
+	readonly args: unknown;
+}
+
+/** A finished tool call (the toolResult message). */
+export interface ResultFacts {
+	readonly id: string;
+	readonly isError: boolean;
+	readonly text: string;
+}
+
+/** How much of one tool output is fingerprinted (head and tail): per-turn work stays small. */
+const HASHED_EDGE = 4096;
+/** Longest label, in characters. */
+const MAX_LABEL = 60;
+
+/** Tool calls of an assistant message's content (id, name, arguments). */
+export function callsOf(content: unknown): CallFacts[] {
+	if (!Array.isArray(content)) return [];
+	const calls: CallFacts[] = [];
+	for (const block of content as { type?: unknown; id?: unknown; name?: unknown; arguments?: unknown }[]) {
+		if (block?.type === "toolCall" && typeof block.name === "string")
+			calls.push({ id: String(block.id ?? ""), name: block.name, args: block.arguments });
+	}
+	return calls;
+}
+
+/** Text of a tool result's content blocks. */
+export function resultText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	const texts: string[] = [];
+	for (const block of content as { type?: unknown; text?: unknown }[])
+		if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
+	return texts.join("\n");
+}
+
+/** FNV-1a over a string (8 hex chars). */
+function fnv(text: string, seed = 0x811c9dc5): number {
+	let hash = seed;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash;
+}
+
+function hex(hash: number): string {
+	return hash.toString(16).padStart(8, "0");
+}
+
+/**
+ * Tool output without its volatile parts: ISO and clock times, durations (`1.2s`, `340 ms`), long
+ * numbers (pids, ports, byte counts) and long hex ids; whitespace collapsed. Only the head and tail
+ * are read (a huge output is fingerprinted in O(1) of its size beyond that).
+ */
+export function normalizeToolOutput(text: string): string {
+	const edges =
+		text.length > 2 * HASHED_EDGE
+			? `${text.slice(0, HASHED_EDGE)}\u0000${text.length}\u0000${text.slice(-HASHED_EDGE)}`
+			: text;
+	return edges
+		.replace(/\d{4}-\d\d-\d\d[t ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?/gi, "<time>")
+		.replace(/\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
+		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")
+		.replace(/\b[0-9a-f]{8,}\b/gi, "<id>")
+		.replace(/\d{5,}/g, "<n>")
+		.replace(/\s+/g, " ")
+		.trim();
+}
+
+function field(args: unknown, keys: readonly string[]): string | undefined {
+	if (typeof args !== "object" || args === null) return undefined;
+	for (const key of keys) {
+		const value = (args as Record<string, unknown>)[key];
+		if (typeof value === "string" && value.trim()) return value;
+	}
+	return undefined;
+}
+
+/** The label of one call: a shell command as written, else the tool and its path or pattern. */
+export function callLabel(call: CallFacts): string {
+	const command = field(call.args, ["command", "cmd"]);
+	if (command !== undefined) return oneLine(command, MAX_LABEL);
+	const target = field(call.args, ["path", "file_path", "file", "pattern", "url", "query"]);
+	return oneLine(target ? `${call.name} ${target}` : call.name, MAX_LABEL);
+}
+
+/** Stable text of a call's arguments (keys sorted), for its fingerprint. */
+function argsText(args: unknown): string {
+	try {
+		return JSON.stringify(args, (_key, value) =>
+			value && typeof value === "object" && !Array.isArray(value)
+				? Object.fromEntries(
+						Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+					)
+				: value,
+		);
+	} catch {
+		return "?";
+	}
+}
+
+/** Goal tools are the goal's own bookkeeping, not work: they never make a step. */
+const GOAL_TOOLS = new Set(["goal_complete", "goal_blocked", "goal_wait"]);
+
+/**
+ * The step of a response with tool calls once its results arrived, or undefined when it called a
+ * goal tool (a goal_wait is a deliberate wait: polling with it is never stuck; the rules restart).
+ */
+export function toolStep(
+	calls: readonly CallFacts[],
+	results: readonly ResultFacts[],
+): StuckStep | undefined {
+	if (calls.length === 0 || calls.some((call) => GOAL_TOOLS.has(call.name))) return undefined;
+	let action = 0x811c9dc5;
+	let error = 0x811c9dc5;
+	let failed = 0;
+	for (const call of calls) {
+		const result = results.find((candidate) => candidate.id === call.id);
+		const output = result ? normalizeToolOutput(result.text) : "<none>";
+		action = fnv(
+			`${call.name}\u0000${argsText(call.args)}\u0000${result?.isError ? 1 : 0}\u0000${output}`,
+			action,
+		);
+		if (result?.isError) {
+			failed++;
+			error = fnv(output, error);
+		}
+	}
+	const first = calls[0] as CallFacts;
+	const label = calls.length === 1 ? callLabel(first) : `${callLabel(first)} (+${calls.length - 1} more)`;
+	return { action: hex(action), error: failed === calls.length ? hex(error) : null, label, tools: true };
+}
+
+/** Text-only reply: numbers and whitespace normalised, so a changing step counter still matches. */
+export function replyStep(text: string): StuckStep {
+	const normalized = text
+		.toLowerCase()
+		.replace(/\d+(?:[.,]\d+)*/g, "#")
+		.replace(/\s+/g, " ")
+		.trim();
+	return { action: `t${hex(fnv(normalized))}`, error: null, label: oneLine(text, MAX_LABEL), tools: false };
+}

@@ -1,0 +1,132 @@
+/**
+ * The stuck detector's rules (stuck.ts), each against both halves of the corpus: it finds its own
+ * stuck scenarios within 8 responses and never fires on any progress scenario.
+ */
+import { describe, expect, it } from "vitest";
+import {
+	actionCycle,
+	observeStep,
+	repeatedAction,
+	repeatedError,
+	repeatedReply,
+	type StuckThresholds,
+} from "../src/core/stuck.js";
+import { normalizeToolOutput, replyStep, type StuckStep, toolStep } from "../src/core/stuck-facts.js";
+import { DEFAULT_SETTINGS } from "../src/core/types.js";
+import { CORPUS, type CorpusStep, PROGRESS, type Scenario, STUCK } from "./stuck-corpus/scenarios.js";
+
+const DEFAULTS: StuckThresholds = {
+	repeatedActions: DEFAULT_SETTINGS.repeatedActions,
+	repeatedErrors: DEFAULT_SETTINGS.repeatedErrors,
+	cycleActions: DEFAULT_SETTINGS.cycleActions,
+	noProgressTurns: DEFAULT_SETTINGS.noProgressTurns,
+};
+
+/** The detector's step of a corpus response (undefined: a goal_wait, which restarts the rules). */
+function stepOf(step: CorpusStep, index: number): StuckStep | undefined {
+	if ("text" in step) return replyStep(step.text);
+	if ("wait" in step) return undefined;
+	const calls = step.calls.map((call, i) => ({ id: `c${index}-${i}`, name: call.tool, args: call.args }));
+	const results = step.calls.map((call, i) => ({
+		id: `c${index}-${i}`,
+		isError: call.isError === true,
+		text: call.output,
+	}));
+	return toolStep(calls, results);
+}
+
+type Rule = (recent: readonly StuckStep[]) => { rule: string; reason: string } | undefined;
+
+/** The 1-based response at which `rule` first fires on `scenario`, or undefined. */
+function firstFire(scenario: Scenario, rule: Rule): number | undefined {
+	let recent: readonly StuckStep[] = [];
+	for (const [i, step] of scenario.steps.entries()) {
+		recent = observeStep(recent, stepOf(step, i), {
+			repeatedActions: null,
+			repeatedErrors: null,
+			cycleActions: null,
+			noProgressTurns: null,
+		}).recent;
+		if (rule(recent)) return i + 1;
+	}
+	return undefined;
+}
+
+const RULES: Record<string, Rule> = {
+	"repeated-action": (recent) => repeatedAction(recent, DEFAULTS.repeatedActions),
+	"repeated-error": (recent) => repeatedError(recent, DEFAULTS.repeatedErrors),
+	"action-cycle": (recent) => actionCycle(recent, DEFAULTS.cycleActions),
+	"repeated-reply": (recent) => repeatedReply(recent, DEFAULTS.noProgressTurns),
+};
+
+describe("stuck rules against the corpus", () => {
+	for (const [name, rule] of Object.entries(RULES)) {
+		it(`${name}: fires within 8 responses on its stuck scenarios`, () => {
+			const own = STUCK.filter((scenario) => scenario.rule === name);
+			expect(own.length).toBeGreaterThan(0);
+			for (const scenario of own) expect(firstFire(scenario, rule), scenario.name).toBeLessThanOrEqual(8);
+		});
+		it(`${name}: never fires on real progress`, () => {
+			for (const scenario of PROGRESS) expect(firstFire(scenario, rule), scenario.name).toBeUndefined();
+		});
+	}
+
+	it("observeStep with the default thresholds: every stuck scenario within 8, no progress scenario ever", () => {
+		for (const scenario of CORPUS) {
+			let recent: readonly StuckStep[] = [];
+			let fired: number | undefined;
+			for (const [i, step] of scenario.steps.entries()) {
+				const observed = observeStep(recent, stepOf(step, i), DEFAULTS);
+				recent = observed.recent;
+				if (observed.finding && fired === undefined) {
+					fired = i + 1;
+					expect(observed.finding.rule, scenario.name).toBe(scenario.rule);
+				}
+			}
+			if (scenario.kind === "stuck") expect(fired, scenario.name).toBeLessThanOrEqual(8);
+			else expect(fired, scenario.name).toBeUndefined();
+		}
+	});
+});
+
+describe("stuck facts", () => {
+	it("a reason names what repeated and what to do next", () => {
+		const npm = STUCK[0] as Scenario;
+		let recent: readonly StuckStep[] = [];
+		let reason = "";
+		for (const [i, step] of npm.steps.entries()) {
+			const observed = observeStep(recent, stepOf(step, i), DEFAULTS);
+			recent = observed.recent;
+			if (observed.finding) {
+				reason = observed.finding.reason;
+				break;
+			}
+		}
+		expect(reason).toContain("`npm test` failed 4 times");
+		expect(reason).toContain("/goal resume");
+	});
+
+	it("volatile output (times, durations, long ids) is ignored; small counts are kept", () => {
+		expect(normalizeToolOutput("Time: 1.23 s at 2026-12-03T08:01:11Z pid 48213")).toBe(
+			normalizeToolOutput("Time: 4.5 s at 2026-12-03T09:11:02Z pid 51002"),
+		);
+		expect(normalizeToolOutput("Tests: 3 failed")).not.toBe(normalizeToolOutput("Tests: 2 failed"));
+	});
+
+	it("a goal_wait restarts the rules; the window stays at 8 steps", () => {
+		const step = replyStep("same");
+		const full = Array.from({ length: 20 }).reduce<readonly StuckStep[]>(
+			(recent) => observeStep(recent, step, DEFAULTS).recent,
+			[],
+		);
+		expect(full).toHaveLength(8);
+		expect(observeStep(full, undefined, DEFAULTS).recent).toEqual([]);
+	});
+
+	it("a null threshold turns its rule off", () => {
+		const step = replyStep("same");
+		const recent = [step, step, step, step];
+		expect(repeatedReply(recent, null)).toBeUndefined();
+		expect(repeatedAction(recent, null)).toBeUndefined();
+	});
+});
