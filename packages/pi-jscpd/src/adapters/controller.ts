@@ -24,7 +24,6 @@ import { safeTrusted } from "./ui.js";
 import type { ChangeSet } from "./worktree.js";
 
 export type { StatusView } from "../core/status.js";
-
 /** Options of the extension factory (tests and embedders). */
 export interface JscpdOptions {
 	/** Pi's agent directory (settings and baselines); `getAgentDir()` by default. */
