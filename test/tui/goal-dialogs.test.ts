@@ -26,7 +26,7 @@ afterEach(() => {
 
 /** The pi-goal footer status (`goal <state> …`) at the start of the statuses line. */
 const footerStatus = (state: string) => new RegExp(`^goal: ${state}`, "m");
-const ACTIVE = footerStatus("active \\d+s · auto \\d+/25");
+const ACTIVE = footerStatus("active \\d+s · \\d+/25 responses");
 
 /** The id in the menu title `Goal <id> · <state> · <objective>`. */
 function menuGoalId(screen: string, state: string): string {
@@ -167,7 +167,7 @@ describe("pause, resume and edit from the /goal menu in pi's TUI", () => {
 		await session.waitForScreen(/Invalid token budget "lots"[\s\S]{0,300}Token budget of goal g-[a-z0-9]+/);
 		submit(session, "80k");
 		const set = await session.waitForScreen(/Goal g-[a-z0-9]+ now has a budget of 80k tokens \(active\)\./);
-		expect(footer(set)).toMatch(/^goal: active \d+s · auto \d+\/25 · budget [\d.k]+\/80k/m);
+		expect(footer(set)).toMatch(/^goal: active \d+s · \d+\/25 responses · budget [\d.k]+\/80k/m);
 
 		submit(session, "/goal");
 		await session.waitForScreen(/Full status/);

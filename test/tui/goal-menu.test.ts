@@ -18,7 +18,7 @@ describe("the /goal manager menu in pi's TUI", () => {
 		tui = await startPi({ script: fauxScript("gated-goal.mjs"), gated: true });
 		const session = tui;
 		submit(session, "/goal --tokens 100k Write the two parts");
-		const during = await session.waitForScreen(/goal: active \d+s · auto 0\/25 · budget [\d.k]+\/100k/);
+		const during = await session.waitForScreen(/goal: active \d+s · 0\/25 responses · budget [\d.k]+\/100k/);
 		expect(footer(during)).toMatch(/jscpd/);
 		expect(footer(during)).toMatch(/reset: w0/);
 
@@ -63,9 +63,9 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await session.waitForScreen(/Invalid token budget "lots"[\s\S]{0,300}Token budget/);
 		submit(session, "50k");
 		const started = await session.waitForScreen(/Goal g-[a-z0-9]+ started\./);
-		expect(footer(started)).toMatch(/goal: active \d+s · auto 0\/25 · budget [\d.k]+\/50k/);
+		expect(footer(started)).toMatch(/goal: active \d+s · 0\/25 responses · budget [\d.k]+\/50k/);
 		// The model request is held (gate closed): no event arrives, yet the footer's clock moves on.
-		const later = await session.waitForScreen(/goal: active [3-9]s · auto 0\/25/, 15_000);
+		const later = await session.waitForScreen(/goal: active [3-9]s · 0\/25 responses/, 15_000);
 		expect(footer(later)).toMatch(/goal: active [3-9]s/);
 
 		// Settings: automaticTurns is saved to the global settings file and the footer follows.
@@ -77,7 +77,7 @@ describe("the /goal manager menu in pi's TUI", () => {
 		await session.waitForScreen(/automaticTurns: responses the agent may give for a goal/);
 		submit(session, "40");
 		const saved = await session.waitForScreen(/automaticTurns is now 40; saved to/);
-		expect(footer(saved)).toMatch(/auto 0\/40/);
+		expect(footer(saved)).toMatch(/0\/40 responses/);
 		const file = JSON.parse(
 			readFileSync(join(session.dirs.agentDir, "pi-lifecycle", "pi-goal.json"), "utf8"),
 		);

@@ -64,7 +64,7 @@ async function goalTour(): Promise<void> {
 		shot(
 			"The footer during a goal",
 			"Each extension writes one status under its own key: `pi-goal` (state, active time, automatic turns, budget), `pi-jscpd` and `pi-reset` (the current context window).",
-			await tui.waitForScreen(/goal: active \d+s · auto 0\/25 · budget/),
+			await tui.waitForScreen(/goal: active \d+s · 0\/25 responses · budget/),
 		);
 		submit(tui, "/goal");
 		shot(

@@ -304,7 +304,7 @@ describe("contract, outcome, footer, settings, persistence", () => {
 	it("footer shows short states in the shared `<noun> <state> · <detail>` grammar", () => {
 		const state = started({}, 100_000);
 		expect(footerText(state.goal, facts({ now: 181_000, branchTotal: 80_000 }))).toBe(
-			"goal: active 3m · auto 0/25 · budget 80k/100k",
+			"goal: active 3m · 0/25 responses · budget 80k/100k",
 		);
 		const paused = reduceGoal(state, { type: "pause", reason: "automatic-turns" }, facts()).state;
 		expect(footerText(paused.goal, facts())).toMatch(/^goal: paused · limit 0\/25/);

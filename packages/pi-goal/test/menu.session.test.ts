@@ -113,7 +113,9 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		expect(stub.notices.at(-1)?.message).toMatch(
 			/^Goal g-[0-9a-f]+ now has a budget of 80k tokens \(active\)\.$/,
 		);
-		expect(stub.statuses.get("pi-goal")).toMatch(/^goal: active \d+s · auto \d+\/25 · budget [\d.k]+\/80k$/);
+		expect(stub.statuses.get("pi-goal")).toMatch(
+			/^goal: active \d+s · \d+\/25 responses · budget [\d.k]+\/80k$/,
+		);
 	});
 
 	it("an invalid value in the settings dialog asks again with the reason, instead of closing", async () => {

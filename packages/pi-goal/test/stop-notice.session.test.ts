@@ -111,7 +111,11 @@ describe("visible pauses: one transcript line per stop, with the reason and the 
 
 	it("completion leaves one info line; the user's own pause adds none beyond the command's answer", async () => {
 		const stub = createDialogStub();
-		await tuiGoal(stub, "/goal Write the parts", [completeGoal("Both parts done.")]);
+		// The first goal_complete, before any tool work, is asked about once (completion guard).
+		await tuiGoal(stub, "/goal Write the parts", [
+			completeGoal("Both parts done."),
+			completeGoal("Both parts done."),
+		]);
 		expect(stopLines(stub)).toEqual([
 			{ message: expect.stringMatching(/is complete\. Next: start a new goal/), type: "info" },
 		]);

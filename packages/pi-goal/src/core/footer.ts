@@ -9,9 +9,10 @@ function budget(goal: GoalRecord, branchTotal: number): string | undefined {
 	return `budget ${formatTokens(goalTokens(goal.usage, branchTotal))}/${formatTokens(goal.tokenBudget)}`;
 }
 
-function auto(goal: GoalRecord, settings: GoalSettings): string {
+/** Responses used of the goal's response limit ("12/25"); the glossary's word is "responses". */
+function responses(goal: GoalRecord, settings: GoalSettings): string {
 	const cap = settings.automaticTurns === null ? "∞" : String(settings.automaticTurns);
-	return `auto ${goal.safety.automaticTurns}/${cap}`;
+	return `${goal.safety.automaticTurns}/${cap}`;
 }
 
 function waitText(goal: GoalRecord, now: number): string {
@@ -78,11 +79,14 @@ export function footerText(
 		case "active":
 			if (goal.wait) parts.push(waitText(goal, facts.now));
 			else
-				parts.push(`active ${formatDuration(elapsedMs(goal.clock, facts.now))}`, auto(goal, facts.settings));
+				parts.push(
+					`active ${formatDuration(elapsedMs(goal.clock, facts.now))}`,
+					`${responses(goal, facts.settings)} responses`,
+				);
 			break;
 		case "paused":
 			parts.push("paused");
-			if (goal.pauseReason === "automatic-turns") parts.push(`limit ${auto(goal, facts.settings).slice(5)}`);
+			if (goal.pauseReason === "automatic-turns") parts.push(`limit ${responses(goal, facts.settings)}`);
 			else if (goal.pauseReason && goal.pauseReason !== "user") parts.push(shortPauseWords(goal.pauseReason));
 			break;
 		case "budget_limited":
