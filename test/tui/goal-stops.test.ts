@@ -22,6 +22,6 @@ describe("goal stops in pi's TUI transcript", () => {
 		const screen = await tui.waitForScreen(/paused: it used its 2 responses\. Next: \/goal resume/, 60_000);
 		expect(screen.match(/paused: it used its 2 responses/g)).toHaveLength(1);
 		expect(screen).toMatch(/Warning: Goal g-[a-z0-9]+ paused: it used its 2 responses/);
-		expect(footer(screen)).toMatch(/goal paused · limit 2\/2/);
+		expect(footer(screen)).toMatch(/goal: paused · limit 2\/2/);
 	});
 });

@@ -33,6 +33,6 @@ describe("an idle /reset in pi's TUI", () => {
 		expect(screen.indexOf("go on please")).toBeLessThan(screen.indexOf("REPLY-IN-FRESH-WINDOW"));
 		expect(footer(screen)).not.toContain("?/128k");
 		expect(footer(screen)).toMatch(/\d+\.\d%\/128k/);
-		expect(footer(screen)).toMatch(/reset w1-[a-z0-9]+/);
+		expect(footer(screen)).toMatch(/reset: w1-[a-z0-9]+/);
 	});
 });

@@ -24,7 +24,7 @@ import {
 import type { GoalRecord } from "../core/types.js";
 import { statusText } from "./commands.js";
 import type { GoalController } from "./controller.js";
-import { say } from "./output.js";
+import { say, sayProgress } from "./output.js";
 
 /** Where a headless run's end goes: the process, or a recorder in tests. */
 export interface HeadlessSink {
@@ -118,7 +118,10 @@ export class HeadlessRuns {
 			const goal = controller.goal;
 			const resumeAt = waitInProcess(goal, controller.facts().now);
 			if (resumeAt === undefined || !goal) return;
-			say(ctx, `waiting in this process until ${new Date(resumeAt).toISOString()} (goal_wait deadline).`);
+			sayProgress(
+				ctx,
+				`waiting in this process until ${new Date(resumeAt).toISOString()} (goal_wait deadline).`,
+			);
 			await sink.sleep(Math.max(0, resumeAt - controller.facts().now));
 			// The waker's own timer wakes the goal; give its run a moment to start.
 			for (

@@ -8,3 +8,21 @@ export type Level = NoticeLevel;
 export function say(ctx: NoticeContext | undefined, text: string, level: Level = "info"): void {
 	tellUser(ctx, "pi-goal", text, level);
 }
+
+function hasUI(ctx: NoticeContext | undefined): boolean {
+	try {
+		return ctx?.hasUI === true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Says what a command did ("Goal g-… started.") or what the goal is doing. With a UI it is a
+ * notice like any other; without one it goes to stderr: in print mode stdout holds only what a
+ * script asked for (`/goal status`, `/goal help`) and the completion summary (README "Scripts and CI").
+ */
+export function sayProgress(ctx: NoticeContext | undefined, text: string): void {
+	if (hasUI(ctx)) say(ctx, text);
+	else console.error(text.startsWith("pi-goal:") ? text : `pi-goal: ${text}`);
+}

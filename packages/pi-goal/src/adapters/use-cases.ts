@@ -12,7 +12,7 @@ import { describeGoalState } from "../core/goal-words.js";
 import type { GoalSettings } from "../core/types.js";
 import { type GoalController, WORKFLOW_BUSY } from "./controller.js";
 import { helpersAvailable } from "./host-facts.js";
-import { say } from "./output.js";
+import { say, sayProgress } from "./output.js";
 import { GOAL_SETTINGS_SPEC } from "./settings.js";
 
 /** What the use cases need. */
@@ -31,7 +31,8 @@ export interface Outcome {
 
 /** Tells the user an outcome (an error, or its success text). */
 export function sayOutcomeOf(ctx: ExtensionContext, outcome: Outcome): void {
-	say(ctx, outcome.error ?? outcome.text, outcome.error ? "error" : "info");
+	if (outcome.error) say(ctx, outcome.error, "error");
+	else sayProgress(ctx, outcome.text);
 }
 
 function refused(error: string): Outcome {
