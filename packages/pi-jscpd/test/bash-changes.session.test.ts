@@ -69,4 +69,17 @@ describe("bash-made changes: renames, new folders, deletions, hostile ignore fil
 		expect(plain).toContain(".git");
 		rmSync(elsewhere, { recursive: true, force: true });
 	}, 120_000);
+
+	it("untrusted: two copies of existing code made by one command are two findings, each naming its copy first and the existing code second", async () => {
+		const { s } = await project({
+			"src/m.ts": duplicatedFunction("computeTotals"),
+			"src/w.ts": otherFunction("w"),
+		});
+		s.script(toolCall("bash", { command: "cp src/m.ts src/a.ts && cp src/m.ts src/z.ts" }), reply("ok"));
+		await s.prompt("copy twice");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const content = JSON.stringify(customMessages(s, FINDINGS)[0]?.content);
+		expect(content).toContain("copies existing code: src/a.ts:1-22 ≈ src/m.ts:1-22");
+		expect(content).toContain("copies existing code: src/z.ts:1-22 ≈ src/m.ts:1-22");
+	}, 120_000);
 });
