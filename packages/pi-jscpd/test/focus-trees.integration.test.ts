@@ -15,7 +15,7 @@ import { findingLine } from "../src/core/presentation.js";
 import { duplicatedFunction, gitInit, realJscpd, remove, tempDir, writeFiles } from "./helpers.js";
 
 const DEFAULT: Detection = { kinds: ["exact", "renamed", "similar"], similarity: 0.7 };
-const EXACT: Detection = { kinds: ["exact"] } as Detection;
+const EXACT: Detection = { kinds: ["exact"], similarity: 0.7 };
 const dirs: string[] = [];
 afterEach(() => remove(...dirs.splice(0)));
 

@@ -67,11 +67,7 @@ export function inspectIgnoreFile(file: string, container?: string): IgnoreFileR
 	return { status: "read", matcher: ignore().add(read.text) };
 }
 
-/**
- * Whether `file` (which exists) resolves, through a symlink of its own or of a folder on its way
- * (`.git/info` linked elsewhere), outside `container`: an untrusted repository must not point
- * jscpd or us at files outside itself (docs/security.md).
- */
+/** Whether `file` resolves (a symlink of its own or on its way) outside `container` (docs/security.md). */
 function pointsOutside(file: string, container: string): boolean {
 	try {
 		return !isInside(realpathSync(container), realpathSync(file));
@@ -80,10 +76,7 @@ function pointsOutside(file: string, container: string): boolean {
 	}
 }
 
-/**
- * The folder an untrusted project's ignore file must resolve inside: the git folder for
- * `info/exclude`, the project for a `.ignore` in it; none above the project (those are the user's).
- */
+/** Where an untrusted project's ignore file must resolve: its git folder, or the project; none above it. */
 function containerOf(root: string, file: string): string | undefined {
 	if (file.endsWith(`${sep}info${sep}exclude`)) return dirname(dirname(file));
 	return isInside(root, file) ? root : undefined;
