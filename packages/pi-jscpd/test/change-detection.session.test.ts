@@ -124,7 +124,7 @@ exec '${realJscpd()}' "$@"`,
 				clearInterval(timer);
 			}
 			footers.push(ui.statuses.get("pi-jscpd") ?? "");
-			expect(footers).not.toContain("jscpd clean");
+			expect(footers.filter((footer) => footer.startsWith("jscpd: clean"))).toEqual([]);
 			expect(s.controller.status().lastOutcome?.kind).toBe("findings");
 			expect(findingsText(s)).toContain("src/e.ts");
 		});
@@ -143,5 +143,21 @@ describe("/jscpd status in users' words", () => {
 		const verbose = statusText(s.controller.status(), true);
 		expect(verbose).toContain("mutation generation");
 		expect(verbose).toContain("change detection: files");
+	});
+
+	it("status is true when jscpd cannot run: it does not say checks are on, nor suggest a timeout", async () => {
+		const { root, agentDir } = fixtures.sandbox({ "src/a.ts": duplicatedFunction("computeTotals") });
+		const s = await fixtures.open({
+			project: root,
+			agentDir,
+			trusted: false,
+			jscpd: { executable: join(root, "missing-jscpd") },
+		});
+		await waitFor(() => expect(s.controller.status().baseline.status).toBe("unavailable"));
+		const plain = statusText(s.controller.status());
+		expect(plain).toContain("jscpd cannot run");
+		expect(plain).not.toContain("checks are on");
+		expect(plain).not.toContain("timeoutMs");
+		expect(plain.split("missing-jscpd").length - 1).toBe(1);
 	});
 });

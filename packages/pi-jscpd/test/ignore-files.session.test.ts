@@ -4,6 +4,8 @@
  * trusted must not steer the scan with them, and a changed file one of them hides must never pass as
  * a "clean" check.
  */
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
 import {
@@ -90,4 +92,27 @@ describe("a changed file jscpd skips for its size is never checked clean", () =>
 		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
 		expect(s.controller.status().lastOutcome?.text).toContain("src/large.ts");
 	});
+
+	for (const where of [".git/info", "src/.ignore"])
+		it(`untrusted: an ignore file linked outside the project (${where}) is not followed: its patterns do not hide a bash copy, and status names it`, async () => {
+			const outside = fixtures.dir("pi-jscpd-outside-");
+			mkdirSync(join(outside, "info"), { recursive: true });
+			writeFileSync(join(outside, "info/exclude"), "src/e.ts\n");
+			const root = fixtures.dir("pi-jscpd-ignores-");
+			const agentDir = fixtures.dir("pi-jscpd-agent-");
+			writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals"), "src/w.ts": otherFunction("w") });
+			gitInit(root);
+			if (where === ".git/info") {
+				rmSync(join(root, ".git/info"), { recursive: true, force: true });
+				symlinkSync(join(outside, "info"), join(root, ".git/info"));
+			} else symlinkSync(join(outside, "info/exclude"), join(root, "src/.ignore"));
+			const s = await fixtures.ready({ project: root, agentDir, trusted: false });
+			s.script(toolCall("bash", { command: "cp src/a.ts src/e.ts" }), reply("copied"));
+			await s.prompt("copy a.ts");
+			await waitFor(() => expect(s.controller.status().lastOutcome).toBeDefined());
+			await s.controller.settled();
+			expect(s.controller.status().lastOutcome?.kind).toBe("findings");
+			expect(findingsText(s)).toContain("src/e.ts");
+			expect(JSON.stringify(s.controller.status().skippedIgnoreFiles)).toContain("outside the project");
+		});
 });

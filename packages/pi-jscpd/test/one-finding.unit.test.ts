@@ -80,4 +80,15 @@ describe("one copy is one finding", () => {
 		expect(findings).toHaveLength(1);
 		expect(findings[0]?.group.locations[0].path).toBe("src/z.ts");
 	});
+
+	it("one copy is one finding: two copies of existing code made at once each name the existing code, no copy is named twice", () => {
+		// `cp src/m.ts src/a.ts && cp src/m.ts src/z.ts`: jscpd pairs a.ts with m.ts and with z.ts only.
+		const groups = [group(at("src/a.ts", 1), at("src/m.ts", 1)), group(at("src/a.ts", 1), at("src/z.ts", 1))];
+		const lines = select(groups, ["src/a.ts", "src/z.ts"]).findings.map(findingLine);
+		expect(lines).toHaveLength(2);
+		const newSides = lines.map((line) => /(src\/[a-z]+\.ts):1-6 ≈/.exec(line)?.[1]);
+		expect(newSides.sort()).toEqual(["src/a.ts", "src/z.ts"]);
+		for (const line of lines) expect(line).toContain("copies existing code");
+		expect(lines.find((line) => line.includes("src/z.ts:1-6 ≈"))).toContain("≈ src/m.ts:1-6");
+	});
 });

@@ -11,7 +11,7 @@
  * Gitignore semantics by the `ignore` package: a deeper file overrides a shallower one, and a folder
  * that is ignored is never entered, so nothing below it can be re-included.
  */
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isInside, posixPath, toProjectPath } from "../core/project-paths.js";
@@ -47,7 +47,9 @@ export type IgnoreFileRead =
  * Reads one ignore file only when it is a regular file (not a FIFO, device or folder: opening one
  * would block, jscpd included) of at most {@link MAX_IGNORE_BYTES}. Never throws.
  */
-export function inspectIgnoreFile(file: string): IgnoreFileRead {
+export function inspectIgnoreFile(file: string, container?: string): IgnoreFileRead {
+	if (container !== undefined && pointsOutside(file, container))
+		return { status: "skipped", why: "it points outside the project (not followed)" };
 	let stat: ReturnType<typeof lstatSync>;
 	try {
 		stat = lstatSync(file, { throwIfNoEntry: false });
@@ -65,8 +67,23 @@ export function inspectIgnoreFile(file: string): IgnoreFileRead {
 	return { status: "read", matcher: ignore().add(read.text) };
 }
 
-function matcherOf(file: string): Matcher {
-	const read = inspectIgnoreFile(file);
+/** Whether `file` resolves (a symlink of its own or on its way) outside `container` (docs/security.md). */
+function pointsOutside(file: string, container: string): boolean {
+	try {
+		return !isInside(realpathSync(container), realpathSync(file));
+	} catch {
+		return false;
+	}
+}
+
+/** Where an untrusted project's ignore file must resolve: its git folder, or the project; none above it. */
+function containerOf(root: string, file: string): string | undefined {
+	if (file.endsWith(`${sep}info${sep}exclude`)) return dirname(dirname(file));
+	return isInside(root, file) ? root : undefined;
+}
+
+function matcherOf(file: string, container?: string): Matcher {
+	const read = inspectIgnoreFile(file, container);
 	return read.status === "read" ? read.matcher : undefined;
 }
 
@@ -112,7 +129,8 @@ export function gitPointerFile(root: string): string | undefined {
 
 function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
 	const file = excludeFile(root, followGitFile);
-	return file ? { dir: dirname(dirname(dirname(file))), matcher: matcherOf(file) } : undefined;
+	const container = file && !followGitFile ? containerOf(root, file) : undefined;
+	return file ? { dir: dirname(dirname(dirname(file))), matcher: matcherOf(file, container) } : undefined;
 }
 
 /**
@@ -156,7 +174,7 @@ export class IgnoreFiles {
 	}
 
 	#read(file: string): Matcher {
-		const read = inspectIgnoreFile(file);
+		const read = inspectIgnoreFile(file, this.#trusted ? undefined : containerOf(this.#root, file));
 		if (read.status === "skipped") {
 			const path = isInside(this.#root, file) ? toProjectPath(this.#root, file) : file;
 			this.#skipped.push({ path, why: read.why });
@@ -231,7 +249,9 @@ function verdict(root: string, layers: readonly Layer[], path: string, isFolder:
 export function hiddenByIgnoreFiles(root: string, changed: Iterable<string>, gitExclude = false): string[] {
 	const matchers = new Map<string, Matcher>();
 	const layerIn = (dir: string): Layer => {
-		if (!matchers.has(dir)) matchers.set(dir, matcherOf(join(dir, ".ignore")));
+		const file = join(dir, ".ignore");
+		if (!matchers.has(dir))
+			matchers.set(dir, matcherOf(file, gitExclude ? containerOf(root, file) : undefined));
 		return { dir, matcher: matchers.get(dir) };
 	};
 	// Lowest precedence first: info/exclude, then the `.ignore` files above the root, outermost first

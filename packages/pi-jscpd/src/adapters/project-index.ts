@@ -22,8 +22,8 @@ import {
 import { focusTooWide, type ScanFocus } from "../core/focus.js";
 import { type Detection, shapeOf } from "../core/kinds.js";
 import { run as runGit } from "./git-probe.js";
-import { hiddenByIgnoreFiles } from "./ignore-files.js";
-import { hiddenByDefault } from "./ignores.js";
+import { hiddenByIgnoreFiles, IgnoreFiles } from "./ignore-files.js";
+import { defaultIgnores, hiddenByDefault } from "./ignores.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** jscpd's default `--max-size`: larger files are never scanned, so never partners. */
@@ -41,8 +41,21 @@ export type IndexState =
 
 const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Project paths of the files a scan of `root` reads, sorted; stops at `limit`. */
-export async function projectFiles(root: string, limit: number, signal: AbortSignal): Promise<string[]> {
+/**
+ * Project paths of the files a scan of `root` reads, sorted; stops at `limit`. The default ignores
+ * hide folders only when the scan adds them (a trusted git repository may commit `dist/`, and a
+ * whole scan then reads it); a trusted project's ignore files hide what they list, as for jscpd.
+ */
+export async function projectFiles(
+	root: string,
+	limit: number,
+	signal: AbortSignal,
+	trusted = false,
+): Promise<string[]> {
+	const defaults = defaultIgnores(root, trusted).length > 0;
+	const ignores = trusted ? new IgnoreFiles(root, true) : undefined;
+	const hidden = (path: string, folder: boolean) =>
+		(defaults && hiddenByDefault(folder ? `${path}/x` : path)) || ignores?.hides(path, folder) === true;
 	const files: string[] = [];
 	const folders = [""];
 	while (folders.length > 0 && files.length < limit && !signal.aborted) {
@@ -56,8 +69,8 @@ export async function projectFiles(root: string, limit: number, signal: AbortSig
 		for (const entry of entries) {
 			const path = folder ? `${folder}/${entry.name}` : entry.name;
 			if (entry.isDirectory()) {
-				if (!SKIPPED.has(entry.name) && !hiddenByDefault(`${path}/x`)) folders.push(path);
-			} else if (entry.isFile() && !hiddenByDefault(path)) files.push(path);
+				if (!SKIPPED.has(entry.name) && !hidden(path, true)) folders.push(path);
+			} else if (entry.isFile() && !hidden(path, false)) files.push(path);
 		}
 	}
 	return files.sort();
@@ -115,7 +128,7 @@ export class ProjectIndex {
 			exact: detection.kinds.includes("exact"),
 			shapes: detection.kinds.includes("renamed") || detection.kinds.includes("similar"),
 		};
-		const files = await projectFiles(root, MAX_INDEXED_FILES, signal);
+		const files = await projectFiles(root, MAX_INDEXED_FILES, signal, this.#deps.trusted());
 		const builder = new FingerprintIndexBuilder(families);
 		for (let i = 0; i < files.length; i++) {
 			if (i % FILES_PER_STEP === 0) await nextMacrotask();

@@ -92,7 +92,7 @@ export function selectFindings(input: SelectInput): Selection {
 		if (fresh.length > 0) candidates.push({ group, fresh });
 	}
 	const starts = copyStarts(touching);
-	for (const { group, fresh } of strongestPerCopy(candidates, input.changed)) {
+	for (const { group, fresh } of namedOnce(strongestPerCopy(candidates, input.changed), input.changed)) {
 		const identity = findingIdentity(group, fresh);
 		if (seen.has(identity)) continue;
 		seen.add(identity);
@@ -174,6 +174,37 @@ function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] 
 					),
 			),
 	);
+}
+
+/**
+ * No copy is named twice: two copies of existing code made at once (`cp m a && cp m z`) come from
+ * jscpd as `a ≈ m` and `a ≈ z` (it pairs each copy with one other), so `a` would be the new side
+ * of both and `z` never named as the copy it is. An exact pair of two new copies one of which is
+ * an exact copy of existing code is a copy of that code too: it is told as the other copy ≈ the
+ * existing code.
+ */
+function namedOnce<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
+	kept: readonly T[],
+	changed: ReadonlySet<string>,
+): { group: CloneGroup; fresh: CloneLocation[] }[] {
+	const exact = (group: CloneGroup) => strength(group) === 3;
+	const copiesOfExisting = kept.filter(
+		(candidate) => exact(candidate.group) && candidate.group.locations.some((loc) => !changed.has(loc.path)),
+	);
+	return kept.map((candidate) => {
+		const [a, b] = candidate.group.locations;
+		if (!a || !b || !exact(candidate.group) || candidate.fresh.length !== 2) return candidate;
+		for (const [told, other] of [
+			[a, b],
+			[b, a],
+		] as const) {
+			const source = copiesOfExisting.find((o) => o.fresh.some((loc) => overlapsMostly(loc, told)));
+			const existing = source?.group.locations.find((loc) => !changed.has(loc.path));
+			if (existing && !copiesOfExisting.some((o) => o.fresh.some((loc) => overlapsMostly(loc, other))))
+				return { group: { ...candidate.group, locations: [other, existing] }, fresh: [other] };
+		}
+		return candidate;
+	});
 }
 
 const contentKey = (group: CloneGroup, path: string) =>

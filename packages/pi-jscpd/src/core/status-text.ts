@@ -14,6 +14,8 @@ function plural(count: number, noun: string): string {
 /** What the checkpoint does, or why it does not run and what to do. */
 function checkedLine(view: StatusView): string {
 	if (!view.settings.enabled) return "Automatic jscpd checks are off. Turn them on with /jscpd on.";
+	// jscpdLine says why and what to do; claiming the checks run would be untrue.
+	if (view.capability.status === "unavailable") return "Automatic jscpd checks cannot run.";
 	const kinds = view.baseline.kinds ?? view.settings.kinds;
 	const what =
 		kinds.length === 1 && kinds[0] === "exact" ? "copied code" : `copied code (${kinds.join(", ")})`;
@@ -27,9 +29,11 @@ function jscpdLine(view: StatusView): string | undefined {
 	return `jscpd cannot run: ${printablePath(cap.reason)}. Install jscpd (5.x) or reinstall pi-jscpd.`;
 }
 
-function baselineLine(view: StatusView): string {
+function baselineLine(view: StatusView): string | undefined {
 	const b = view.baseline;
 	const reason = b.reason ? printablePath(b.reason) : "";
+	// No jscpd to record it with: jscpdLine names the cause once, with what to do.
+	if (b.status === "unavailable" && view.capability.status === "unavailable") return undefined;
 	switch (b.status) {
 		case "none":
 		case "pending":
