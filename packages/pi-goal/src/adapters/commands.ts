@@ -22,6 +22,7 @@ import {
 	pauseGoal,
 	resumeGoal,
 	sayOutcomeOf,
+	sayWorkOutcomeOf,
 	startGoal,
 	type UseCaseDeps,
 } from "./use-cases.js";
@@ -108,12 +109,12 @@ export async function handleGoalCommand(
 		case "start": {
 			if (!(await confirmReplace(controller, ctx))) return;
 			const { objective, tokenBudget, costLimit } = command;
-			return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective, tokenBudget, costLimit }));
+			return sayWorkOutcomeOf(ctx, startGoal(deps, ctx, { objective, tokenBudget, costLimit }));
 		}
 		case "pause":
 			return sayOutcomeOf(ctx, pauseGoal(deps, ctx));
 		case "resume":
-			return sayOutcomeOf(ctx, resumeGoal(deps, ctx));
+			return sayWorkOutcomeOf(ctx, resumeGoal(deps, ctx));
 		case "edit": {
 			const choice = command.orStart
 				? await askEditOrStart(controller, ctx, { ...command, orStart: command.orStart }, deps.dialogs)
@@ -121,11 +122,11 @@ export async function handleGoalCommand(
 			if (choice === undefined) return say(ctx, "Nothing changed.");
 			if (choice === "changed") return say(ctx, CHANGED_NOTICE, "warning");
 			if (choice === "start" && command.orStart)
-				return sayOutcomeOf(ctx, startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null }));
+				return sayWorkOutcomeOf(ctx, startGoal(deps, ctx, { objective: command.orStart, tokenBudget: null }));
 			const outcome = editGoal(deps, ctx, command);
 			const hint =
 				outcome.error && !controller.goal && command.orStart ? `\n${noGoalToEditHint(command.orStart)}` : "";
-			return sayOutcomeOf(ctx, outcome.error ? { error: `${outcome.error}${hint}`, text: "" } : outcome);
+			return sayWorkOutcomeOf(ctx, outcome.error ? { error: `${outcome.error}${hint}`, text: "" } : outcome);
 		}
 		case "retry-usage-limits":
 			return sayOutcomeOf(ctx, changeSetting(deps, ctx, "retryUsageLimits", command.enabled));

@@ -118,7 +118,12 @@ export class HeadlessRuns {
 			const goal = controller.goal;
 			const resumeAt = waitInProcess(goal, controller.facts().now);
 			if (resumeAt === undefined || !goal) return;
-			say(ctx, `waiting in this process until ${new Date(resumeAt).toISOString()} (goal_wait deadline).`);
+			// stderr (a warning's route without a UI): stdout carries only the completion summary.
+			say(
+				ctx,
+				`waiting in this process until ${new Date(resumeAt).toISOString()} (goal_wait deadline).`,
+				"warning",
+			);
 			await sink.sleep(Math.max(0, resumeAt - controller.facts().now));
 			// The waker's own timer wakes the goal; give its run a moment to start.
 			for (

@@ -34,6 +34,16 @@ export function sayOutcomeOf(ctx: ExtensionContext, outcome: Outcome): void {
 	say(ctx, outcome.error ?? outcome.text, outcome.error ? "error" : "info");
 }
 
+/**
+ * The answer of a command that starts goal work (start, resume, edit). In print mode stdout carries
+ * only the goal's completion summary (the headless contract a script reads), so "Goal … started."
+ * goes to stderr there; everywhere else it is an ordinary answer.
+ */
+export function sayWorkOutcomeOf(ctx: ExtensionContext, outcome: Outcome): void {
+	if (!outcome.error && !ctx.hasUI && ctx.mode === "print") say(ctx, outcome.text, "warning");
+	else sayOutcomeOf(ctx, outcome);
+}
+
 function refused(error: string): Outcome {
 	return { error, text: error };
 }
