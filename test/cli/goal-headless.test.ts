@@ -67,6 +67,14 @@ describe('pi -p "/goal …": the headless contract', () => {
 		expect(run.stderr).not.toMatch(/automatic-turns|budget_limited/);
 	});
 
+	it("a stuck model (the same failing command) is paused by the stuck detector: exit 4 within 8 requests", async () => {
+		run = await goal("stuck");
+		expect(run.code, run.stderr).toBe(4);
+		expect(run.requests.length).toBeLessThanOrEqual(8);
+		expect(run.stdout).toBe("");
+		expect(run.stderr).toContain("`cat missing-config.json` failed 4 times in a row");
+	});
+
 	it("budget limit: exit 5", async () => {
 		run = await goal("progress", { prompt: "/goal --tokens 1k Do both parts" });
 		expect(run.code, run.stderr).toBe(5);

@@ -427,7 +427,8 @@ describe("a goal that never calls goal_complete", () => {
 			});
 			await harness.prompt("/goal finish it");
 			expect(lastGoal(harness).status).toBe("complete");
-			expect(errors.mock.calls.flat().join("\n")).not.toContain("Goal g-");
+			// No status line ("Goal g-…: state"); the start answer is on stderr in print mode.
+			expect(errors.mock.calls.flat().join("\n")).not.toMatch(/Goal g-[0-9a-f]+:/);
 		} finally {
 			errors.mockRestore();
 			logs.mockRestore();

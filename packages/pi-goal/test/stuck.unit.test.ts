@@ -113,6 +113,21 @@ describe("stuck facts", () => {
 		expect(normalizeToolOutput("Tests: 3 failed")).not.toBe(normalizeToolOutput("Tests: 2 failed"));
 	});
 
+	it("a fresh temp directory name in the output is ignored; the file under it is kept", () => {
+		const same = [
+			"open '/tmp/vite-build-Qx7aZ2/manifest.json'",
+			"open '/tmp/vite-build-pL9kWe/manifest.json'",
+		].map(normalizeToolOutput);
+		expect(same[0]).toBe(same[1]);
+		expect(normalizeToolOutput("cd /var/folders/x1/ab_cd/T/tmp-123-AbCdEf && ls")).toBe(
+			normalizeToolOutput("cd /var/folders/x1/ab_cd/T/tmp-456-ZyXwVu && ls"),
+		);
+		expect(normalizeToolOutput("C:\\Users\\me\\AppData\\Local\\Temp\\jest_Ab12\\out.log")).toBe(
+			normalizeToolOutput("C:\\Users\\me\\AppData\\Local\\Temp\\jest_Zq98\\out.log"),
+		);
+		expect(normalizeToolOutput("/tmp/a/one.json")).not.toBe(normalizeToolOutput("/tmp/a/two.json"));
+	});
+
 	it("a goal_wait restarts the rules; the window stays at 8 steps", () => {
 		const step = replyStep("same");
 		const full = Array.from({ length: 20 }).reduce<readonly StuckStep[]>(

@@ -20,6 +20,13 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 			return [tool("goal_blocked", { reason: "Need the API key.", evidence: "401 from the API" })];
 		case "progress":
 			return progress;
+		case "stuck":
+			// A stuck model: the same failing command again and again (issue 30: 150 calls, exit 0).
+			return Array.from({ length: 40 }, () =>
+				fauxAssistantMessage([fauxToolCall("bash", { command: "cat missing-config.json" })], {
+					stopReason: "toolUse",
+				}),
+			);
 		case "usage-limit":
 			return [fauxAssistantMessage([], { stopReason: "error", errorMessage: QUOTA })];
 		case "wait-far":

@@ -74,7 +74,14 @@ function hex(hash: number): string {
 }
 
 /**
- * Tool output without its volatile parts: ISO and clock times, durations (`1.2s`, `340 ms`), long
+ * The first entry under a temp directory (`/tmp/vite-build-Qx7aZ2`, `/var/folders/…/T/tmp-1-AbC`,
+ * `…\\Temp\\jest_x1`): its name is random per run (mkdtemp), so a re-run with the same failure differs there.
+ */
+const TEMP_ENTRY =
+	/((?:^|[\s'"`(=:])(?:\/private)?(?:\/tmp|\/var\/tmp|\/var\/folders\/[^/\s]+\/[^/\s]+\/T)\/|\\temp\\)[^/\\\s'"`:)]+/gi;
+
+/**
+ * Tool output without its volatile parts: temp directory names, ISO and clock times, durations (`1.2s`, `340 ms`), long
  * numbers (pids, ports, byte counts) and long hex ids; whitespace collapsed. Only the head and tail
  * are read (a huge output is fingerprinted in O(1) of its size beyond that).
  */
@@ -84,6 +91,7 @@ export function normalizeToolOutput(text: string): string {
 			? `${text.slice(0, HASHED_EDGE)}\u0000${text.length}\u0000${text.slice(-HASHED_EDGE)}`
 			: text;
 	return edges
+		.replace(TEMP_ENTRY, "$1<tmp>")
 		.replace(/\d{4}-\d\d-\d\d[t ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?/gi, "<time>")
 		.replace(/\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
 		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")

@@ -48,6 +48,18 @@ export const STUCK: readonly Scenario[] = [
 		steps: repeat(30, (i) => sh("npm test", failingTests(i), true)),
 	},
 	{
+		name: "the same failing build whose output names a fresh temp directory each time",
+		kind: "stuck",
+		rule: "repeated-action",
+		steps: repeat(30, (i) =>
+			sh(
+				"npm run build",
+				`Error: ENOENT: no such file or directory, open '/tmp/vite-build-${["Qx7aZ2", "pL9kWe", "Zr3TyU", "mN0bVc"][i % 4]}/manifest.json'\n    at build (node_modules/vite/dist/index.js:12:7)`,
+				true,
+			),
+		),
+	},
+	{
 		name: "reading a missing file again and again",
 		kind: "stuck",
 		rule: "repeated-action",
