@@ -45,7 +45,10 @@ function baselineLine(view: StatusView): string {
 
 /** One sentence when this session dropped renamed and near-copy detection (the baseline's fallback). */
 function exactOnlySentence(fallback: string): string {
-	const why = fallback.replace(/^renamed and near-copy detection turned off for this session \((.*)\)$/, "$1");
+	const why = fallback.replace(
+		/^renamed and near-copy detection turned off for this session \((.*)\)$/,
+		"$1",
+	);
 	return `This session checks exact copies only: ${printablePath(why)}.`;
 }
 
