@@ -41,3 +41,28 @@ describe("README cost boxes match the measured request footprint", () => {
 		}
 	}, 300_000);
 });
+
+/** The tools the README's cost box names ("for the `new_context` and `context_recall` tool declarations"). */
+function costedTools(name: string): string[] {
+	const readme = readFileSync(join(repoRoot, "packages", name, "README.md"), "utf8");
+	const box = /\*\*Every request[^*]*:\*\*([\s\S]*?)(?:\n> - \*\*|\n\n)/.exec(readme)?.[1] ?? "";
+	return [...box.matchAll(/`([a-z]+_[a-z_]+)`/g)].map((match) => match[1] ?? "");
+}
+
+describe("the 0.1.0 CHANGELOG states the README's cost", () => {
+	it.each(["pi-reset", "pi-goal", "pi-jscpd"])(
+		"%s: the same bytes and tokens on every request, and every tool declared for them",
+		(name) => {
+			const changelog = readFileSync(join(repoRoot, "packages", name, "CHANGELOG.md"), "utf8");
+			const entry = changelog.split(/^## /m).find((section) => section.startsWith("0.1.0")) ?? "";
+			const cost = /\*\*Cost:\*\*\s*([\d,]+) bytes \(about (\d+) tokens\)/.exec(entry);
+			const claim = claimed(name);
+			expect({ bytes: Number((cost?.[1] ?? "").replace(/,/g, "")), tokens: Number(cost?.[2]) }).toEqual(
+				claim,
+			);
+			const tools = costedTools(name);
+			expect(tools.length, "the README's cost box names the declared tools").toBeGreaterThan(0);
+			expect(tools.filter((tool) => !entry.includes(`\`${tool}\``))).toEqual([]);
+		},
+	);
+});

@@ -100,7 +100,7 @@ describe("print mode: the answer on stdout, nothing else there", () => {
 });
 
 describe("json mode: stdout is Pi's protocol", () => {
-	it("/reset status and /jscpd status answer on stderr; stdout holds only JSON lines", async () => {
+	it("/reset status answers on stderr; stdout holds only JSON lines", async () => {
 		run = await runPi({
 			extensions: [dir("pi-reset"), dir("pi-jscpd")],
 			script: hello,
@@ -109,5 +109,16 @@ describe("json mode: stdout is Pi's protocol", () => {
 		expect(run.code, run.stderr).toBe(0);
 		expect(jsonLinesOnly(run.stdout)).toBe(true);
 		expect(run.stderr).toMatch(/^pi-reset: .*w0/m);
+	});
+
+	it.each([
+		["pi-jscpd", "/jscpd scan", /^pi-jscpd: jscpd: 1 duplicated block/m],
+		["pi-goal", "/goal status", /^pi-goal: No goal\./m],
+	])("%s: %s answers on stderr; stdout holds only JSON lines", async (name, prompt, answer) => {
+		run = await runPi({ extensions: [dir(name)], script: hello, prompt, cwd: projectWithDuplicate() });
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout.trim()).not.toBe("");
+		expect(jsonLinesOnly(run.stdout)).toBe(true);
+		expect(run.stderr).toMatch(answer);
 	});
 });

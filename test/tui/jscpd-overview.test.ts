@@ -38,7 +38,7 @@ describe("the bare /jscpd overview in pi's TUI", () => {
 		expect(menu).not.toMatch(/checking|duplicated block/);
 
 		await choose(session, /Run a project scan/);
-		const scanned = await session.waitForScreen(/jscpd: 1 duplicated block in 2 files\./, 30_000);
+		const scanned = await session.waitForScreen(/jscpd: 1 duplicated block \(2 files checked\)\./, 30_000);
 		expect(scanned).toMatch(/src\/a\.ts:1-\d+ ≈ src\/b\.ts:1-\d+/);
 
 		await command(session, "/jscpd");

@@ -132,6 +132,23 @@ async function goalDialogsTour(): Promise<void> {
 			"The edit gives the goal a new id; an active goal stays active. `/goal status` shows the new objective.",
 			await tui.waitForScreen(/Objective: Write the two parts and the tests/),
 		);
+		submit(tui, "/goal");
+		await tui.waitForScreen(/Full status/);
+		await choose(tui, /Settings/);
+		shot(
+			"The goal settings",
+			"Settings… lists each setting with its value and one line on what it does; they are saved to the global settings file.",
+			await tui.waitForScreen(/noProgressTurns: \d+ · /),
+		);
+		await choose(tui, /automaticTurns:/);
+		await tui.waitForScreen(/a whole number, or "off"\)/);
+		submit(tui, "lots");
+		shot(
+			"An invalid setting asks again",
+			"A value that is not valid says why and asks again in the same dialog; Escape cancels and changes nothing.",
+			await tui.waitForScreen(/Try again, or press Escape/),
+		);
+		tui.sendKeys("Escape");
 	} finally {
 		tui.close();
 	}
@@ -216,7 +233,7 @@ async function jscpdTriageTour(): Promise<void> {
 			"The model copied `src/a.ts` into `src/b.ts`; the automatic checkpoint reported it (the footer says `jscpd: 1 new duplicate`). Browse lists every current finding, whichever check found it, newest first: both locations, kind, size and whether the model was told. The overview's count is the footer's.",
 			await tui.waitForScreen(/jscpd findings, newest first \(1\)/),
 		);
-		await choose(tui, /1\. src\/a\.ts/);
+		await choose(tui, /1\. src\/b\.ts/);
 		shot(
 			"One finding's menu",
 			"Ask the agent to fix it sends one message naming both locations (only while the agent is idle and no other workflow, such as a goal, drives the session). Show both blocks prints the two snippets; Dismiss as intended keeps it from the model for good.",
@@ -226,7 +243,7 @@ async function jscpdTriageTour(): Promise<void> {
 		shot(
 			"Show both blocks",
 			"The two blocks one after the other, with line numbers (at most 30 lines of 160 characters each, read only inside the project); the finding's menu stays open below.",
-			await tui.waitForScreen(/Second block: src\/b\.ts/),
+			await tui.waitForScreen(/Second block: src\/a\.ts/),
 		);
 		await choose(tui, /Dismiss as intended/);
 		shot(

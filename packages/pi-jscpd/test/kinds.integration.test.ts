@@ -191,6 +191,16 @@ describe("messages name the kind and the original's location", () => {
 		);
 		expect(scanText([near], 5, 2, 0)).toContain("1. near-copy: src/a.ts:2-15 ≈ src/b.ts:2-15 (73% similar");
 	});
+
+	it("a scan's first line counts the files it checked apart from the blocks: one block between two files is not 'in 3 files'", () => {
+		const exact = toGroup(ROOT, raw(undefined)) as CloneGroup;
+		const [first] = scanText([exact], 5, 3, 0).split("\n");
+		expect(first).toBe("jscpd: 1 duplicated block (3 files checked).");
+		expect(scanText([], 5, 1, 0)).toBe("jscpd: no duplicated blocks found (1 file checked).");
+		expect(scanText([exact], 5, 40, 0, " (checked: exact)").split("\n")[0]).toBe(
+			"jscpd: 1 duplicated block (40 files checked; kinds checked: exact).",
+		);
+	});
 });
 
 describe("a project's own jscpd token minimum", () => {

@@ -31,7 +31,7 @@ describe("scan kinds", () => {
 		await s.prompt("scan a and b");
 		expect(runs()).toEqual(["near", "exact", "exact"]);
 		const result = JSON.stringify(s.requests.at(-1)?.messages.at(-1));
-		expect(result).toContain("jscpd: 1 duplicated block in 2 files (checked: exact).");
+		expect(result).toContain("jscpd: 1 duplicated block (2 files checked; kinds checked: exact).");
 	});
 
 	it('"kinds" without "exact" is kept but warned about once at load: verbatim copies are not reported', async () => {

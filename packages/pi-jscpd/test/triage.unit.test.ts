@@ -273,3 +273,13 @@ describe("triage audit (a22): /jscpd dismiss names what it acted on", () => {
 		expect(triageCommand(t, pi, "undismiss", ["1"]).message).toContain("c.ts:1-10 ≈ d.ts:5-14");
 	});
 });
+
+describe("the user's /jscpd help", () => {
+	it("names no tool field and lines up every description", () => {
+		const help = helpText("user");
+		expect(help).not.toMatch(/\{\s*command|args\s*\}/);
+		const rows = help.split("\n").filter((line) => line.startsWith("  "));
+		const starts = rows.map((row) => /^ {2}\S.*?\s{2,}(?=[A-Z])/.exec(row)?.[0].length);
+		expect(new Set(starts).size, rows.join("\n")).toBe(1);
+	});
+});

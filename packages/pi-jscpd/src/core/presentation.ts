@@ -89,6 +89,17 @@ export function findingsMessage(findings: readonly Finding[], omitted: number): 
 	return bound(lines.join("\n"));
 }
 
+/**
+ * What a scan checked, apart from what it found: ` (3 files checked)`, ` (40 files checked; kinds
+ * checked: exact)`. Not "1 block in 3 files": that reads as one block spread over three files.
+ */
+function scannedNote(sources: number | undefined, checked: string): string {
+	if (sources === undefined) return checked;
+	const kinds = /^ \(checked: (.+)\)$/.exec(checked)?.[1];
+	const files = `${sources} file${sources === 1 ? "" : "s"} checked`;
+	return kinds ? ` (${files}; kinds checked: ${kinds})` : ` (${files})${checked}`;
+}
+
 /** The result text of `scan`; `checked`: the kinds detected when not every kind (`checkedNote`). */
 export function scanText(
 	groups: readonly CloneGroup[],
@@ -97,7 +108,7 @@ export function scanText(
 	omitted: number,
 	checked = "",
 ): string {
-	const files = `${sources === undefined ? "" : ` in ${sources} file${sources === 1 ? "" : "s"}`}${checked}`;
+	const files = scannedNote(sources, checked);
 	if (groups.length === 0) return `jscpd: no duplicated blocks found${files}.`;
 	const shown = groups.slice(0, max);
 	const lines = [`jscpd: ${groups.length} duplicated block${groups.length === 1 ? "" : "s"}${files}.`];

@@ -121,13 +121,16 @@ export function commandCompletions(prefix: string): CompletionItem[] | null {
  */
 export function helpText(audience: "user" | "model" = "model"): string {
 	const names = audience === "user" ? USER_ORDER : COMMAND_NAMES;
-	const lines = names.map((name) => {
+	const rows = names.map((name) => {
 		const spec = ALL_COMMANDS[name] as CommandSpec;
-		const usage = spec.hint ? `${name} ${spec.hint}` : name;
-		return `  ${usage.padEnd(16)} ${spec.description}`;
+		return { usage: spec.hint ? `${name} ${spec.hint}` : name, description: spec.description };
 	});
+	const width = Math.max(...rows.map((row) => row.usage.length)) + 2;
+	const lines = rows.map((row) => `  ${row.usage.padEnd(width)}${row.description}`);
 	return [
-		"Usage: /jscpd <command> (tool: jscpd_run {command, args})",
+		audience === "user"
+			? "Usage: /jscpd <command> (the model runs the same commands with the jscpd_run tool)"
+			: "Usage: /jscpd <command> (tool: jscpd_run {command, args})",
 		...lines,
 		...(audience === "user"
 			? ["dismiss and undismiss are for you only: jscpd_run does not offer them."]
