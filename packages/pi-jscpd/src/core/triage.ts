@@ -4,6 +4,7 @@
  * runtime, built with the runtime's parts (parts.ts) that read it for the checkpoint and the footer.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { describeWriteError } from "@pi-lifecycle/lifecycle-kit";
 import { beyondCovered, type Finding } from "./compare.js";
 import {
 	applyDismissal,
@@ -43,7 +44,9 @@ export interface TriageCounts {
 /** The outcome of a dismissal or undo. */
 export type TriageChange =
 	| { readonly ok: true; readonly item: TriageItem }
-	| { readonly ok: false; readonly reason: "unchanged" | "failed"; readonly item: TriageItem };
+	| { readonly ok: false; readonly reason: "unchanged"; readonly item: TriageItem }
+	/** `why`: what stopped the session write, a local fault named with its next step. */
+	| { readonly ok: false; readonly reason: "failed"; readonly item: TriageItem; readonly why: string };
 
 /** `path:start-end ≈ path:start-end` (a file holding the content several times: all its copies). */
 export function whereText(finding: Pick<StoredFinding, "locations" | "copies">): string {
@@ -197,8 +200,8 @@ export class Triage {
 		};
 		try {
 			pi.appendEntry(DISMISSAL_ENTRY, data);
-		} catch {
-			return { ok: false, reason: "failed", item };
+		} catch (error) {
+			return { ok: false, reason: "failed", item, why: describeWriteError(error) };
 		}
 		this.#dismissed = applyDismissal(this.#dismissed, data);
 		if (dismiss) this.#where.set(data.keys.join(" "), data.where.slice(0, 400));
