@@ -4,7 +4,7 @@
  * `write` leaves), and the user runs `/reload`. Pi itself then loads the new resource and saves
  * `"<project>": true` in `trust.json` without asking ("…; saved project trust"). Our extensions keep
  * the decision of the session start: none of the repository's git programs (fsmonitor, hooks,
- * filters, …) and not its `node_modules/.bin/jscpd` run, and detection stays `stat`.
+ * filters, …) and not its `node_modules/.bin/jscpd` run, and change detection stays `files` (listings, no git).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,7 +31,7 @@ describe.skipIf(process.env.PI_LIFECYCLE_HOST === "1.3.0")(
 				0o755,
 			);
 			tui = await startPi({ cwd: s.root });
-			await tui.waitForScreen(/jscpd ready/, 60_000);
+			await tui.waitForScreen(/jscpd: ready/, 60_000);
 			expect(markersIn(s.markers)).toEqual([]);
 
 			put(join(s.root, ".pi", "prompts", "review.md"), "Review the change.\n");
@@ -41,10 +41,11 @@ describe.skipIf(process.env.PI_LIFECYCLE_HOST === "1.3.0")(
 			expect(JSON.parse(readFileSync(join(tui.dirs.agentDir, "trust.json"), "utf8"))).toEqual({
 				[s.root]: true,
 			});
-			await tui.waitForScreen(/jscpd ready/, 60_000);
+			await tui.waitForScreen(/jscpd: ready/, 60_000);
 
-			await command(tui, "/jscpd status");
-			await tui.waitForScreen(/outside-Pi change detection: stat/, 30_000);
+			await command(tui, "/jscpd status --verbose");
+			// Listings only: no git ("files+git" in a trusted repository).
+			await tui.waitForScreen(/change detection: files(?!\+git)/, 30_000);
 			expect(markersIn(s.markers)).toEqual([]);
 		}, 240_000);
 	},
