@@ -4,7 +4,6 @@
  * runtime, built with the runtime's parts (parts.ts) that read it for the checkpoint and the footer.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { describeWriteError } from "@pi-lifecycle/lifecycle-kit";
 import { beyondCovered, type Finding } from "./compare.js";
 import {
 	applyDismissal,
@@ -45,8 +44,8 @@ export interface TriageCounts {
 export type TriageChange =
 	| { readonly ok: true; readonly item: TriageItem }
 	| { readonly ok: false; readonly reason: "unchanged"; readonly item: TriageItem }
-	/** `why`: what stopped the session write, a local fault named with its next step. */
-	| { readonly ok: false; readonly reason: "failed"; readonly item: TriageItem; readonly why: string };
+	/** `error`: what stopped the session write (the adapter names a local fault). */
+	| { readonly ok: false; readonly reason: "failed"; readonly item: TriageItem; readonly error: unknown };
 
 /** `path:start-end ≈ path:start-end` (a file holding the content several times: all its copies). */
 export function whereText(finding: Pick<StoredFinding, "locations" | "copies">): string {
@@ -201,7 +200,7 @@ export class Triage {
 		try {
 			pi.appendEntry(DISMISSAL_ENTRY, data);
 		} catch (error) {
-			return { ok: false, reason: "failed", item, why: describeWriteError(error) };
+			return { ok: false, reason: "failed", item, error };
 		}
 		this.#dismissed = applyDismissal(this.#dismissed, data);
 		if (dismiss) this.#where.set(data.keys.join(" "), data.where.slice(0, 400));
