@@ -90,7 +90,7 @@ describe("security: trust cannot be upgraded without the user", () => {
 		expect(current().status().settingsSources.join("\n")).toMatch(/project: untrusted/);
 		await ordinaryTurn(h);
 		expect(markersIn(s.markers)).toEqual([]);
-		expect(current().status().externalDetection).toBe("files");
+		expect(current().status().externalDetection).toBe("files"); // listings, no git
 	});
 
 	it("a Pi resource appears (git pull), then /reload and Pi's own trust.json save: no git vector runs (fsmonitor, hooks, …)", async () => {

@@ -72,11 +72,14 @@ function describe(code: LocalFaultCode, place: string): { problem: string; nextS
 /**
  * Classifies an error (an exception, or an error message string) as a local fault, or undefined when
  * it is not one. Reads the errno `code` and `path` of a Node error, else the code and quoted path in
- * its text. `places` name the path: the first whose folder contains it wins.
+ * its text. `places` name the path: the first whose folder contains it wins. `target` is the file the
+ * caller was writing, for an error that names none: a disk that fills during a `write` gives
+ * "ENOSPC: no space left on device, write", without a path.
  */
 export function classifyLocalFault(
 	error: unknown,
 	places: readonly FaultPlace[] = [],
+	target?: string,
 ): LocalFault | undefined {
 	const text = typeof error === "string" ? error : (field(error, "message") ?? "");
 	const ownCode = field(error, "code");
@@ -86,7 +89,7 @@ export function classifyLocalFault(
 			: CODE_PATTERN.exec(text)?.[1]
 	) as LocalFaultCode | undefined;
 	if (!code) return undefined;
-	const path = field(error, "path") ?? PATH_PATTERN.exec(text)?.[1];
+	const path = field(error, "path") ?? PATH_PATTERN.exec(text)?.[1] ?? (ownCode ? target : undefined);
 	// EACCES/EPERM without a path is a socket or process fault (`connect EACCES …`), not a file one.
 	if (!path && (code === "EACCES" || code === "EPERM")) return undefined;
 	const known = path ? places.find((place) => isInside(place.dir, path)) : undefined;
@@ -103,9 +106,13 @@ export function classifyLocalFault(
 	};
 }
 
-/** `classifyLocalFault(error, places)?.text`, else the error's own message. For one-line reports. */
-export function describeWriteError(error: unknown, places: readonly FaultPlace[] = []): string {
-	const fault = classifyLocalFault(error, places);
+/** `classifyLocalFault(error, places, target)?.text`, else the error's own message. For one-line reports. */
+export function describeWriteError(
+	error: unknown,
+	places: readonly FaultPlace[] = [],
+	target?: string,
+): string {
+	const fault = classifyLocalFault(error, places, target);
 	if (fault) return fault.text;
 	if (typeof error === "string") return error;
 	return field(error, "message") ?? String(error);

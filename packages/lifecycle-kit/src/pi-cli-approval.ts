@@ -11,9 +11,22 @@ import { parseArgs } from "@earendil-works/pi-coding-agent";
 const PI_PACKAGES = new Set(["@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"]);
 
 /**
- * Whether `script` (a process's `argv[1]`) is a `pi` CLI: by real path, the `bin.pi` of the Pi package
- * that contains it. Found from the script itself, not from the Pi copy this kit imports (an install
- * can give the kit its own copy of its peer), so any Pi version hosting the kit is recognised.
+ * Pi's command-line entry points besides `bin.pi` (1.3.0–1.6.0): each runs Pi's `main` on its own
+ * `argv.slice(2)`. `dist/cli.js` is what Pi's own `RpcClient` starts (`node dist/cli.js --mode rpc …`).
+ */
+const PI_CLI_ENTRIES = [
+	"dist/cli.js",
+	"dist/rpc-entry.js",
+	"dist/bundle/cli.js",
+	"dist/bundle/rpc-entry.js",
+	"dist/bun/cli.js",
+];
+
+/**
+ * Whether `script` (a process's `argv[1]`) is a `pi` CLI: by real path, the `bin.pi` or another
+ * command-line entry point ({@link PI_CLI_ENTRIES}) of the Pi package that contains it. Found from the
+ * script itself, not from the Pi copy this kit imports (an install can give the kit its own copy of
+ * its peer), so any Pi version hosting the kit is recognised.
  */
 export function isPiCli(script: string | undefined): boolean {
 	if (!script) return false;
@@ -26,7 +39,8 @@ export function isPiCli(script: string | undefined): boolean {
 			if (manifest?.name !== undefined) {
 				if (!PI_PACKAGES.has(String(manifest.name))) return false;
 				const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
-				return typeof bin === "string" && realpathSync(join(dir, bin)) === real;
+				const entries = typeof bin === "string" ? [bin, ...PI_CLI_ENTRIES] : PI_CLI_ENTRIES;
+				return entries.some((entry) => realEntry(join(dir, entry)) === real);
 			}
 			const parent = dirname(dir);
 			if (parent === dir) return false;
@@ -35,6 +49,14 @@ export function isPiCli(script: string | undefined): boolean {
 		return false;
 	} catch {
 		return false;
+	}
+}
+
+function realEntry(path: string): string | undefined {
+	try {
+		return realpathSync(path);
+	} catch {
+		return undefined;
 	}
 }
 

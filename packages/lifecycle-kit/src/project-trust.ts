@@ -135,6 +135,7 @@ export function decideTrustAtSessionStart(
 	options: ExplicitTrustOptions = {},
 ): ProjectTrustDecision {
 	try {
+		if (event.reason === "startup") watchPiReloadSave(inputs(ctx, options));
 		if (!ctx.isProjectTrusted()) return NOT_TRUSTED;
 		const input = inputs(ctx, options);
 		const kept = event.reason === "reload" ? recorded(ctx) : undefined;
@@ -142,12 +143,45 @@ export function decideTrustAtSessionStart(
 			? { trusted: kept.explicit, source: kept.source }
 			: decideAtStart(input, event.reason !== "reload");
 		if (!kept) record(ctx, decision);
-		const piSaves = event.reason === "reload" && !decision.trusted && expectPiToSaveTrust(input);
-		if (piSaves || decision.source === "saved-by-pi") tellSavedByPiOnce(ctx);
+		const piSaves =
+			event.reason === "reload" && piMaySaveOnReload(input, decision) && expectPiToSaveTrust(input);
+		if (piSaves && !decision.trusted) tellSavedByPiOnce(ctx);
+		if (decision.source === "saved-by-pi") tellSavedByPiOnce(ctx);
 		return projectTrustDecision(ctx, options);
 	} catch {
 		return NOT_TRUSTED;
 	}
+}
+
+/**
+ * Pi's `autoTrustOnReloadCwd`, as seen at this process's `startup` (shared by every kit copy): the
+ * one directory Pi's interactive `/reload` may save trust for, the startup session's, when it had no
+ * Pi resources then and pi had no `--approve`/`--no-approve`. Pi forgets it once a reload finds a
+ * saved entry or saves one. Unseen (no kit saw the startup): every untrusted session may be it.
+ */
+function reloadSaveWatch(): { seen: boolean; cwd: string | undefined } {
+	return processGlobal("@pi-lifecycle/trust-reload-save-cwd.v1", () => ({ seen: false, cwd: undefined }));
+}
+
+function watchPiReloadSave(input: Inputs): void {
+	const watch = reloadSaveWatch();
+	watch.seen = true;
+	const plain = piCliApproval(input.argv) === undefined && !hasTrustRequiringProjectResources(input.cwd);
+	watch.cwd = plain ? dirKey(input.cwd) : undefined;
+}
+
+/**
+ * Whether this reload is one after which Pi may save its implicit trust: also in a session the user
+ * trusted for itself only (Pi's prompt at `/resume`, "Trust (this session only)"), where Pi's save
+ * would make that trust outlive the session.
+ */
+function piMaySaveOnReload(input: Inputs, decision: ProjectTrustDecision): boolean {
+	const watch = reloadSaveWatch();
+	if (!watch.seen) return !decision.trusted;
+	if (watch.cwd !== dirKey(input.cwd)) return false;
+	if (new ProjectTrustStore(input.agentDir).getEntry(input.cwd) !== null) watch.cwd = undefined;
+	else if (hasTrustRequiringProjectResources(input.cwd)) watch.cwd = undefined; // Pi saves now, once
+	return true;
 }
 
 /**

@@ -207,7 +207,7 @@ export function saveSettings<T extends object>(
 			{ label: "Pi's agent folder", dir: location.agentDir },
 			{ label: "the project", dir: location.cwd },
 		];
-		return { ok: false, error: describeWriteError(error, places) };
+		return { ok: false, error: describeWriteError(error, places, temp) };
 	}
 }
 

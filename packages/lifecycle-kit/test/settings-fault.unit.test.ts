@@ -14,6 +14,13 @@ vi.mock("node:fs", async (importOriginal) => {
 		...fs,
 		writeFileSync: (...args: Parameters<typeof fs.writeFileSync>) => {
 			const [path] = args;
+			if (faults.code === "ENOSPC-write" && typeof path === "string" && path.endsWith(".tmp")) {
+				// What Node throws when the disk fills during the write: no path, only the syscall.
+				throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+					code: "ENOSPC",
+					syscall: "write",
+				});
+			}
 			if (faults.code && typeof path === "string" && path.endsWith(".tmp")) {
 				const text = faults.code === "EROFS" ? "read-only file system" : "no space left on device";
 				throw Object.assign(new Error(`${faults.code}: ${text}, open '${path}'`), {
@@ -67,6 +74,15 @@ describe("saveSettings on a local fault", () => {
 		const saved = saveSettings(spec, where, "global", { enabled: false });
 		expect(saved.ok ? "" : saved.error).toMatch(
 			/^the disk holding Pi's agent folder is full .*; free disk space$/,
+		);
+	});
+
+	it("a disk that fills during the write (Node names no path then): the agent folder is still named", () => {
+		const where = location();
+		faults.code = "ENOSPC-write";
+		const saved = saveSettings(spec, where, "global", { enabled: false });
+		expect(saved.ok ? "" : saved.error).toMatch(
+			/^the disk holding Pi's agent folder is full \(ENOSPC: .*demo\.json.*\.tmp\); free disk space$/,
 		);
 	});
 });

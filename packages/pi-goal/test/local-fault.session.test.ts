@@ -47,7 +47,7 @@ describe("local faults in a goal run", () => {
 			const dir = dirname(harness.session.sessionManager.getSessionFile() ?? "");
 			expect(dir).not.toBe("");
 			failSessionWrites(harness, code);
-			const output = captureConsole({ streams: ["error"] });
+			const output = captureConsole({ streams: ["error", "log"] });
 			await harness.prompt("/goal ship it").catch(() => undefined);
 			await settle(harness);
 			// The goal cannot save its state in that session: what the user reads is the status report.
@@ -56,6 +56,8 @@ describe("local faults in a goal run", () => {
 			expect(status).toMatch(text);
 			expect(status).not.toMatch(/provider error|key, model, network/);
 			expect(status).toMatch(/Next: fix the local fault named above/);
+			// The headline too: "waiting after a local fault", not "after a provider error".
+			expect(status).toMatch(/: waiting after a local fault/);
 		},
 	);
 });

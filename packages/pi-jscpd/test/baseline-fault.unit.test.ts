@@ -14,6 +14,13 @@ vi.mock("node:fs", async (importOriginal) => {
 		...fs,
 		writeFileSync: (...args: Parameters<typeof fs.writeFileSync>) => {
 			const [path] = args;
+			if (faults.code === "ENOSPC-write" && typeof path === "string" && path.endsWith(".tmp")) {
+				// What Node throws when the disk fills during the write: no path, only the syscall.
+				throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+					code: "ENOSPC",
+					syscall: "write",
+				});
+			}
 			if (faults.code && typeof path === "string" && path.endsWith(".tmp")) {
 				const text = faults.code === "EROFS" ? "read-only file system" : "no space left on device";
 				throw Object.assign(new Error(`${faults.code}: ${text}, open '${path}'`), {
@@ -48,6 +55,10 @@ describe("baseline writes on a local fault", () => {
 	it.each([
 		["EROFS", /^Pi's agent folder is read-only \(EROFS: .*\); make it writable/],
 		["ENOSPC", /^the disk holding Pi's agent folder is full \(ENOSPC: .*\); free disk space$/],
+		[
+			"ENOSPC-write",
+			/^the disk holding Pi's agent folder is full \(ENOSPC: .*baselines.*\); free disk space$/,
+		],
 	])("%s: the error names the folder and the next step", (code, text) => {
 		const agentDir = realpathSync(mkdtempSync(join(tmpdir(), "jscpd-baseline-fault-")));
 		dirs.push(agentDir);

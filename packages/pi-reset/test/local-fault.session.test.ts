@@ -47,4 +47,20 @@ describe("pi-reset on a local fault", () => {
 			/could not save the handoff \(the disk holding the session folder is full .*free disk space\)/,
 		);
 	});
+
+	it("a disk that fills during Pi's write (Node names no path then): the notice still names the session folder", async () => {
+		harness = await startSession({ session: "file" });
+		const manager = harness.session.sessionManager as unknown as { _persist(entry: unknown): void };
+		manager._persist = () => {
+			throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+				code: "ENOSPC",
+				syscall: "write",
+			});
+		};
+		const output = captureConsole({ streams: ["error", "log"] });
+		await harness.prompt("/reset off");
+		expect(output.text()).toMatch(
+			/could not save the switch in the session \(the disk holding the session folder is full \(ENOSPC: .*\.jsonl\); free disk space\)/,
+		);
+	});
 });

@@ -2,7 +2,6 @@
  * A goal's state in plain words, for everything people read (status, dialogs, notices, the
  * headless report): no status identifiers, no field names (pure).
  */
-
 import { LOCAL_FAULT_REASON } from "./outcome.js";
 import type { GoalRecord, PauseReason } from "./types.js";
 
@@ -63,7 +62,7 @@ function waitWords(goal: GoalRecord): string {
 			return "waiting for the provider's usage limit to reset";
 		case "provider_error":
 		case "provider_retry":
-			// A session file Pi could not write is a local fault, not the provider's (outcome.ts).
+			// A session folder that is read-only or full is this machine's fault, not the provider's.
 			return wait.reason.startsWith(LOCAL_FAULT_REASON)
 				? "waiting after a local fault"
 				: "waiting after a provider error";

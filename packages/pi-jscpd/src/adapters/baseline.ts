@@ -118,7 +118,7 @@ export function writeBaseline(path: string, file: BaselineFile): string | undefi
 	} catch (error) {
 		// <agentDir>/pi-lifecycle/pi-jscpd/baselines/<file>: a failed mkdir names any of these folders.
 		const places = [{ label: "Pi's agent folder", dir: resolve(path, "../../../..") }];
-		return describeWriteError(error, places);
+		return describeWriteError(error, places, path);
 	}
 }
 

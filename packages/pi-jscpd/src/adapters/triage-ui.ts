@@ -10,8 +10,14 @@ import type {
 	ExtensionCommandContext,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
-import type { IdleDispatcher, OpenedDialogs, StaleGuard } from "@pi-lifecycle/lifecycle-kit";
+import {
+	describeWriteError,
+	type IdleDispatcher,
+	type OpenedDialogs,
+	type StaleGuard,
+} from "@pi-lifecycle/lifecycle-kit";
 import { OVERVIEW_NOTICES, recheck } from "../core/overview.js";
+import { printablePath } from "../core/project-paths.js";
 import type { Triage, TriageChange, TriageItem } from "../core/triage.js";
 import { itemDetail, itemLine, listTitle, TRIAGE_LABELS } from "../core/triage-text.js";
 import { FIX_REFUSALS, requestFix, showBlocks } from "./triage-actions.js";
@@ -56,7 +62,7 @@ export function changeNotice(change: TriageChange, dismiss: boolean): string {
 			: `jscpd: finding ${n} is reported again when a check finds it.`;
 	if (change.reason === "unchanged")
 		return dismiss ? `jscpd: finding ${n} is already dismissed.` : `jscpd: finding ${n} is not dismissed.`;
-	return "jscpd: the dismissal could not be saved in the session; nothing changed.";
+	return `jscpd: the dismissal could not be saved in the session (${printablePath(describeWriteError(change.error))}); nothing changed.`;
 }
 
 /** Opens the findings list and the menu of the picked finding. */

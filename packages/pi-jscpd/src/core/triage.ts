@@ -43,7 +43,9 @@ export interface TriageCounts {
 /** The outcome of a dismissal or undo. */
 export type TriageChange =
 	| { readonly ok: true; readonly item: TriageItem }
-	| { readonly ok: false; readonly reason: "unchanged" | "failed"; readonly item: TriageItem };
+	| { readonly ok: false; readonly reason: "unchanged"; readonly item: TriageItem }
+	/** `error`: what stopped the session write (the adapter names a local fault). */
+	| { readonly ok: false; readonly reason: "failed"; readonly item: TriageItem; readonly error: unknown };
 
 /** `path:start-end ≈ path:start-end` (a file holding the content several times: all its copies). */
 export function whereText(finding: Pick<StoredFinding, "locations" | "copies">): string {
@@ -197,8 +199,8 @@ export class Triage {
 		};
 		try {
 			pi.appendEntry(DISMISSAL_ENTRY, data);
-		} catch {
-			return { ok: false, reason: "failed", item };
+		} catch (error) {
+			return { ok: false, reason: "failed", item, error };
 		}
 		this.#dismissed = applyDismissal(this.#dismissed, data);
 		if (dismiss) this.#where.set(data.keys.join(" "), data.where.slice(0, 400));

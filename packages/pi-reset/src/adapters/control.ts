@@ -51,6 +51,20 @@ export function notify(ctx: ExtensionContext | undefined, text: string, level: N
 	tellUser(ctx, "pi-reset", text, level);
 }
 
+/**
+ * Why Pi could not write this session's file, in plain words: a local fault names its folder and
+ * the next step, also when the error names no path (a disk that fills during the write).
+ */
+export function sessionWriteError(error: unknown, ctx: ExtensionContext | undefined): string {
+	let file: string | undefined;
+	try {
+		file = ctx?.sessionManager.getSessionFile();
+	} catch {
+		file = undefined; // a stale context
+	}
+	return describeWriteError(error, piFaultPlaces(ctx, getAgentDir()), file);
+}
+
 function randomSuffix(): string {
 	return Math.random().toString(36).slice(2, 6).padEnd(4, "0");
 }
@@ -118,8 +132,7 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 				try {
 					pi.appendEntry(HANDOFF_ENTRY, step.state.handoff);
 				} catch (error) {
-					const why = describeWriteError(error, piFaultPlaces(ctx, getAgentDir()));
-					notify(ctx, `pi-reset: could not save the handoff (${why})`, "warning");
+					notify(ctx, `pi-reset: could not save the handoff (${sessionWriteError(error, ctx)})`, "warning");
 				}
 			}
 			if (step.state.generation !== state.generation || step.state.window.id !== state.window.id)

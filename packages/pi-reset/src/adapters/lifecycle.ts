@@ -6,17 +6,15 @@
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import {
 	createOnceReporter,
-	describeWriteError,
 	isExplicitlyTrusted,
 	type LifecycleIdentity,
 	loadSettings,
-	piFaultPlaces,
 } from "@pi-lifecycle/lifecycle-kit";
 import { NOTHING_CARRIED } from "../core/reducer.js";
 import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
 import { confirmProposal } from "./boundary.js";
 import type { WorkReader } from "./carry.js";
-import { notify, type ResetControl } from "./control.js";
+import { notify, type ResetControl, sessionWriteError } from "./control.js";
 import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
 
 /** Settings of the current session (read at session_start). */
@@ -89,7 +87,7 @@ export function persistEnabled(
 	try {
 		pi.appendEntry(STATE_ENTRY, { enabled });
 	} catch (error) {
-		const why = describeWriteError(error, piFaultPlaces(ctx, getAgentDir()));
+		const why = sessionWriteError(error, ctx);
 		notify(
 			ctx,
 			`pi-reset: could not save the switch in the session (${why}); it holds until pi exits.`,
