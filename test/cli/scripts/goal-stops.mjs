@@ -15,7 +15,8 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 	);
 	switch (process.env.PI_LIFECYCLE_GOAL_SCENARIO) {
 		case "complete":
-			return [fauxAssistantMessage(fauxText("Did part one.")), complete];
+			// No tool work in the goal: the first goal_complete is asked about once, the second accepted.
+			return [fauxAssistantMessage(fauxText("Did part one.")), complete, complete];
 		case "blocked":
 			return [tool("goal_blocked", { reason: "Need the API key.", evidence: "401 from the API" })];
 		case "progress":
