@@ -60,7 +60,7 @@ export class SessionChanges {
 	 */
 	recordOutside(found: Detection, newGeneration: boolean): void {
 		this.#listeners.noteMoves(found.rebase);
-		if (found.outside.length === 0) return;
+		if (found.outside.length === 0 && !found.renamed) return;
 		for (const path of found.outside) this.#state.record(path);
 		if (newGeneration) this.#listeners.markMutation();
 	}
