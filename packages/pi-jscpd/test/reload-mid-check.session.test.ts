@@ -73,6 +73,16 @@ describe("reload in the middle of an automatic check", () => {
 		await s.prompt("anything else?");
 		await waitFor(() => expect(customMessages(s, "pi-jscpd/findings")).toHaveLength(1));
 		expect(JSON.stringify(customMessages(s, "pi-jscpd/findings")[0]?.content)).toContain("src/b.ts");
+		// Saved once, when found: later settles add no entry.
+		s.script(reply("still here"));
+		await s.prompt("more");
+		await s.controller.settled();
+		const saved = s.session.sessionManager
+			.getBranch()
+			.filter((entry) => entry.type === "custom" && entry.customType === "pi-jscpd/outside-changes");
+		expect(saved.map((entry) => (entry as { data?: unknown }).data)).toEqual([
+			{ version: 1, paths: ["src/b.ts"] },
+		]);
 	});
 
 	it("a bash copy whose check ended with the process is reported when the session is resumed", async () => {
