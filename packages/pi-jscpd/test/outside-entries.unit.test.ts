@@ -11,7 +11,13 @@ import {
 const options = { findingsType: "pi-jscpd/findings", canonical: (path: string) => path };
 
 function outside(id: string, data: unknown): ReplayEntry {
-	return { type: "custom", id, parentId: null, customType: OUTSIDE_CHANGES_ENTRY, data } as unknown as ReplayEntry;
+	return {
+		type: "custom",
+		id,
+		parentId: null,
+		customType: OUTSIDE_CHANGES_ENTRY,
+		data,
+	} as unknown as ReplayEntry;
 }
 
 describe("outside changes saved in the session", () => {
@@ -19,7 +25,10 @@ describe("outside changes saved in the session", () => {
 		const state = new MutationState();
 		const { mutations } = replayBranch(
 			state,
-			[outside("e1", { version: 1, paths: ["src/b.ts"] }), outside("e2", { version: 1, paths: ["src/c.ts"] })],
+			[
+				outside("e1", { version: 1, paths: ["src/b.ts"] }),
+				outside("e2", { version: 1, paths: ["src/c.ts"] }),
+			],
 			options,
 		);
 		expect([...state.changed].sort()).toEqual(["src/b.ts", "src/c.ts"]);
