@@ -91,19 +91,20 @@ describe("reload in the middle of an automatic check", () => {
 		await first.s.dispose({ keepFiles: true });
 		let s: JscpdSession | undefined;
 		try {
-			s = await jscpdSession({
+			const resumed = await jscpdSession({
 				project: first.root,
 				agentDir: first.agentDir,
 				jscpd: { executable: first.executable },
 				trusted: false,
 				session: { open: sessionFile },
 			});
-			await s.controller.settled();
-			expect(s.controller.status().changedFiles).toBe(1);
-			s.script(reply("anything else?"));
-			await s.prompt("anything else?");
-			await waitFor(() => expect(customMessages(s, "pi-jscpd/findings")).toHaveLength(1));
-			expect(JSON.stringify(customMessages(s, "pi-jscpd/findings")[0]?.content)).toContain("src/b.ts");
+			s = resumed;
+			await resumed.controller.settled();
+			expect(resumed.controller.status().changedFiles).toBe(1);
+			resumed.script(reply("anything else?"));
+			await resumed.prompt("anything else?");
+			await waitFor(() => expect(customMessages(resumed, "pi-jscpd/findings")).toHaveLength(1));
+			expect(JSON.stringify(customMessages(resumed, "pi-jscpd/findings")[0]?.content)).toContain("src/b.ts");
 		} finally {
 			await s?.dispose();
 			rmSync(join(sessionFile, "..", ".."), { recursive: true, force: true });
