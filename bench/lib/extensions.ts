@@ -129,15 +129,38 @@ export function minimalTools(): NamedFactory {
 /** The tools all three extensions register that pi-reset alone does not. */
 const EXTRA_TOOLS = ["goal_complete", "goal_blocked", "goal_wait", "jscpd_run"] as const;
 
-/** A stand-in `pi` whose every member is a no-op returning itself, except `registerTool`. */
-function capturingPi(capture: (tool: ToolDefinition) => void): ExtensionAPI {
+/**
+ * A stand-in `pi` whose every member is a no-op returning itself, except `registerTool`, an empty
+ * `getAllTools`, and `on("session_start")`, whose handlers `startSession` runs: pi-goal registers its
+ * tools at the first session start, once no other extension holds them.
+ */
+function capturingPi(capture: (tool: ToolDefinition) => void): {
+	pi: ExtensionAPI;
+	startSession: () => void;
+} {
 	const inert: object = new Proxy(() => inert, {
 		get: (_target, prop) => (prop === "then" ? undefined : inert),
 		apply: () => inert,
 	});
-	return new Proxy({} as ExtensionAPI, {
-		get: (_target, prop) => (prop === "registerTool" ? capture : prop === "then" ? undefined : inert),
+	const starts: ((event: unknown, ctx: unknown) => unknown)[] = [];
+	const on = (event: string, handler: (event: unknown, ctx: unknown) => unknown) => {
+		if (event === "session_start") starts.push(handler);
+		return () => undefined;
+	};
+	const members: Record<string | symbol, unknown> = { registerTool: capture, getAllTools: () => [], on };
+	const pi = new Proxy({} as ExtensionAPI, {
+		get: (_target, prop) => (prop in members ? members[prop] : prop === "then" ? undefined : inert),
 	});
+	const startSession = () => {
+		for (const handler of starts) {
+			try {
+				handler({ type: "session_start", reason: "startup" }, inert);
+			} catch {
+				// The stand-in context cannot serve the rest of a real start; the tools are registered first.
+			}
+		}
+	};
+	return { pi, startSession };
 }
 
 /**
@@ -152,8 +175,9 @@ export function inertTools(): NamedFactory {
 	const stand = capturingPi((tool) => {
 		if ((EXTRA_TOOLS as readonly string[]).includes(tool.name)) tools.push(tool);
 	});
-	piGoal(stand);
-	createJscpdExtension()(stand);
+	piGoal(stand.pi);
+	createJscpdExtension()(stand.pi);
+	stand.startSession();
 	if (tools.length !== EXTRA_TOOLS.length)
 		throw new Error(
 			`inert-tools: captured ${tools.map((t) => t.name).join(", ")}, expected ${EXTRA_TOOLS.join(", ")}`,

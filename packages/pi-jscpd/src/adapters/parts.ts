@@ -22,7 +22,7 @@ import { OutsideProbe } from "./outside.js";
 import { ProjectIndex } from "./project-index.js";
 import { ProcessRunner, type RunnerLimits } from "./runner.js";
 import { BaselineKeeper } from "./session-baseline.js";
-import { SessionChanges } from "./session-changes.js";
+import { SessionChanges, saveOutsideChanges } from "./session-changes.js";
 import { SettingsHolder } from "./settings-holder.js";
 import { StatusKeeper } from "./status-keeper.js";
 import { safeIdle } from "./ui.js";
@@ -75,6 +75,7 @@ export function buildParts(
 		markMutation: () => late.scheduler.markMutation(),
 		noteRecorded: (path) => late.outside.noteRecorded(path),
 		noteMoves: (moves) => late.baseline.noteMoves(moves),
+		saveOutside: (paths) => saveOutsideChanges(pi, paths),
 	});
 	const triage = new Triage({
 		acknowledged: (identity) => changes.view.isAcknowledged(identity),

@@ -3,8 +3,10 @@
  * and acknowledgements goes through here (write/edit results, outside changes, deliveries, resets,
  * branch replay). Others read it through {@link SessionChanges.view}.
  */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { type AckRecord, type EntryLookup, lostAtReset } from "../core/deliveries.js";
 import { MutationState, type ReplayEntry, replayBranch } from "../core/mutations.js";
+import { OUTSIDE_CHANGES_ENTRY, outsideChangesData } from "../core/outside-entries.js";
 import { FINDINGS_MESSAGE } from "../core/presentation.js";
 import { projectPathOf } from "./paths.js";
 import type { Detection } from "./worktree.js";
@@ -17,6 +19,8 @@ export interface ChangeListeners {
 	readonly noteRecorded: (path: string) => void;
 	/** Paths a move of the work tree brought in (the baseline rebases them). */
 	readonly noteMoves: (moves: Detection["rebase"]) => void;
+	/** Outside changes new to the session, to save in it (replayed by a new runtime). */
+	readonly saveOutside: (paths: readonly string[]) => void;
 }
 
 /** See the module comment. */
@@ -60,8 +64,11 @@ export class SessionChanges {
 	 */
 	recordOutside(found: Detection, newGeneration: boolean): void {
 		this.#listeners.noteMoves(found.rebase);
-		if (found.outside.length === 0) return;
+		if (found.outside.length === 0 && !found.renamed) return;
+		// Saved only when the set grows: O(new paths), never an entry per settle.
+		const fresh = found.outside.filter((path) => !this.#state.changed.has(path));
 		for (const path of found.outside) this.#state.record(path);
+		if (fresh.length > 0) this.#listeners.saveOutside(fresh);
 		if (newGeneration) this.#listeners.markMutation();
 	}
 
@@ -77,5 +84,17 @@ export class SessionChanges {
 	withdrawLost(sessionManager: EntryLookup, entryId: string, stays: (identity: string) => boolean): number {
 		const lost = lostAtReset(sessionManager, entryId, FINDINGS_MESSAGE).filter((ack) => !stays(ack.identity));
 		return this.#state.unacknowledge(lost);
+	}
+}
+
+/**
+ * Saves outside changes in the session so a new runtime replays them. A failed append (a stale
+ * runtime after replacement) only loses the record; this runtime still counts the paths.
+ */
+export function saveOutsideChanges(pi: Pick<ExtensionAPI, "appendEntry">, paths: readonly string[]): void {
+	try {
+		for (const data of outsideChangesData(paths)) pi.appendEntry(OUTSIDE_CHANGES_ENTRY, data);
+	} catch {
+		// See above.
 	}
 }

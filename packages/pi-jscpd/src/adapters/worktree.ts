@@ -7,7 +7,7 @@
  * baseline, not as the session's work; and which recorded paths `.gitignore` hides from jscpd.
  */
 import { listPaths } from "../core/project-paths.js";
-import { diffWalks } from "../core/walk-diff.js";
+import { diffWalks, renamedFiles } from "../core/walk-diff.js";
 import { baseCommit, gitTopLevel, run } from "./git-probe.js";
 import { type GitRefs, readRefs, rebaseOfMoves } from "./head-moves.js";
 import type { SkippedIgnoreFile } from "./ignore-files.js";
@@ -39,6 +39,8 @@ export interface Detection {
 	 * undefined: rebased from the next scan.
 	 */
 	readonly rebase: ReadonlyMap<string, string | undefined>;
+	/** Files were renamed outside the tools (walk-diff.ts `renamedFiles`): a check re-baselines them. */
+	readonly renamed?: true;
 }
 
 /** Where the git top level is, in a trusted git repository. */
@@ -171,6 +173,7 @@ export class OutsideChangeDetector {
 		const after = await this.#take(signal);
 		if (signal.aborted) return none;
 		const changed = diffWalks(before.walk.files, after.walk.files);
+		const mine = new Set([...own, ...this.#recorded]);
 		const rebase =
 			this.#git && before.refs && after.refs && changed.length > 0
 				? await rebaseOfMoves({
@@ -181,16 +184,23 @@ export class OutsideChangeDetector {
 						after: after.refs,
 						sessionStart: this.#startedAt,
 						changed,
-						own: new Set([...own, ...this.#recorded]),
+						own: mine,
 						signal,
 					})
 				: new Map<string, string | undefined>();
 		if (signal.aborted) return none;
+		// A file renamed outside the tools holds baseline code under its new name: both names are
+		// rebased from the next scan (the old one drops out), neither is the session's work.
+		const renamed = renamedFiles(before.walk.files, after.walk.files, changed, mine);
+		for (const [to, from] of renamed) {
+			if (!rebase.has(to)) rebase.set(to, undefined);
+			if (!rebase.has(from)) rebase.set(from, undefined);
+		}
 		if (this.#git) this.#gitIgnored = await ignoredPaths(this.#root, [...own], signal);
 		if (signal.aborted) return none;
 		const outside = changed.filter((path) => !this.#recorded.has(path) && !rebase.has(path));
 		this.#last = after;
 		this.#recorded.clear();
-		return { outside, rebase };
+		return renamed.size > 0 ? { outside, rebase, renamed: true } : { outside, rebase };
 	}
 }

@@ -6,6 +6,8 @@
  * - Acknowledgements are recorded only for findings delivered to the model (a findings message
  *   appended or queued into the run, a `jscpd_run changed` result), and withdrawn when a reset
  *   dropped the delivery before the model saw it.
+ * - Paths an outside-change comparison found are saved as `pi-jscpd/outside-changes` entries
+ *   (outside-entries.ts) and replayed like write/edit results.
  * - {@link replayBranch} rebuilds both from the session branch once, at session start or tree
  *   navigation (never on hot events).
  */
@@ -18,6 +20,7 @@ import {
 	isDeliveredDetails,
 	isResetEntry,
 } from "./deliveries.js";
+import { OUTSIDE_CHANGES_ENTRY, outsidePathsOf } from "./outside-entries.js";
 
 /** Mutable per-runtime mutation state (owned by one session controller). */
 export class MutationState {
@@ -91,7 +94,8 @@ export interface ReplayEntry extends DeliveryEntry {
  * Rebuilds changed paths and acknowledgements from a branch, in order. Write/edit results are
  * matched to the canonical path of their tool call. Deliveries acknowledge; a reset (retain-none
  * compaction) withdraws the deliveries made since the last model answer, which it dropped unseen.
- * `malformed` counts findings messages whose details could not be read (they acknowledge nothing).
+ * Saved outside changes record their paths (an unreadable entry records nothing). `malformed`
+ * counts findings messages whose details could not be read (they acknowledge nothing).
  */
 export function replayBranch(
 	state: MutationState,
@@ -124,6 +128,10 @@ export function replayBranch(
 				state.record(path);
 				mutations++;
 			}
+		} else if (entry.type === "custom" && entry.customType === OUTSIDE_CHANGES_ENTRY) {
+			const paths = outsidePathsOf(entry.data);
+			for (const path of paths ?? []) state.record(path);
+			if (paths && paths.length > 0) mutations++;
 		} else if (isResetEntry(entry)) {
 			state.unacknowledge(unseen);
 			unseen = [];

@@ -33,3 +33,38 @@ export function diffWalks(
 	for (const path of before.keys()) if (!after.has(path)) changed.push(path);
 	return changed.sort();
 }
+
+/**
+ * Rule "a renamed file keeps its baseline": among the `changed` paths, a created path with the
+ * inode, size and mtime of a deleted one (a rename keeps all three; only ctime moves) is that file
+ * under a new name, so its code existed at the baseline. A file the session wrote or edited (`own`)
+ * on either side is not: its content is the session's work wherever it goes. Created path →
+ * deleted path; O(changed paths).
+ */
+export function renamedFiles(
+	before: ReadonlyMap<string, WalkedFile>,
+	after: ReadonlyMap<string, WalkedFile>,
+	changed: readonly string[],
+	own: ReadonlySet<string>,
+): Map<string, string> {
+	const key = (file: WalkedFile) => `${file.ino}:${file.size}:${file.mtimeMs}`;
+	const deleted = new Map<string, string | undefined>();
+	for (const path of changed) {
+		const then = before.get(path);
+		if (!then || after.has(path)) continue;
+		// Two deleted files with one key (a hard link): which one moved is not known.
+		deleted.set(key(then), deleted.has(key(then)) || own.has(path) ? undefined : path);
+	}
+	const renamed = new Map<string, string>();
+	for (const path of changed) {
+		const now = after.get(path);
+		if (!now || before.has(path) || own.has(path)) continue;
+		const from = deleted.get(key(now));
+		const then = from === undefined ? undefined : before.get(from);
+		if (from === undefined || !then) continue;
+		if (then.hash !== undefined && now.hash !== undefined && then.hash !== now.hash) continue;
+		renamed.set(path, from);
+		deleted.set(key(now), undefined);
+	}
+	return renamed;
+}
