@@ -10,6 +10,9 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 			stopReason: "toolUse",
 		});
 	const complete = tool("goal_complete", { summary: "Both parts done and verified." });
+	const checkDeploy = fauxAssistantMessage([fauxToolCall("bash", { command: "echo deployed" })], {
+		stopReason: "toolUse",
+	});
 	const progress = Array.from({ length: 40 }, (_, i) =>
 		fauxAssistantMessage(fauxText(`Step ${i + 1}: wrote part ${"x".repeat(i + 1)}.`)),
 	);
@@ -33,7 +36,9 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 		case "wait-far":
 			return [tool("goal_wait", { reason: "the nightly build", resume_after_ms: 3_600_000 })];
 		case "wait-near":
-			return [tool("goal_wait", { reason: "the deploy", resume_after_ms: 10_000 }), complete];
+			// After the wake the model checks the deploy, then completes (a goal_complete before any
+			// tool work in the goal would be asked about once).
+			return [tool("goal_wait", { reason: "the deploy", resume_after_ms: 10_000 }), checkDeploy, complete];
 		default:
 			return [];
 	}
