@@ -9,7 +9,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { completeGoal, completeGoalAfterWork, goalExtension, lastGoal, settle } from "./helpers.js";
+import { completeGoalAfterWork, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {

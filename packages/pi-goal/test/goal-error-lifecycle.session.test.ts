@@ -14,7 +14,6 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { compactorExtension, holderExtension } from "./fixtures.js";
 import {
-	completeGoal,
 	completeGoalAfterWork,
 	continuations,
 	goalExtension,

@@ -7,15 +7,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-	agentDirWith,
-	completeGoal,
-	completeGoalAfterWork,
-	fakeTime,
-	goalExtension,
-	lastGoal,
-	settle,
-} from "./helpers.js";
+import { agentDirWith, completeGoalAfterWork, fakeTime, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {

@@ -15,7 +15,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MAX_DETAIL } from "../src/core/types.js";
 import { allowlistExtension } from "./fixtures.js";
 import {
-	completeGoal,
 	completeGoalAfterWork,
 	contracts,
 	fakeTime,

@@ -17,7 +17,6 @@ import { USAGE_FALLBACK_MS } from "../src/core/types.js";
 import { toolsExtension } from "./fixtures.js";
 import {
 	agentDirWith,
-	completeGoal,
 	completeGoalAfterWork,
 	fakeTime,
 	goalExtension,

@@ -8,7 +8,6 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
-	completeGoal,
 	completeGoalAfterWork,
 	fakeTime,
 	goalExtension,

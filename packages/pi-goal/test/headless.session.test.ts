@@ -7,7 +7,7 @@
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HeadlessSink } from "../src/adapters/headless.js";
-import { completeGoal, completeGoalAfterWork, fakeTime, goalExtension, goalTool } from "./helpers.js";
+import { completeGoalAfterWork, fakeTime, goalExtension, goalTool } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
