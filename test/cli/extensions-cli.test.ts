@@ -48,7 +48,8 @@ describe("real pi CLI, json mode", () => {
 			prompt: "/goal Do both parts",
 		});
 		expect(run.code, run.stderr).toBe(0);
-		expect(run.requests).toHaveLength(2);
+		// A tool-free step (one continuation), a check with a command, goal_complete.
+		expect(run.requests).toHaveLength(3);
 		const complete = toolResults(run).find((e) => e.toolName === "goal_complete");
 		expect(complete?.isError).toBe(false);
 	});

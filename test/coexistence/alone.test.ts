@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import {
 	createScriptedSession,
+	type DynamicStep,
 	reply,
 	type ScriptedSession,
 	toolCall,
@@ -46,26 +47,33 @@ describe("each extension alone, from its tarball", () => {
 
 	it("pi-goal alone: a goal continues once after a tool-free reply and stops at goal_complete", async () => {
 		install = installPacked(["pi-goal"]);
+		const complete: DynamicStep = (context) =>
+			fauxAssistantMessage(
+				[
+					fauxToolCall("goal_complete", {
+						goal_id: activeGoalId(context.messages) ?? "missing",
+						summary: "All parts done and checked.",
+					}),
+				],
+				{ stopReason: "toolUse" },
+			);
 		harness = await createScriptedSession({
 			extensionPaths: install.paths,
-			responses: [
-				reply("Did the first part."),
-				(context) =>
-					fauxAssistantMessage(
-						[
-							fauxToolCall("goal_complete", {
-								goal_id: activeGoalId(context.messages) ?? "missing",
-								summary: "All parts done and checked.",
-							}),
-						],
-						{ stopReason: "toolUse" },
-					),
-			],
+			// No tool work in the goal: the first goal_complete is asked about once, the second stops it.
+			responses: [reply("Did the first part."), complete, complete],
 		});
 		await harness.prompt("/goal Do both parts");
 		await harness.session.waitForIdle();
-		expect(harness.providerCalls).toBe(2);
-		expect(texts(harness.requests[1]?.messages ?? []).join("\n")).toMatch(/Continue working on goal/);
+		expect(harness.providerCalls).toBe(3);
+		const continued = (i: number) =>
+			texts(harness?.requests[i]?.messages ?? []).filter((t) => /Continue working on goal/.test(t)).length;
+		expect(continued(1)).toBe(1);
+		expect(continued(2)).toBe(1);
+		expect(texts(harness.requests[2]?.messages ?? []).join("\n")).toMatch(/no tool has run for this goal/);
+		expect(
+			harness.customEntries<{ state?: { goal?: { status?: string } } }>("pi-goal/state").at(-1)?.data?.state
+				?.goal?.status,
+		).toBe("complete");
 		expect(harness.errors).toEqual([]);
 	});
 

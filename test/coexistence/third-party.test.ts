@@ -63,6 +63,10 @@ describe.each([
 			extensionPaths: paths(),
 			responses: [
 				reply("Working."),
+				// The checks the summary names (pi-goal asks about a goal_complete before any tool work).
+				fauxAssistantMessage([fauxToolCall("bash", { command: "echo checks passed" })], {
+					stopReason: "toolUse",
+				}),
 				(context) => {
 					const text = JSON.stringify(context.messages);
 					const goalId = /Goal id: (g-[a-z0-9]+)/.exec(text)?.[1] ?? "missing";

@@ -13,7 +13,7 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NO_TEXT_SUBCOMMANDS } from "../src/core/command-parse.js";
-import { completeGoal, goalExtension, lastGoal, settle } from "./helpers.js";
+import { completeGoal, completeGoalAfterWork, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let h: ScriptedSession | undefined;
 afterEach(async () => {
@@ -107,7 +107,7 @@ describe("/goal grammar without traps", () => {
 	it("in the TUI, /goal edit <text> asks: starting a new goal takes the whole text", async () => {
 		const stub = createDialogStub();
 		const s = await pausedGoal(stub);
-		s.script(completeGoal(), reply("Done."));
+		s.script(completeGoalAfterWork(), reply("Done."));
 		const command = s.session.prompt("/goal edit the README first");
 		const dialog = await stub.dialog(0);
 		dialog.answer(dialog.options?.[1]);

@@ -4,7 +4,7 @@
  * of a failure that is now fixed). A finished summary must never be asked about.
  */
 import { describe, expect, it } from "vitest";
-import { unfinishedAdmission } from "../src/core/completion.js";
+import { decideCompletion, unfinishedAdmission } from "../src/core/completion.js";
 
 export const AUDIT_FINISHED: readonly string[] = [
 	"## Summary\n- Added `--dry-run` flag\n- Updated docs\n- All tests pass (42/42)",
@@ -56,6 +56,13 @@ describe("completion audit corpus", () => {
 	it("goal_complete never asks about a finished summary that negates, quotes or narrates unfinished words (30 of 30 accepted)", () => {
 		expect(AUDIT_FINISHED.length).toBe(30);
 		expect(AUDIT_FINISHED.filter((summary) => unfinishedAdmission(summary) !== undefined)).toEqual([]);
+	});
+
+	it("each finished audit summary reads as English, so goal_complete accepts it at once (30 of 30)", () => {
+		const asked = AUDIT_FINISHED.filter(
+			(summary) => !decideCompletion(summary, "g-1", new Set(), { toolWork: true }).accept,
+		);
+		expect(asked).toEqual([]);
 	});
 
 	it("goal_complete asks about plain admissions of unfinished work in markdown lists and short clauses (12 of 12 asked)", () => {

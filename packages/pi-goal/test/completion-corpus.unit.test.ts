@@ -138,6 +138,25 @@ describe("admissions in any language (issue 30)", () => {
 		])
 			expect(decideCompletion(summary, "g-1", new Set(), facts).accept, summary).toBe(false);
 	});
+	it("a short note or a summary sharing a word with English (Dutch is, French on, Polish to, German was) is asked to state its open items", () => {
+		for (const summary of [
+			"Noch nicht fertig.",
+			"Tests schlagen noch fehl.",
+			"Het is bijna klaar, maar de tests falen nog en de documentatie ontbreekt nog.",
+			"On a corrigé le parseur, mais les tests échouent encore et la doc manque.",
+			"To jeszcze nie działa: testy nadal nie przechodzą, brakuje dokumentacji.",
+			"Parser ist fertig. Was noch fehlt: die Tests und die Doku für das Modul.",
+			"解析器已完成，但测试仍然失败，文档也还没有写。",
+		]) {
+			const decision = decideCompletion(summary, "g-1", new Set(), facts);
+			expect(decision, summary).toMatchObject({ accept: false, phrase: "open items not stated" });
+			// Stating them (none open) is accepted at once.
+			expect(decideCompletion(summary, "g-1", new Set(), { ...facts, openItems: [] }).accept).toBe(true);
+		}
+		// Short English notes are still read as English.
+		for (const summary of ["Done.", "All tests pass.", "Fixed; npm test passes."])
+			expect(decideCompletion(summary, "g-1", new Set(), facts).accept, summary).toBe(true);
+	});
 	it("open items listed in any language are asked about; an empty list is accepted", () => {
 		const german = "Der Parser ist fertig und alle Tests laufen durch, die Doku ist aktualisiert.";
 		expect(

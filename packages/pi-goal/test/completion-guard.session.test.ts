@@ -12,7 +12,7 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolsExtension } from "./fixtures.js";
-import { completeGoal, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
+import { completeGoal, completeGoalAfterWork, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -34,6 +34,23 @@ describe("completion guard", () => {
 		expect(harness.providerCalls).toBeGreaterThan(1);
 		expect(lastGoal(harness).status).not.toBe("complete");
 		expect(JSON.stringify(harness.requests[1]?.messages.at(-1))).toContain("no tool has run for this goal");
+	});
+
+	it("a goal_complete after a text-only plan (still no tool work in the goal) is asked about once", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			responses: [
+				reply("Plan: 1) add the flag 2) test it. I will implement this now."),
+				completeGoal("Implemented the --json flag."),
+				completeGoal("Implemented the --json flag."),
+				reply("never"),
+			],
+		});
+		await harness.prompt("/goal add a --json flag");
+		await settle(harness);
+		expect(JSON.stringify(harness.requests[2]?.messages.at(-1))).toContain("no tool has run for this goal");
+		expect(lastGoal(harness).status).toBe("complete");
+		expect(harness.providerCalls).toBe(3);
 	});
 
 	it("a goal_complete beside a failing command of the same batch is asked about; the next one is accepted", async () => {
@@ -65,7 +82,9 @@ describe("completion guard", () => {
 			extensions: [goalExtension()],
 			responses: [
 				reply("Ich habe den Parser geändert."),
-				completeGoal("Der Parser ist fertig, aber die Tests schlagen noch fehl und die Doku fehlt noch."),
+				completeGoalAfterWork(
+					"Der Parser ist fertig, aber die Tests schlagen noch fehl und die Doku fehlt noch.",
+				),
 				reply("weiter"),
 			],
 		});
@@ -82,6 +101,7 @@ describe("completion guard", () => {
 				reply("Ich habe den Parser geändert und geprüft."),
 				(context) =>
 					toolCalls([
+						{ name: "bash", args: { command: "true" } },
 						{
 							name: "goal_complete",
 							args: {
@@ -97,6 +117,7 @@ describe("completion guard", () => {
 		await harness.prompt("/goal repariere den Parser");
 		await settle(harness);
 		expect(lastGoal(harness).status).toBe("complete");
-		expect(harness.providerCalls).toBe(2);
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		expect(harness.providerCalls).toBe(3);
 	});
 });

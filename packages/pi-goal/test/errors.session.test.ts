@@ -9,7 +9,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { completeGoal, goalExtension, lastGoal, settle } from "./helpers.js";
+import { completeGoalAfterWork, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -24,7 +24,7 @@ describe("error classification", () => {
 			responses: [
 				providerError("429 Too Many Requests: per-minute usage limit"),
 				reply("recovered"),
-				completeGoal(),
+				completeGoalAfterWork(),
 			],
 		});
 		await harness.prompt("/goal ship it");

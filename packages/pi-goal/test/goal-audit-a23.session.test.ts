@@ -15,7 +15,16 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
-import { completeGoal, contracts, defined, goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
+import {
+	completeGoal,
+	completeGoalAfterWork,
+	contracts,
+	defined,
+	goalExtension,
+	goalTool,
+	lastGoal,
+	settle,
+} from "./helpers.js";
 import { restoreMismatches } from "./restore-check.js";
 
 let harness: ScriptedSession | undefined;
@@ -175,7 +184,7 @@ describe("restore after a compaction that kept the contract", () => {
 		await harness.reload();
 		await settle(harness);
 		// The user's message wakes the wait; the window still holds the contract, so none is added.
-		harness.script(completeGoal());
+		harness.script(completeGoalAfterWork());
 		await harness.prompt("CI is green");
 		await settle(harness);
 		expect(lastGoal(harness).status).toBe("complete");
@@ -361,7 +370,10 @@ describe("what the model reads when a goal finishes", () => {
 	it("a wrong goal id while the goal is active names the current goal instead of telling the model to stop", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
-			responses: [toolCall("goal_complete", { goal_id: "g-0000", summary: "All done." }), completeGoal()],
+			responses: [
+				toolCall("goal_complete", { goal_id: "g-0000", summary: "All done." }),
+				completeGoalAfterWork(),
+			],
 		});
 		await harness.prompt("/goal finish it");
 		await settle(harness);
@@ -423,7 +435,7 @@ describe("a goal that never calls goal_complete", () => {
 			errors.mockClear();
 			harness = await createScriptedSession({
 				extensions: [goalExtension()],
-				responses: [reply("part one"), completeGoal()],
+				responses: [reply("part one"), completeGoalAfterWork()],
 			});
 			await harness.prompt("/goal finish it");
 			expect(lastGoal(harness).status).toBe("complete");

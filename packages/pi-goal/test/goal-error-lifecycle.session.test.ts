@@ -13,7 +13,14 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { compactorExtension, holderExtension } from "./fixtures.js";
-import { completeGoal, continuations, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
+import {
+	completeGoalAfterWork,
+	continuations,
+	goalExtension,
+	goalIdIn,
+	lastGoal,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -25,7 +32,7 @@ describe("provider errors and recovery at settlement", () => {
 	it("successful native retry keeps the same goal active and it continues", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
-			responses: [retryableError(), reply("step done"), completeGoal()],
+			responses: [retryableError(), reply("step done"), completeGoalAfterWork()],
 		});
 		await harness.prompt("/goal ship it");
 		await settle(harness);
@@ -79,7 +86,7 @@ describe("provider errors and recovery at settlement", () => {
 		const waiting = lastGoal(harness);
 		expect(harness.providerCalls).toBe(1);
 		expect(waiting.wait).toMatchObject({ kind: "provider_error", resumeAt: null });
-		harness.script(completeGoal());
+		harness.script(completeGoalAfterWork());
 		await harness.prompt("the request is fixed, go on");
 		await settle(harness);
 		expect(lastGoal(harness).status).toBe("complete");
@@ -91,7 +98,7 @@ describe("provider errors and recovery at settlement", () => {
 		harness = await createScriptedSession({
 			extensions: [compactorExtension(), goalExtension()],
 			settings: { compaction: { enabled: true, keepRecentTokens: 1 } },
-			responses: [reply("earlier"), overflowError(), reply("after compaction"), completeGoal()],
+			responses: [reply("earlier"), overflowError(), reply("after compaction"), completeGoalAfterWork()],
 		});
 		await harness.prompt("warm up");
 		await harness.prompt("/goal ship it");
@@ -128,7 +135,7 @@ describe("provider errors and recovery at settlement", () => {
 	it("a length stop without native recovery keeps the ordinary continuation", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
-			responses: [lengthStop("cut"), completeGoal()],
+			responses: [lengthStop("cut"), completeGoalAfterWork()],
 		});
 		await harness.prompt("/goal ship it");
 		await settle(harness);
@@ -153,7 +160,7 @@ describe("provider errors and recovery at settlement", () => {
 			status: "active",
 			wait: { kind: "provider_error" },
 		});
-		harness.script(completeGoal());
+		harness.script(completeGoalAfterWork());
 		await harness.prompt("key rotated");
 		await settle(harness);
 		expect(lastGoal(harness)).toMatchObject({ id: before.id, status: "complete" });

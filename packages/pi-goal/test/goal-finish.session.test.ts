@@ -19,6 +19,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { allowlistExtension, holderExtension } from "./fixtures.js";
 import {
 	completeGoal,
+	completeGoalAfterWork,
 	defined,
 	fakeTime,
 	goalExtension,
@@ -66,14 +67,15 @@ describe("goals finish when the work is done", () => {
 			extensions: [goalExtension()],
 			responses: [
 				reply("Fixed the tests."),
-				completeGoal("Fixed the 3 failing tests; npm test now passes. Removed every TODO comment."),
+				completeGoalAfterWork("Fixed the 3 failing tests; npm test now passes. Removed every TODO comment."),
 				reply("must not be requested"),
 			],
 		});
 		await harness.prompt("/goal fix the tests");
 		await settle(harness);
 		expect(lastGoal(harness).status).toBe("complete");
-		expect(harness.providerCalls).toBe(2);
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		expect(harness.providerCalls).toBe(3);
 	});
 
 	it("goal_complete asks once about a summary admitting unfinished work, then accepts it", async () => {
@@ -144,7 +146,7 @@ describe("goals finish when the work is done", () => {
 		expect(lastGoal(harness).wait?.kind).toBe("explicit");
 		expect(time.live().filter((timer) => timer.ms === 60_000)).toHaveLength(1);
 		// The deadline still wakes the goal.
-		harness.script(completeGoal());
+		harness.script(completeGoalAfterWork());
 		time.now += 60_000;
 		defined(time.live().at(-1)).fn();
 		await settle(harness);
@@ -203,7 +205,7 @@ describe("goals finish when the work is done", () => {
 		// An extension's run settles; its async handler holds agent_settled while the deadline fires.
 		hold.entered = deferred();
 		hold.release = deferred();
-		harness.script(reply("pong"), completeGoal());
+		harness.script(reply("pong"), completeGoalAfterWork());
 		api?.sendUserMessage("ping");
 		await hold.entered.promise;
 		time.now += 60_000;

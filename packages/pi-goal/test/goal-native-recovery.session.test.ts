@@ -13,7 +13,14 @@ import {
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { compactorExtension } from "./fixtures.js";
-import { completeGoal, continuations, goalExtension, lastGoal, settle } from "./helpers.js";
+import {
+	completeGoal,
+	completeGoalAfterWork,
+	continuations,
+	goalExtension,
+	lastGoal,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -76,7 +83,12 @@ describe("native recovery", () => {
 		harness = await createScriptedSession({
 			extensions: [compactorExtension(), goalExtension()],
 			settings: { compaction: { enabled: true, keepRecentTokens: 1 } },
-			responses: [reply("kickoff reply"), () => lengthStop("cut"), () => reply("recovered"), completeGoal()],
+			responses: [
+				reply("kickoff reply"),
+				() => lengthStop("cut"),
+				() => reply("recovered"),
+				completeGoalAfterWork(),
+			],
 		});
 		await harness.prompt("/goal ship it");
 		await settle(harness);

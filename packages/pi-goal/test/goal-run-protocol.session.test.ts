@@ -7,7 +7,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { agentDirWith, completeGoal, fakeTime, goalExtension, lastGoal, settle } from "./helpers.js";
+import { agentDirWith, completeGoalAfterWork, fakeTime, goalExtension, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -59,7 +59,7 @@ describe("managed runs and waiting", () => {
 		await startManaged(log, harness, 1);
 		expect(lastGoal(harness).wait?.kind).toBe("provider_error");
 		expect(log.events).toHaveLength(0);
-		harness.script(completeGoal());
+		harness.script(completeGoalAfterWork());
 		await harness.prompt("try again");
 		await settle(harness);
 		expect(log.events).toHaveLength(1);
@@ -83,11 +83,12 @@ describe("managed runs and waiting", () => {
 		await startManaged(log, harness, 1);
 		expect(lastGoal(harness).wait?.kind).toBe("usage_limit");
 		expect(log.events).toHaveLength(0);
-		harness.script(reply("back to work"), completeGoal());
+		harness.script(reply("back to work"), completeGoalAfterWork());
 		time.now = lastGoal(harness).wait?.resumeAt ?? 0;
 		time.live().at(-1)?.fn();
 		const h = harness;
-		await vi.waitFor(() => expect(h.providerCalls).toBe(3));
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		await vi.waitFor(() => expect(h.providerCalls).toBe(4));
 		await settle(h);
 		expect(log.events).toEqual([expect.objectContaining({ status: "complete" })]);
 	});

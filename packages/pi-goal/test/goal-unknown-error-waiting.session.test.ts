@@ -14,7 +14,15 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_DETAIL } from "../src/core/types.js";
 import { allowlistExtension } from "./fixtures.js";
-import { completeGoal, contracts, fakeTime, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
+import {
+	completeGoalAfterWork,
+	contracts,
+	fakeTime,
+	goalExtension,
+	goalIdIn,
+	lastGoal,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -100,7 +108,7 @@ describe("unknown provider errors wait quietly", () => {
 	it("contract preservation: waiting and waking publish no new contract revision", async () => {
 		const h = await goalThatFails("400 bad request");
 		const before = contracts(h).length;
-		h.script(completeGoal());
+		h.script(completeGoalAfterWork());
 		await h.prompt("try again");
 		await settle(h);
 		expect(goalIdIn(h.requests[1]?.messages ?? [])).toBe(lastGoal(h).id);
@@ -144,7 +152,7 @@ describe("unknown provider errors wait quietly", () => {
 			],
 		});
 		const id = lastGoal(h).id;
-		h.script(completeGoal());
+		h.script(completeGoalAfterWork());
 		api?.sendUserMessage("please retry");
 		await settle(h);
 		expect(lastGoal(h)).toMatchObject({ id, status: "complete" });

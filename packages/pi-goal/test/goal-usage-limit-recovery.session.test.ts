@@ -17,7 +17,7 @@ import { USAGE_FALLBACK_MS } from "../src/core/types.js";
 import { toolsExtension } from "./fixtures.js";
 import {
 	agentDirWith,
-	completeGoal,
+	completeGoalAfterWork,
 	fakeTime,
 	goalExtension,
 	goalPrompts,
@@ -92,9 +92,10 @@ describe("usage-limit recovery", () => {
 		// The scheduled, work-free, directly rejected recovery request is exempt.
 		expect(rearmed.safety?.automaticTurns).toBe(counted);
 		// Successful work returns to normal processing with the same goal id.
-		h.script(reply("limit reset, working"), completeGoal());
+		h.script(reply("limit reset, working"), completeGoalAfterWork());
 		fireDue(time, rearmed.wait?.resumeAt ?? 0);
-		await vi.waitFor(() => expect(h.providerCalls).toBe(5));
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		await vi.waitFor(() => expect(h.providerCalls).toBe(6));
 		await settle(h);
 		expect(lastGoal(h)).toMatchObject({ id, status: "complete" });
 		expect(lastGoal(h).safety?.automaticTurns).toBe(counted + 1);

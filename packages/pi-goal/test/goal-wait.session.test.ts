@@ -7,7 +7,15 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { completeGoal, fakeTime, goalExtension, goalPrompts, goalTool, lastGoal, settle } from "./helpers.js";
+import {
+	completeGoalAfterWork,
+	fakeTime,
+	goalExtension,
+	goalPrompts,
+	goalTool,
+	lastGoal,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -35,12 +43,13 @@ describe("external waits", () => {
 	it("a deadline wakes the goal once through the idle dispatcher", async () => {
 		const { h, time } = await waitingGoal(60_000);
 		expect(lastGoal(h).wait).toMatchObject({ kind: "explicit", resumeAt: time.now + 60_000 });
-		h.script(completeGoal());
+		h.script(completeGoalAfterWork());
 		time.now += 60_000;
 		const timer = time.live().at(-1);
 		timer?.fn();
 		timer?.fn();
-		await vi.waitFor(() => expect(h.providerCalls).toBe(2));
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		await vi.waitFor(() => expect(h.providerCalls).toBe(3));
 		await settle(h);
 		expect(goalPrompts(h, "wake")).toHaveLength(1);
 		expect(lastGoal(h).status).toBe("complete");
@@ -78,7 +87,7 @@ describe("external waits", () => {
 		api?.sendUserMessage("status ping");
 		await settle(h);
 		expect(lastGoal(h).wait?.kind).toBe("explicit");
-		h.script(completeGoal());
+		h.script(completeGoalAfterWork());
 		await h.prompt("CI is green");
 		await settle(h);
 		expect(lastGoal(h).status).toBe("complete");

@@ -7,7 +7,7 @@
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HeadlessSink } from "../src/adapters/headless.js";
-import { completeGoal, fakeTime, goalExtension, goalTool } from "./helpers.js";
+import { completeGoalAfterWork, fakeTime, goalExtension, goalTool } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -66,7 +66,7 @@ async function headlessGoal(
 describe("headless exit codes and stdout (scripted print-mode session)", () => {
 	it("completed: exit code 0, and the summary is written at shutdown", async () => {
 		const rec = recorder();
-		await headlessGoal(rec, [reply("part one"), completeGoal("Both parts done.")]);
+		await headlessGoal(rec, [reply("part one"), completeGoalAfterWork("Both parts done.")]);
 		expect(rec.codes).toEqual([0]);
 		expect(rec.stdout).toEqual(["Both parts done.\n"]);
 	});
@@ -102,7 +102,7 @@ describe("headless exit codes and stdout (scripted print-mode session)", () => {
 		const rec = recorder();
 		await headlessGoal(rec, [
 			goalTool("goal_wait", { reason: "the deploy", resume_after_ms: 60_000 }),
-			completeGoal("Deployed and checked."),
+			completeGoalAfterWork("Deployed and checked."),
 		]);
 		expect(rec.slept[0]).toBe(60_000);
 		expect(rec.codes).toEqual([0]);

@@ -10,6 +10,7 @@ import {
 	type RecordedRequest,
 	type ScriptedSession,
 	toolCall,
+	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, STATE_ENTRY } from "../src/core/types.js";
 import { createPiGoal, type PiGoalOptions } from "../src/index.js";
@@ -53,6 +54,18 @@ export function completeGoal(summary = "All requirements met; tests pass."): Dyn
 			goal_id: goalIdIn(context.messages as Message[]),
 			summary,
 		}) as ReturnType<DynamicStep>;
+}
+
+/**
+ * A step that does a little real tool work (`bash true`) and calls goal_complete in the same batch:
+ * the completion guard asks about a goal_complete before any tool work in the goal.
+ */
+export function completeGoalAfterWork(summary = "All requirements met; tests pass."): DynamicStep {
+	return (context) =>
+		toolCalls([
+			{ name: "bash", args: { command: "true" } },
+			{ name: "goal_complete", args: { goal_id: goalIdIn(context.messages as Message[]), summary } },
+		]) as ReturnType<DynamicStep>;
 }
 
 /** A step that calls a goal tool with the visible goal id. */

@@ -17,6 +17,7 @@ import { allowlistExtension, toolsExtension } from "./fixtures.js";
 import {
 	agentDirWith,
 	completeGoal,
+	completeGoalAfterWork,
 	fakeTime,
 	goalExtension,
 	goalPrompts,
@@ -50,7 +51,7 @@ describe("issue 15 audit", () => {
 		const control: { hide?: string[] } = { hide: ["goal_wait"] };
 		harness = await createScriptedSession({
 			extensions: [goalExtension(), allowlistExtension(control)],
-			responses: [reply("step one"), completeGoal()],
+			responses: [reply("step one"), completeGoalAfterWork()],
 		});
 		await harness.prompt("/goal do the steps");
 		await settle(harness);

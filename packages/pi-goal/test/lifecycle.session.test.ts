@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { toolsExtension } from "./fixtures.js";
 import {
 	completeGoal,
+	completeGoalAfterWork,
 	continuations,
 	continuationTexts,
 	defined,
@@ -82,7 +83,10 @@ describe("goal lifecycle rules", () => {
 	it("a stale goal_id is rejected without side effects", async () => {
 		harness = await createScriptedSession({
 			extensions: [goalExtension()],
-			responses: [toolCall("goal_complete", { goal_id: "g-00000000", summary: "done" }), completeGoal()],
+			responses: [
+				toolCall("goal_complete", { goal_id: "g-00000000", summary: "done" }),
+				completeGoalAfterWork(),
+			],
 		});
 		await harness.prompt("/goal ship it");
 		await settle(harness);
@@ -169,11 +173,12 @@ describe("goal lifecycle rules", () => {
 		};
 		harness = await createScriptedSession({
 			extensions: [queuer, goalExtension()],
-			responses: [reply("first"), reply("answered the user"), completeGoal()],
+			responses: [reply("first"), reply("answered the user"), completeGoalAfterWork()],
 		});
 		await harness.prompt("/goal answer things");
 		await settle(harness);
-		expect(harness.providerCalls).toBe(3);
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		expect(harness.providerCalls).toBe(4);
 		const second = defined(harness.requests[1]);
 		expect(second.messages.some((m) => JSON.stringify(m).includes("user follow-up"))).toBe(true);
 		expect(continuationTexts(second)).toBe(0);

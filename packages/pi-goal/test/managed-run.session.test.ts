@@ -15,7 +15,14 @@ import {
 import { Type } from "typebox";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toolsExtension } from "./fixtures.js";
-import { completeGoal, goalExtension, lastGoal, lastState, settle } from "./helpers.js";
+import {
+	completeGoal,
+	completeGoalAfterWork,
+	goalExtension,
+	lastGoal,
+	lastState,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -54,7 +61,7 @@ describe("managed-run protocol (peer wire format)", () => {
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
 			extensions: [runner(log), goalExtension(ON)],
-			responses: [reply("working"), completeGoal("All done; tests pass.")],
+			responses: [reply("working"), completeGoalAfterWork("All done; tests pass.")],
 		});
 		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "managed work", tokenBudget: 100_000 });
 		expect(log.events).toEqual([

@@ -10,7 +10,15 @@ import {
 import { Type } from "typebox";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { holderExtension } from "./fixtures.js";
-import { completeGoal, defined, goalExtension, goalIdIn, lastState, settle } from "./helpers.js";
+import {
+	completeGoal,
+	completeGoalAfterWork,
+	defined,
+	goalExtension,
+	goalIdIn,
+	lastState,
+	settle,
+} from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -71,7 +79,7 @@ describe("goal contract", () => {
 		harness = await createScriptedSession({
 			extensions: [compactor, goalExtension()],
 			settings: { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 16_384 } },
-			responses: [reply("progress one"), reply("progress two"), completeGoal()],
+			responses: [reply("progress one"), reply("progress two"), completeGoalAfterWork()],
 		});
 		// The first reply looks huge, so Pi compacts at the threshold after it.
 		let first = true;

@@ -112,7 +112,10 @@ describe("goal persistence and per-turn cost", () => {
 		// A crash right after "step three" (kickoff reply manual, then 2 automatic responses): cut the
 		// file there, so only the goal's start entry precedes the three replies.
 		const lines = readFileSync(file, "utf8").split("\n");
-		const cut = lines.findLastIndex((line) => line.includes("step three"));
+		// (The reply, not a later state entry: the stuck detector's steps there quote it too.)
+		const cut = lines.findLastIndex(
+			(line) => line.includes('"role":"assistant"') && line.includes("step three"),
+		);
 		writeFileSync(file, `${lines.slice(0, cut + 1).join("\n")}\n`);
 		expect(lines.slice(0, cut + 1).filter((line) => line.includes(STATE_ENTRY))).toHaveLength(1);
 		// Three responses were replayed (the kickoff's too); the cap of 4 allows one more, not four.

@@ -12,6 +12,7 @@ import { CONTINUATION_MESSAGE, STATE_ENTRY } from "../src/core/types.js";
 import { toolsExtension } from "./fixtures.js";
 import {
 	completeGoal,
+	completeGoalAfterWork,
 	continuations,
 	customMessages,
 	defined,
@@ -115,10 +116,11 @@ describe("idle wake-ups and restore", () => {
 		const live = time.live();
 		expect(live.at(-1)?.ms).toBe(40_000);
 		expect(waitDeadline(harness)).toBe(resumeAt);
-		harness.script(completeGoal());
+		harness.script(completeGoalAfterWork());
 		time.now = resumeAt;
 		live.at(-1)?.fn();
-		await vi.waitFor(() => expect(harness?.providerCalls).toBe(2));
+		// Pi asks once more after a batch of goal_complete beside other tool work.
+		await vi.waitFor(() => expect(harness?.providerCalls).toBe(3));
 		await settle(harness);
 		expect(wakePrompts(harness)).toHaveLength(1);
 		expect(lastState(harness)?.goal?.status).toBe("complete");

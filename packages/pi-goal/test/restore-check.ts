@@ -8,10 +8,33 @@ import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { goalTokens } from "../src/core/accounting.js";
 import { type RestoreLookup, restoreBranch } from "../src/core/persistence.js";
 import { countTurn } from "../src/core/safety.js";
+import { callsOf, type ResultFacts, resultText, toolStep } from "../src/core/stuck-facts.js";
 
 interface Saved {
 	state: { goal: { status: string; iteration: number; usage: never; safety: unknown } | null };
 	at: { tokens: number; held?: { automatic: boolean; goalWork: boolean } };
+}
+
+interface Line {
+	type: string;
+	message?: { role?: string; content?: unknown; toolCallId?: string; isError?: boolean };
+}
+
+/** The stuck detector's step of the held response: the last assistant message and its results so far. */
+function heldStep(lines: readonly string[]) {
+	const entries = lines.map((line) => JSON.parse(line) as Line);
+	const at = entries.findLastIndex(
+		(entry) => entry.type === "message" && entry.message?.role === "assistant",
+	);
+	const results: ResultFacts[] = entries
+		.slice(at + 1)
+		.filter((entry) => entry.type === "message" && entry.message?.role === "toolResult")
+		.map((entry) => ({
+			id: String(entry.message?.toolCallId ?? ""),
+			isError: entry.message?.isError === true,
+			text: resultText(entry.message?.content),
+		}));
+	return toolStep(callsOf(entries[at]?.message?.content), results) ?? "reset";
 }
 
 /** Cuts `file` before each state entry and compares the restore with what the entry recorded. */
@@ -37,7 +60,7 @@ export function restoreMismatches(file: string): { checked: number; mismatches: 
 		const safety = held
 			? countTurn(
 					expected.safety as never,
-					{ ...held, toolCalls: 1, text: "", error: false },
+					{ ...held, toolCalls: 1, text: "", error: false, step: heldStep(lines.slice(0, index)) },
 					{ automaticTurns: null, noProgressTurns: null },
 				).safety
 			: expected.safety;

@@ -10,12 +10,16 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 			stopReason: "toolUse",
 		});
 	const complete = tool("goal_complete", { summary: "Both parts done and verified." });
+	const checkDeploy = fauxAssistantMessage([fauxToolCall("bash", { command: "echo deployed" })], {
+		stopReason: "toolUse",
+	});
 	const progress = Array.from({ length: 40 }, (_, i) =>
 		fauxAssistantMessage(fauxText(`Step ${i + 1}: wrote part ${"x".repeat(i + 1)}.`)),
 	);
 	switch (process.env.PI_LIFECYCLE_GOAL_SCENARIO) {
 		case "complete":
-			return [fauxAssistantMessage(fauxText("Did part one.")), complete];
+			// No tool work in the goal: the first goal_complete is asked about once, the second accepted.
+			return [fauxAssistantMessage(fauxText("Did part one.")), complete, complete];
 		case "blocked":
 			return [tool("goal_blocked", { reason: "Need the API key.", evidence: "401 from the API" })];
 		case "progress":
@@ -32,7 +36,9 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 		case "wait-far":
 			return [tool("goal_wait", { reason: "the nightly build", resume_after_ms: 3_600_000 })];
 		case "wait-near":
-			return [tool("goal_wait", { reason: "the deploy", resume_after_ms: 10_000 }), complete];
+			// After the wake the model checks the deploy, then completes (a goal_complete before any
+			// tool work in the goal would be asked about once).
+			return [tool("goal_wait", { reason: "the deploy", resume_after_ms: 10_000 }), checkDeploy, complete];
 		default:
 			return [];
 	}

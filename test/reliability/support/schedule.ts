@@ -57,12 +57,20 @@ export async function run(h: ScriptedSession, command: Command, step: number): P
 			await h.prompt(`/goal objective number ${step}`);
 			break;
 		case "complete":
+			// Real tool work beside goal_complete (pi-goal asks about a goal_complete before any tool
+			// work in the goal); Pi asks once more after a batch with other tools: "done".
 			h.script(
 				(context) =>
-					toolCall("goal_complete", {
-						goal_id: goalId(context.messages as Message[]),
-						summary: "All requirements met; verified.",
-					}) as never,
+					toolCalls([
+						{ name: "write", args: { path: `done${step}.txt`, content: "verified" } },
+						{
+							name: "goal_complete",
+							args: {
+								goal_id: goalId(context.messages as Message[]),
+								summary: "All requirements met; verified.",
+							},
+						},
+					]) as never,
 				reply("done"),
 			);
 			await h.prompt("finish the goal");

@@ -3,7 +3,9 @@
 // 1. first response: waits for the gate (or an abort), then "Did part one."
 // 2. the next response (e.g. after /goal resume): waits for the gate (or an abort), then
 //    "Part two after the resume."
-// 3. the model completes the goal with the id of the newest active contract in its context.
+// 3. the model checks its work with a command (pi-goal asks about a goal_complete before any tool
+//    work in the goal);
+// 4. the model completes the goal with the id of the newest active contract in its context.
 import { existsSync } from "node:fs";
 
 const gate = process.env.PI_TUI_GATE ?? "";
@@ -23,6 +25,9 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => [
 		await openedOrAborted(options?.signal);
 		return fauxAssistantMessage(fauxText("Part two after the resume."));
 	},
+	fauxAssistantMessage([fauxToolCall("bash", { command: "echo both parts checked" })], {
+		stopReason: "toolUse",
+	}),
 	(context) =>
 		fauxAssistantMessage(
 			[

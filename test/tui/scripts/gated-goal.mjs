@@ -1,5 +1,6 @@
 // Faux script for the TUI tests: the first response waits until the test creates the file named
 // by PI_TUI_GATE (so the goal stays active while the test looks at the screen), then the model
+// checks its work with a command (pi-goal asks about a goal_complete before any tool work) and
 // completes the goal with the id from its contract.
 import { existsSync } from "node:fs";
 
@@ -14,6 +15,9 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => [
 		await opened();
 		return fauxAssistantMessage(fauxText("Did part one."));
 	},
+	fauxAssistantMessage([fauxToolCall("bash", { command: "echo both parts checked" })], {
+		stopReason: "toolUse",
+	}),
 	(context) =>
 		fauxAssistantMessage(
 			[fauxToolCall("goal_complete", { goal_id: goalId(context), summary: "Both parts done and verified." })],

@@ -128,8 +128,8 @@ export function registerTools(
 			const batchProblem = await batch.problemBeside(call.id, call.signal);
 			const goal = controller.goal;
 			const facts = {
-				// Tool work, or earlier responses of this goal (a reply before it is the model's own check).
-				toolWork: goal?.toolWork === true || (goal?.safety.automaticTurns ?? 0) > 0,
+				// Only real tool work counts: a text-only plan before it shows nothing was done.
+				toolWork: goal?.toolWork === true,
 				batchProblem,
 				openItems: readOpenItems(params.open_items),
 			};

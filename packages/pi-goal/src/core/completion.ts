@@ -54,21 +54,23 @@ export interface CompletionFacts {
 /** Unchecked task-list items (`- [ ] …`), in any language. */
 const UNCHECKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s*\S.*$/m;
 /**
- * Common English words (none that other languages share, such as "in", "a", "Tests"): a summary
- * with none of them is in a language the phrase list cannot read.
+ * Common English words that other languages do not share as everyday words: "is" (Dutch), "on"
+ * (French), "to" (Polish, Czech), "was" (German), "of" (Dutch), "for" (Danish), "in", "a" and
+ * "Tests" are left out, so one of them does not make a Dutch or French summary read as English.
  */
 const ENGLISH =
-	/\b(?:the|and|to|of|on|for|with|is|are|was|were|be|been|it|this|that|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified)\b/i;
+	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|as|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs)\b/gi;
 
 /**
- * Whether the summary is text the English phrase list can judge: short notes ("Done.") are, and so
- * is anything with a few common English words; a long summary without any is not (then the model
- * is asked to state its open items, which works in every language).
+ * Whether the summary is text the English phrase list can judge: two or more common English words,
+ * or one in a short note ("Done.", "All tests pass."). Anything else, short notes in other
+ * languages too, is not (then the model is asked to state its open items, which works in every
+ * language).
  */
 export function readableAsEnglish(summary: string): boolean {
 	const words = summary.split(/\s+/).filter((word) => /\p{L}/u.test(word));
-	// Scripts without spaces (Japanese, Chinese) are judged by length.
-	return (words.length < 6 && summary.length < 40) || ENGLISH.test(summary);
+	const english = summary.match(ENGLISH)?.length ?? 0;
+	return english >= 2 || (english === 1 && words.length < 6);
 }
 
 /** Why a completion is asked about, if it is (the most specific first). */

@@ -26,12 +26,8 @@ export interface StateEntryData {
 
 /** Builds the data of a state entry. */
 export function stateEntryData(state: GoalState, at?: StateAnchor): StateEntryData {
-	// The stuck detector's recent steps are runtime only: a restore starts them afresh.
-	const recent = state.goal?.safety.recent;
-	if (state.goal && recent) {
-		const { recent: _recent, ...safety } = state.goal.safety;
-		state = { ...state, goal: { ...state.goal, safety } };
-	}
+	// The stuck detector's recent steps (at most its window) go with the state: a reload or a
+	// restart in the middle of stuck work does not restart the count (the replay adds later steps).
 	return at ? { v: STATE_VERSION, state, at } : { v: STATE_VERSION, state };
 }
 
@@ -185,6 +181,26 @@ function entryTime(entry: { timestamp?: string } | undefined): number {
 	return Number.isFinite(time) ? time : Number.NaN;
 }
 
+/** Entries the walk reads back before a state entry to find its held response's message. */
+const HELD_LOOKBACK = 64;
+
+/**
+ * The held response of a state entry's anchor: the newest assistant message before the entry and
+ * the entries after it up to the entry (its tool results so far), oldest first. Bounded walk.
+ */
+function heldResponseEntries(session: RestoreLookup, from: string | null): ScannedEntry[] {
+	const entries: ScannedEntry[] = [];
+	let id = from;
+	for (let i = 0; id && i < HELD_LOOKBACK; i++) {
+		const entry = session.getEntry(id);
+		if (!entry) break;
+		entries.push(entry);
+		if (entry.type === "message" && entry.message?.role === "assistant") return entries.reverse();
+		id = entry.parentId ?? null;
+	}
+	return [];
+}
+
 /**
  * Restores from the branch: walks back from the leaf to the newest valid state entry (and to the
  * start of the current context window for the contract revision), then replays the entries after
@@ -193,7 +209,9 @@ function entryTime(entry: { timestamp?: string } | undefined): number {
  */
 export function restoreBranch(session: RestoreLookup): RestoredBranch {
 	const after: ScannedEntry[] = [];
-	let found: { state: GoalState; anchor: StateAnchor | undefined; time: number } | undefined;
+	let found:
+		| { state: GoalState; anchor: StateAnchor | undefined; time: number; parentId: string | null }
+		| undefined;
 	let windowRevision: number | undefined;
 	/** The first kept entry of the newest compaction: the window's contract may sit in its kept part. */
 	let keptFrom: string | undefined;
@@ -206,7 +224,13 @@ export function restoreBranch(session: RestoreLookup): RestoredBranch {
 		if (Number.isNaN(leafTime)) leafTime = entryTime(entry);
 		if (!found && entry.type === "custom" && entry.customType === STATE_ENTRY) {
 			const state = readStateEntry(entry.data);
-			if (state) found = { state, anchor: readEntryAnchor(entry.data), time: entryTime(entry) };
+			if (state)
+				found = {
+					state,
+					anchor: readEntryAnchor(entry.data),
+					time: entryTime(entry),
+					parentId: entry.parentId ?? null,
+				};
 			else ignored++;
 		} else if (windowRevision === undefined && entry.type === "compaction") {
 			// An older compaction inside the kept part ends the window; the newest one keeps from its first kept entry.
@@ -229,6 +253,7 @@ export function restoreBranch(session: RestoreLookup): RestoredBranch {
 		return { ...scanned, ignored: Math.max(ignored, scanned.ignored) };
 	}
 	const activeMs = Math.max(0, leafTime - found.time) || 0;
-	const replayed = replayAfter(found.state, found.anchor, after.reverse(), activeMs);
+	const held = found.anchor.held ? heldResponseEntries(session, found.parentId) : [];
+	const replayed = replayAfter(found.state, found.anchor, after.reverse(), activeMs, held);
 	return { ...replayed, windowRevision: windowRevision ?? -1, ignored };
 }

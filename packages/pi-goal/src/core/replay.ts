@@ -3,16 +3,21 @@
  * meaningfully, not per turn; what changes on every turn (tokens, active time, the safety counters,
  * the continuation count) is re-derived on restore from the entries after the newest state entry:
  * assistant usage is on the messages, the run's origin on the user and `pi-goal/continuation`
- * messages, the time on the entries' timestamps. O(entries after the state entry).
+ * messages, the time on the entries' timestamps, the stuck detector's steps on the responses and
+ * their tool results. O(entries after the state entry).
  */
 import { messageCost, messageTokens, type UsageLike } from "./accounting.js";
 import { readContinuationDetails } from "./contract.js";
 import { errorFacts } from "./errors.js";
 import { countTurn } from "./safety.js";
+import { observeStep } from "./stuck.js";
+import { type CallFacts, callsOf, type ResultFacts, replyStep, resultText, toolStep } from "./stuck-facts.js";
 import { CONTINUATION_MESSAGE, type GoalRecord, type GoalState } from "./types.js";
 
 /** Counting only: a breaker reached in replay trips at the next live check, not here. */
 const NO_TRIP = { automaticTurns: null, noProgressTurns: null } as const;
+/** The stuck rules off: the replay only rebuilds the detector's recent steps. */
+const RULES_OFF = { repeatedActions: null, repeatedErrors: null, cycleActions: null, noProgressTurns: null };
 
 /** What a state entry says about the moment it was written, so later entries can be counted on. */
 export interface StateAnchor {
@@ -55,6 +60,8 @@ export interface ReplayEntry {
 		readonly stopReason?: string;
 		readonly errorMessage?: string;
 		readonly content?: unknown;
+		readonly toolCallId?: unknown;
+		readonly isError?: unknown;
 	};
 }
 
@@ -102,6 +109,7 @@ export function replayAfter(
 	anchor: StateAnchor,
 	entries: readonly ReplayEntry[],
 	activeMs: number,
+	heldEntries: readonly ReplayEntry[] = [],
 ): Replayed {
 	let branchTotal = anchor.tokens;
 	let goal: GoalRecord | null = state.goal;
@@ -110,12 +118,39 @@ export function replayAfter(
 	let goalWork = anchor.goalWork ?? anchor.automatic;
 	let recovery = false;
 	let responses = 0;
+	/** A counted response with tool calls, waiting for its results (the live count holds it too). */
+	let pending: { calls: CallFacts[]; results: ResultFacts[] } | undefined;
+	/** Its step joins the detector's recent steps, as the live flush does (boundary.ts). */
+	const flush = () => {
+		if (pending && goal?.status === "active") {
+			const recent = observeStep(
+				goal.safety.recent ?? [],
+				toolStep(pending.calls, pending.results),
+				RULES_OFF,
+			);
+			goal = { ...goal, safety: { ...goal.safety, recent: recent.recent } };
+		}
+		pending = undefined;
+	};
+	const addResult = (message: NonNullable<ReplayEntry["message"]>) => {
+		const id = String(message.toolCallId ?? "");
+		if (pending?.calls.some((call) => call.id === id))
+			pending.results.push({ id, isError: message.isError === true, text: resultText(message.content) });
+	};
 	const held = anchor.held;
-	if (held && goal?.status === "active" && goal.id === held.goalId)
+	if (held && goal?.status === "active" && goal.id === held.goalId) {
 		goal = { ...goal, safety: countTurn(goal.safety, { ...held, toolCalls: 1, text: "" }, NO_TRIP).safety };
+		// Its message and the results before the state entry (restoreBranch): its step is rebuilt too.
+		const [response, ...rest] = heldEntries;
+		if (response?.message?.role === "assistant") {
+			pending = { calls: callsOf(response.message.content), results: [] };
+			for (const entry of rest) if (entry.message?.role === "toolResult") addResult(entry.message);
+		}
+	}
 	for (const entry of entries) {
 		const message = entry.message;
 		if (entry.type === "message" && message?.role === "assistant") {
+			flush();
 			branchTotal += messageTokens(message.usage);
 			responses++;
 			const cost = messageCost(message.usage);
@@ -129,17 +164,22 @@ export function replayAfter(
 				responses === 1 &&
 				facts.toolCalls === 0 &&
 				errorFacts(message as never)?.usageLimit === true;
-			if (!exempt)
-				goal = {
-					...goal,
-					safety: countTurn(goal.safety, { automatic, goalWork, error, ...facts }, NO_TRIP).safety,
-				};
+			if (exempt) continue;
+			// A provider error is no reply: the recent steps stay (as live).
+			const step = facts.toolCalls > 0 || error ? undefined : replyStep(facts.text);
+			const turn = { automatic, goalWork, error, ...facts, ...(step ? { step } : {}) };
+			goal = { ...goal, safety: countTurn(goal.safety, turn, NO_TRIP).safety };
+			if (facts.toolCalls > 0) pending = { calls: callsOf(message.content), results: [] };
+		} else if (entry.type === "message" && message?.role === "toolResult") {
+			addResult(message);
 		} else if (entry.type === "message" && message?.role === "user") {
+			flush();
 			automatic = false;
 			goalWork = false;
 			recovery = false;
 			responses = 0;
 		} else if (entry.type === "custom_message" && entry.customType === CONTINUATION_MESSAGE) {
+			flush();
 			const details = readContinuationDetails(entry.details);
 			if (!details || !goal || details.goalId !== goal.id) continue;
 			recovery = details.kind === "recovery";
@@ -150,6 +190,7 @@ export function replayAfter(
 				goal = { ...goal, iteration: details.iteration };
 		}
 	}
+	flush();
 	if (goal?.status === "active" && !goal.wait && activeMs > 0)
 		goal = { ...goal, clock: { ...goal.clock, activeMs: goal.clock.activeMs + activeMs } };
 	return { state: goal === state.goal ? state : { ...state, goal }, branchTotal };

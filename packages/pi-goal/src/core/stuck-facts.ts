@@ -174,3 +174,35 @@ export function replyStep(text: string): StuckStep {
 		.trim();
 	return { action: `t${hex(fnv(normalized))}`, error: null, label: oneLine(text, MAX_LABEL), tools: false };
 }
+
+/** Shapes of a persisted step's fingerprints (see {@link toolStep} and {@link replyStep}). */
+const ACTION = /^t?[0-9a-f]{8}$/;
+const ERROR = /^[0-9a-f]{8}$/;
+
+/**
+ * Reads persisted recent steps (a state entry from a session file is untrusted): the last
+ * `window` steps whose fingerprints have the shapes pi-goal writes, labels re-bounded to one line.
+ * Undefined when anything is malformed: the detector then starts afresh (the response limit holds).
+ */
+export function readStuckSteps(value: unknown, window: number): StuckStep[] | undefined {
+	try {
+		return readStepsUnsafe(value, window);
+	} catch {
+		return undefined; // a hostile getter or proxy
+	}
+}
+
+function readStepsUnsafe(value: unknown, window: number): StuckStep[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const steps: StuckStep[] = [];
+	for (const item of value.slice(-window) as unknown[]) {
+		if (typeof item !== "object" || item === null) return undefined;
+		const { action, error, label, tools } = item as Record<string, unknown>;
+		if (typeof action !== "string" || !ACTION.test(action)) return undefined;
+		if (!(error === null || (typeof error === "string" && ERROR.test(error)))) return undefined;
+		if (typeof label !== "string" || label.length > 4 * MAX_LABEL || typeof tools !== "boolean")
+			return undefined;
+		steps.push({ action, error, label: oneLine(label, 2 * MAX_LABEL), tools });
+	}
+	return steps;
+}

@@ -94,8 +94,9 @@ export interface GoalSafety {
 	/** Fixed-size fingerprint of the last tool-free reply, or null. */
 	readonly fingerprint: string | null;
 	/**
-	 * The stuck detector's recent steps (fingerprints and short labels, at most 8). Runtime only:
-	 * never written to the session (a restore starts them afresh; the response limit still holds).
+	 * The stuck detector's recent steps (fingerprints and short labels, at most 8). Written with
+	 * each state entry and rebuilt by the restore's replay from the responses after it, so a reload
+	 * or a restart in the middle of stuck work does not restart the count.
 	 */
 	readonly recent?: readonly StuckStep[];
 }

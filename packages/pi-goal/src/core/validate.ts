@@ -4,6 +4,8 @@
  * have written, and it is rebuilt field by field (unknown keys are dropped). Anything else is
  * rejected so the restore falls back to the previous valid entry, or to no goal.
  */
+import { STUCK_WINDOW } from "./stuck.js";
+import { readStuckSteps } from "./stuck-facts.js";
 import {
 	GOAL_STATUSES,
 	type GoalClock,
@@ -87,7 +89,9 @@ function readSafety(value: unknown): GoalSafety | undefined {
 	const { epoch, automaticTurns, noProgress, fingerprint } = value;
 	if (!count(epoch) || !count(automaticTurns) || !count(noProgress)) return undefined;
 	if (!(fingerprint === null || boundedString(fingerprint, MAX_FINGERPRINT))) return undefined;
-	return { epoch, automaticTurns, noProgress, fingerprint };
+	// The stuck detector's steps: malformed ones are dropped, not the record (the detector restarts).
+	const recent = value.recent === undefined ? undefined : readStuckSteps(value.recent, STUCK_WINDOW);
+	return { epoch, automaticTurns, noProgress, fingerprint, ...(recent ? { recent } : {}) };
 }
 
 function readScope(value: unknown): UsageLimitScope | undefined {
