@@ -73,6 +73,18 @@ describe("reduceReset", () => {
 		expect(missing.state.window).toBe(on.window);
 	});
 
+	it("foreignWindow: a compaction another extension answered opens a new, unwarned window with the restore's id", () => {
+		const warned: ResetState = { ...on, window: { id: "w2-abcd", resets: 2, warned: true } };
+		const proposed = run(warned, { type: "compaction", reason: "threshold", aborted: false, newWindowId: "w3-x" });
+		const replaced = run(proposed.state, { type: "compacted", found: undefined, foreignEntryId: "1234abcd99" });
+		expect(replaced.effect.type).toBe("commit-missing");
+		expect(replaced.state.window).toEqual({ id: "x-1234abcd", resets: 2, warned: false });
+		// Without a proposal of ours (off, or a compaction nobody asked pi-reset about): the same window.
+		const off = run(warned, { type: "compacted", found: undefined, foreignEntryId: "1234abcd99" });
+		expect(off.effect.type).toBe("none");
+		expect(off.state.window).toEqual({ id: "x-1234abcd", resets: 2, warned: false });
+	});
+
 	it("an aborted boundary cancels the pending reset", () => {
 		const step = run(on, toolRequest, { type: "boundary", aborted: true, newWindowId: "w1" });
 		expect(step.effect).toMatchObject({ type: "cancelled", why: "aborted" });

@@ -7,6 +7,7 @@
  */
 import {
 	type CommittedWindow,
+	foreignWindowId,
 	type NextRun,
 	NOTHING_CARRIED,
 	type PendingHandoff,
@@ -85,14 +86,26 @@ function revive(
 	};
 }
 
-function commit(state: ResetState, found: CommittedWindow | undefined): Step {
+/**
+ * A compaction that is not pi-reset's (another extension's summary, or Pi's own while off) still
+ * starts a new context: the same window id a restore reads from the branch, the same reset count
+ * (only pi-reset's compactions count), and no checkpoint warning given yet. Without this the
+ * window kept its `warned` mark and the compacted context was never warned before its next compaction.
+ */
+export function foreignWindow(state: ResetState, entryId: string): WindowState {
+	return { id: foreignWindowId(entryId), resets: state.window.resets, warned: false };
+}
+
+function commit(state: ResetState, found: CommittedWindow | undefined, foreignEntryId?: string): Step {
 	const proposal = state.proposal;
-	if (!proposal) return { state, effect: NONE };
+	const adopted =
+		foreignEntryId === undefined ? state : { ...state, window: foreignWindow(state, foreignEntryId) };
+	if (!proposal) return { state: adopted, effect: NONE };
 	if (!found || found.windowId !== proposal.windowId) {
 		// Another extension's compaction replaced ours: a reset request folded into it was not served.
-		const revived = proposal.kind === "compaction" ? revive(state, proposal) : undefined;
+		const revived = proposal.kind === "compaction" ? revive(adopted, proposal) : undefined;
 		return {
-			state: revived?.state ?? { ...state, proposal: undefined },
+			state: revived?.state ?? { ...adopted, proposal: undefined },
 			effect: { type: "commit-missing", proposal, requeued: revived?.requeued },
 		};
 	}
@@ -203,8 +216,15 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			};
 		}
 		case "confirm":
-		case "compacted":
 			return commit(state, event.found);
+		case "compacted": {
+			const foreign = event.found ? undefined : event.foreignEntryId;
+			// Only a compaction proposal waits for this event (boundary drafts are confirmed at turn_start).
+			if (state.proposal?.kind === "compaction") return commit(state, event.found, foreign);
+			return foreign === undefined
+				? { state, effect: NONE }
+				: { state: { ...state, window: foreignWindow(state, foreign) }, effect: NONE };
+		}
 		case "compaction": {
 			if (!state.enabled) return { state, effect: { type: "native-compaction" } };
 			if (event.aborted) return { state, effect: { type: "cancel-compaction" } };

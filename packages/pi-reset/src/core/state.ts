@@ -115,6 +115,11 @@ export interface PendingWarning {
 	readonly tokensLeft: number;
 }
 
+/** The id of a window opened by a compaction that is not pi-reset's (read the same way on restore). */
+export function foreignWindowId(entryId: string): string {
+	return `x-${entryId.slice(0, 8)}`;
+}
+
 /** Facts about a committed window, read from the session. */
 export interface CommittedWindow {
 	/** Compaction entry that starts the window. */
@@ -159,7 +164,12 @@ export type ResetEvent =
 			readonly aborted: boolean;
 			readonly newWindowId: string;
 	  }
-	| { readonly type: "compacted"; readonly found: CommittedWindow | undefined }
+	| {
+			readonly type: "compacted";
+			readonly found: CommittedWindow | undefined;
+			/** Id of the compaction entry when it is not pi-reset's (another extension's or Pi's summary). */
+			readonly foreignEntryId?: string;
+	  }
 	| { readonly type: "compaction-failed" }
 	| {
 			readonly type: "usage";
