@@ -75,8 +75,17 @@ describe("reduceReset", () => {
 
 	it("foreignWindow: a compaction another extension answered opens a new, unwarned window with the restore's id", () => {
 		const warned: ResetState = { ...on, window: { id: "w2-abcd", resets: 2, warned: true } };
-		const proposed = run(warned, { type: "compaction", reason: "threshold", aborted: false, newWindowId: "w3-x" });
-		const replaced = run(proposed.state, { type: "compacted", found: undefined, foreignEntryId: "1234abcd99" });
+		const proposed = run(warned, {
+			type: "compaction",
+			reason: "threshold",
+			aborted: false,
+			newWindowId: "w3-x",
+		});
+		const replaced = run(proposed.state, {
+			type: "compacted",
+			found: undefined,
+			foreignEntryId: "1234abcd99",
+		});
 		expect(replaced.effect.type).toBe("commit-missing");
 		expect(replaced.state.window).toEqual({ id: "x-1234abcd", resets: 2, warned: false });
 		// Without a proposal of ours (off, or a compaction nobody asked pi-reset about): the same window.

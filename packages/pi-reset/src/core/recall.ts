@@ -5,8 +5,8 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { cutText } from "./cut.js";
-import { foreignWindowId } from "./state.js";
 import { describeCall, MAX_RECALL_CHARS } from "./masking.js";
+import { foreignWindowId } from "./state.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
 
 /** The recall tool's name (its own answers are copies: a search skips them). */
