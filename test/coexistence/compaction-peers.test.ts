@@ -166,12 +166,18 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 					? { totalTokens: 105_000, input: 105_000 }
 					: { totalTokens: 50_000, input: 50_000 },
 			);
-			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }), reply("never reached"));
+			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }));
 			await harness.prompt("one");
 			await harness.prompt("two");
 			await harness.session.waitForIdle();
 			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(1));
 			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
+			// The compaction aborted the run after its tool turn: no further request in the old window.
+			expect(harness.providerCalls).toBe(2);
+			expect(harness.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
+				{ aborted: false },
+				{ aborted: true },
+			]);
 			harness.setUsage(undefined);
 			harness.script(reply("fresh"));
 			await harness.prompt("three");
@@ -192,12 +198,18 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 					? { totalTokens: 95_000, input: 95_000 }
 					: { totalTokens: 10_000, input: 10_000 },
 			);
-			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }), reply("never reached"));
+			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }));
 			await harness.prompt("one");
 			await harness.prompt("two");
 			await harness.session.waitForIdle();
 			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(1));
 			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
+			// The compaction aborted the run after its tool turn: no further request in the old window.
+			expect(harness.providerCalls).toBe(2);
+			expect(harness.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
+				{ aborted: false },
+				{ aborted: true },
+			]);
 			harness.setUsage(undefined);
 			harness.script(reply("fresh"));
 			await harness.prompt("three");
