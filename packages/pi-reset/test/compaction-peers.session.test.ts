@@ -75,6 +75,29 @@ describe("pi-reset loaded before a summarising compaction extension", () => {
 	});
 });
 
+describe("pi-reset off beside a summarising compaction extension", () => {
+	it("a compaction made while pi-reset is off still opens a new window: after /reset on it is warned again", async () => {
+		harness = await startSession({ settings: compactable }, [compactionSummary]);
+		harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+		harness.script(reply("first answer"), reply("warned answer"));
+		await harness.prompt("one");
+		await harness.prompt("two");
+		expect(allText(harness.requests.at(-1))).toContain(WARNING);
+		await harness.prompt("/reset off");
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		harness.script(reply("big answer"), reply("PEER SUMMARY while off"));
+		await harness.prompt("three");
+		expect(compactions(harness)[0]?.summary).toContain("PEER SUMMARY");
+		await harness.prompt("/reset on");
+		harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+		harness.script(reply("new window answer"), reply("new window warned"));
+		await harness.prompt("four");
+		await harness.prompt("five");
+		expect(allText(harness.requests.at(-1))).toContain(WARNING);
+		expect(harness.errors).toEqual([]);
+	});
+});
+
 describe("pi-reset loaded after a summarising compaction extension", () => {
 	it("pi-reset's reset is kept; the peer's summarisation call was still made (Pi keeps the last answer)", async () => {
 		harness = await startSession({ settings: compactable }, [compactionSummary]);

@@ -137,7 +137,7 @@ export function registerCompactionHooks(
 	pi.on("session_compact", (event, ctx) => {
 		const ours = readResetDetails(event.compactionEntry.details);
 		// Another extension's compaction (or Pi's own while off) opens a new context too: followed
-		// even without a proposal of ours, so the new window is warned like any other.
+		// even without a proposal of ours, so the live window is the one a reload would read.
 		if (control.state.proposal?.kind !== "compaction" && ours) return;
 		control.dispatch(
 			{

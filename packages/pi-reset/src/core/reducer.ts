@@ -96,16 +96,14 @@ export function foreignWindow(state: ResetState, entryId: string): WindowState {
 	return { id: foreignWindowId(entryId), resets: state.window.resets, warned: false };
 }
 
-function commit(state: ResetState, found: CommittedWindow | undefined, foreignEntryId?: string): Step {
+function commit(state: ResetState, found: CommittedWindow | undefined): Step {
 	const proposal = state.proposal;
-	const adopted =
-		foreignEntryId === undefined ? state : { ...state, window: foreignWindow(state, foreignEntryId) };
-	if (!proposal) return { state: adopted, effect: NONE };
+	if (!proposal) return { state, effect: NONE };
 	if (!found || found.windowId !== proposal.windowId) {
 		// Another extension's compaction replaced ours: a reset request folded into it was not served.
-		const revived = proposal.kind === "compaction" ? revive(adopted, proposal) : undefined;
+		const revived = proposal.kind === "compaction" ? revive(state, proposal) : undefined;
 		return {
-			state: revived?.state ?? { ...adopted, proposal: undefined },
+			state: revived?.state ?? { ...state, proposal: undefined },
 			effect: { type: "commit-missing", proposal, requeued: revived?.requeued },
 		};
 	}
@@ -219,11 +217,9 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			return commit(state, event.found);
 		case "compacted": {
 			const foreign = event.found ? undefined : event.foreignEntryId;
+			const next = foreign === undefined ? state : { ...state, window: foreignWindow(state, foreign) };
 			// Only a compaction proposal waits for this event (boundary drafts are confirmed at turn_start).
-			if (state.proposal?.kind === "compaction") return commit(state, event.found, foreign);
-			return foreign === undefined
-				? { state, effect: NONE }
-				: { state: { ...state, window: foreignWindow(state, foreign) }, effect: NONE };
+			return next.proposal?.kind === "compaction" ? commit(next, event.found) : { state: next, effect: NONE };
 		}
 		case "compaction": {
 			if (!state.enabled) return { state, effect: { type: "native-compaction" } };
