@@ -75,6 +75,30 @@ describe("pi-reset loaded before a summarising compaction extension", () => {
 	});
 });
 
+describe("an idle /reset beside a summarising compaction extension loaded later", () => {
+	it("othersAnswerCompactions: once another extension answered a compaction pi-reset started, an idle /reset no longer starts one (it would pay for a summary pi-reset then replaces)", async () => {
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
+		const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
+		harness.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
+		await harness.prompt("one");
+		// A window Pi can compact: pi-reset starts Pi's compaction, the later extension answers it.
+		await harness.prompt("/reset HANDOFF-A");
+		expect(summaryCalls(harness)).toBe(1);
+		await harness.prompt("two");
+		expect(allText(harness.requests.at(-1))).toContain("HANDOFF-A");
+		await harness.prompt("three");
+		// Again a window Pi can compact: this time the reset waits for the next message, no summary is paid for.
+		await harness.prompt("/reset HANDOFF-B");
+		await harness.prompt("four");
+		expect(summaryCalls(harness)).toBe(1);
+		const last = allText(harness.requests.at(-1));
+		expect(last).toContain("HANDOFF-B");
+		expect(last).toContain("four");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
 describe("pi-reset off beside a summarising compaction extension", () => {
 	it("a compaction made while pi-reset is off still opens a new window: after /reset on it is warned again", async () => {
 		harness = await startSession({ settings: compactable }, [compactionSummary]);

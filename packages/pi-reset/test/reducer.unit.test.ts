@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { idleResetMayCompact } from "../src/core/compaction-peers.js";
 import {
 	INITIAL_WINDOW,
 	initialState,
@@ -92,6 +93,33 @@ describe("reduceReset", () => {
 		const off = run(warned, { type: "compacted", found: undefined, foreignEntryId: "1234abcd99" });
 		expect(off.effect.type).toBe("none");
 		expect(off.state.window).toEqual({ id: "x-1234abcd", resets: 2, warned: false });
+	});
+
+	it("idleResetMayCompact: not once another extension answered a compaction with its own summary (kept through a restore)", () => {
+		expect(idleResetMayCompact(on)).toBe(true);
+		const native = run(on, {
+			type: "compacted",
+			found: undefined,
+			foreignEntryId: "aaaa1111",
+			fromExtension: false,
+		});
+		expect(idleResetMayCompact(native.state)).toBe(true);
+		const proposed = run(on, { type: "compaction", reason: "manual", aborted: false, newWindowId: "w1-x" });
+		const answered = run(proposed.state, {
+			type: "compacted",
+			found: undefined,
+			foreignEntryId: "bbbb2222",
+			fromExtension: true,
+		});
+		expect(idleResetMayCompact(answered.state)).toBe(false);
+		const restored = run(answered.state, {
+			type: "restore",
+			enabled: true,
+			window: INITIAL_WINDOW,
+			generation: 2,
+			handoff: undefined,
+		});
+		expect(idleResetMayCompact(restored.state)).toBe(false);
 	});
 
 	it("an aborted boundary cancels the pending reset", () => {

@@ -144,6 +144,7 @@ export function registerCompactionHooks(
 				type: "compacted",
 				found: ours ? { entryId: event.compactionEntry.id, windowId: ours.windowId } : undefined,
 				foreignEntryId: ours ? undefined : event.compactionEntry.id,
+				fromExtension: event.fromExtension,
 			},
 			ctx,
 		);

@@ -4,9 +4,9 @@
  * model call. Only Pi's types are imported.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { foreignWindowId } from "./compaction-peers.js";
 import { cutText } from "./cut.js";
 import { describeCall, MAX_RECALL_CHARS } from "./masking.js";
-import { foreignWindowId } from "./state.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
 
 /** The recall tool's name (its own answers are copies: a search skips them). */

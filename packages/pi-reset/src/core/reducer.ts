@@ -5,9 +5,9 @@
  * {@link ResetEvent}s and carry out the named {@link ResetEffect}. Nothing here imports Pi, reads
  * the clock or draws random numbers: ids and facts arrive in the events.
  */
+import { foreignWindow } from "./compaction-peers.js";
 import {
 	type CommittedWindow,
-	foreignWindowId,
 	type NextRun,
 	NOTHING_CARRIED,
 	type PendingHandoff,
@@ -84,16 +84,6 @@ function revive(
 		},
 		requeued: revived ?? revivedRun?.request,
 	};
-}
-
-/**
- * A compaction that is not pi-reset's (another extension's summary, or Pi's own while off) still
- * starts a new context: the same window id a restore reads from the branch, the same reset count
- * (only pi-reset's compactions count), and no checkpoint warning given yet. Without this the
- * window kept its `warned` mark and the compacted context was never warned before its next compaction.
- */
-export function foreignWindow(state: ResetState, entryId: string): WindowState {
-	return { id: foreignWindowId(entryId), resets: state.window.resets, warned: false };
 }
 
 function commit(state: ResetState, found: CommittedWindow | undefined): Step {
@@ -217,7 +207,11 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			return commit(state, event.found);
 		case "compacted": {
 			const foreign = event.found ? undefined : event.foreignEntryId;
-			const next = foreign === undefined ? state : { ...state, window: foreignWindow(state, foreign) };
+			const others = state.othersAnswerCompactions || (foreign !== undefined && event.fromExtension === true);
+			const next =
+				foreign === undefined
+					? state
+					: { ...state, window: foreignWindow(state, foreign), othersAnswerCompactions: others };
 			// Only a compaction proposal waits for this event (boundary drafts are confirmed at turn_start).
 			return next.proposal?.kind === "compaction" ? commit(next, event.found) : { state: next, effect: NONE };
 		}

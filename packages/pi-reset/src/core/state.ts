@@ -105,6 +105,11 @@ export interface ResetState {
 	readonly warning: PendingWarning | undefined;
 	/** The newest handoff not yet delivered by a committed reset. */
 	readonly handoff: PendingHandoff | undefined;
+	/**
+	 * Another extension answered a compaction with its own summary in this runtime (it loads after
+	 * pi-reset, or pi-reset was off): an idle `/reset` then stops starting Pi's compaction.
+	 */
+	readonly othersAnswerCompactions: boolean;
 }
 
 /** A checkpoint warning waiting to be written into the session. */
@@ -113,11 +118,6 @@ export interface PendingWarning {
 	readonly windowId: string;
 	/** Tokens left before Pi's compaction threshold when it fired. */
 	readonly tokensLeft: number;
-}
-
-/** The id of a window opened by a compaction that is not pi-reset's (read the same way on restore). */
-export function foreignWindowId(entryId: string): string {
-	return `x-${entryId.slice(0, 8)}`;
 }
 
 /** Facts about a committed window, read from the session. */
@@ -169,6 +169,8 @@ export type ResetEvent =
 			readonly found: CommittedWindow | undefined;
 			/** Id of the compaction entry when it is not pi-reset's (another extension's or Pi's summary). */
 			readonly foreignEntryId?: string;
+			/** Whether an extension's `session_before_compact` answer made it (Pi's `fromExtension`). */
+			readonly fromExtension?: boolean;
 	  }
 	| { readonly type: "compaction-failed" }
 	| {
@@ -251,5 +253,6 @@ export function initialState(enabled = true): ResetState {
 		proposal: undefined,
 		warning: undefined,
 		handoff: undefined,
+		othersAnswerCompactions: false,
 	};
 }

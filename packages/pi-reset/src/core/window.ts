@@ -5,7 +5,8 @@
  * Only Pi's types are imported (erased at build time); a test checks this module stays pure.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import { foreignWindowId, INITIAL_WINDOW, type PendingHandoff, type WindowState } from "./reducer.js";
+import { foreignWindowId } from "./compaction-peers.js";
+import { INITIAL_WINDOW, type PendingHandoff, type WindowState } from "./reducer.js";
 
 /** Key of pi-reset's data in a compaction entry's `details`. */
 export const DETAILS_KEY = "pi-reset";
