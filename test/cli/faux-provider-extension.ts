@@ -5,6 +5,7 @@
  * - `PI_LIFECYCLE_FAUX_SCRIPT`: path of a module whose default export is
  *   `(kit: FauxKit) => FauxResponseStep[]` (steps may be functions of the request context).
  * - `PI_LIFECYCLE_FAUX_LOG`: optional path; one JSON line per provider request is appended.
+ * - `PI_LIFECYCLE_FAUX_CONTEXT_WINDOW`: optional context window of the model (default 128,000).
  *
  * The script receives pi-ai's faux helpers from the host, so it needs no imports of its own.
  */
@@ -31,7 +32,14 @@ export default async function fauxCliProvider(pi: ExtensionAPI): Promise<void> {
 	const logPath = process.env.PI_LIFECYCLE_FAUX_LOG;
 	const faux = fauxProvider({
 		provider: "pi-lifecycle-faux",
-		models: [{ id: "scripted", contextWindow: 128_000, maxTokens: 8_000 }],
+		// A smaller window lets a CLI test reach Pi's threshold compaction with a prompt that fits in argv.
+		models: [
+			{
+				id: "scripted",
+				contextWindow: Number(process.env.PI_LIFECYCLE_FAUX_CONTEXT_WINDOW) || 128_000,
+				maxTokens: 8_000,
+			},
+		],
 	});
 	let steps: FauxResponseStep[] = [];
 	if (scriptPath) {

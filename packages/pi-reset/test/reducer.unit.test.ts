@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { idleResetMayCompact } from "../src/core/compaction-peers.js";
 import {
 	INITIAL_WINDOW,
 	initialState,
@@ -71,6 +72,54 @@ describe("reduceReset", () => {
 		const missing = run(proposed.state, { type: "confirm", found: undefined });
 		expect(missing.effect.type).toBe("commit-missing");
 		expect(missing.state.window).toBe(on.window);
+	});
+
+	it("foreignWindow: a compaction another extension answered opens a new, unwarned window with the restore's id", () => {
+		const warned: ResetState = { ...on, window: { id: "w2-abcd", resets: 2, warned: true } };
+		const proposed = run(warned, {
+			type: "compaction",
+			reason: "threshold",
+			aborted: false,
+			newWindowId: "w3-x",
+		});
+		const replaced = run(proposed.state, {
+			type: "compacted",
+			found: undefined,
+			foreignEntryId: "1234abcd99",
+		});
+		expect(replaced.effect.type).toBe("commit-missing");
+		expect(replaced.state.window).toEqual({ id: "x-1234abcd", resets: 2, warned: false });
+		// Without a proposal of ours (off, or a compaction nobody asked pi-reset about): the same window.
+		const off = run(warned, { type: "compacted", found: undefined, foreignEntryId: "1234abcd99" });
+		expect(off.effect.type).toBe("none");
+		expect(off.state.window).toEqual({ id: "x-1234abcd", resets: 2, warned: false });
+	});
+
+	it("idleResetMayCompact: not once another extension answered a compaction with its own summary (kept through a restore)", () => {
+		expect(idleResetMayCompact(on)).toBe(true);
+		const native = run(on, {
+			type: "compacted",
+			found: undefined,
+			foreignEntryId: "aaaa1111",
+			fromExtension: false,
+		});
+		expect(idleResetMayCompact(native.state)).toBe(true);
+		const proposed = run(on, { type: "compaction", reason: "manual", aborted: false, newWindowId: "w1-x" });
+		const answered = run(proposed.state, {
+			type: "compacted",
+			found: undefined,
+			foreignEntryId: "bbbb2222",
+			fromExtension: true,
+		});
+		expect(idleResetMayCompact(answered.state)).toBe(false);
+		const restored = run(answered.state, {
+			type: "restore",
+			enabled: true,
+			window: INITIAL_WINDOW,
+			generation: 2,
+			handoff: undefined,
+		});
+		expect(idleResetMayCompact(restored.state)).toBe(false);
 	});
 
 	it("an aborted boundary cancels the pending reset", () => {

@@ -4,6 +4,7 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { LifecycleIdentity } from "@pi-lifecycle/lifecycle-kit";
+import { idleResetMayCompact } from "../core/compaction-peers.js";
 import { warningMargin } from "../core/meter.js";
 import { COMMAND_HELP, type MaskingFacts, statusReport } from "../core/texts.js";
 import { confirmCommitted } from "./boundary.js";
@@ -156,8 +157,13 @@ export function registerResetCommand(
 				break;
 			case "queued-next-run": {
 				const note = effect.request.handoff !== undefined;
-				// Opened at once when Pi can compact this window (idle-reset.ts), else by the next message.
-				const now = piWillCompact(pi, ctx) && (await compactNow(ctx)) && control.state.request === undefined;
+				// Opened at once when Pi can compact this window (idle-reset.ts) and no other extension
+				// answers compactions with a paid summary (reducer.ts), else by the next message.
+				const now =
+					idleResetMayCompact(control.state) &&
+					piWillCompact(pi, ctx) &&
+					(await compactNow(ctx)) &&
+					control.state.request === undefined;
 				notify(ctx, now ? doneText(fresh, note) : queuedText(fresh, note), "info");
 				break;
 			}

@@ -135,12 +135,16 @@ export function registerCompactionHooks(
 ): void {
 	pi.on("session_before_compact", (event, ctx) => onBeforeCompact(control, event, ctx, options));
 	pi.on("session_compact", (event, ctx) => {
-		if (control.state.proposal?.kind !== "compaction") return;
 		const ours = readResetDetails(event.compactionEntry.details);
+		// Another extension's compaction (or Pi's own while off) opens a new context too: followed
+		// even without a proposal of ours, so the live window is the one a reload would read.
+		if (control.state.proposal?.kind !== "compaction" && ours) return;
 		control.dispatch(
 			{
 				type: "compacted",
 				found: ours ? { entryId: event.compactionEntry.id, windowId: ours.windowId } : undefined,
+				foreignEntryId: ours ? undefined : event.compactionEntry.id,
+				fromExtension: event.fromExtension,
 			},
 			ctx,
 		);

@@ -4,6 +4,7 @@
  * model call. Only Pi's types are imported.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { foreignWindowId } from "./compaction-peers.js";
 import { cutText } from "./cut.js";
 import { describeCall, MAX_RECALL_CHARS } from "./masking.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
@@ -83,7 +84,7 @@ export function recallTexts(branch: readonly SessionEntry[], firstWindowId: stri
 	let windowId = firstWindowId;
 	for (const entry of branch) {
 		if (entry.type === "compaction")
-			windowId = readResetDetails(entry.details)?.windowId ?? `x-${entry.id.slice(0, 8)}`;
+			windowId = readResetDetails(entry.details)?.windowId ?? foreignWindowId(entry.id);
 		noteCalls(entry, calls);
 		const found = textOf(entry, calls);
 		if (found?.text) texts.push({ ref: entry.id, windowId, ...found });

@@ -5,6 +5,7 @@
  * {@link ResetEvent}s and carry out the named {@link ResetEffect}. Nothing here imports Pi, reads
  * the clock or draws random numbers: ids and facts arrive in the events.
  */
+import { foreignWindow } from "./compaction-peers.js";
 import {
 	type CommittedWindow,
 	type NextRun,
@@ -203,8 +204,17 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			};
 		}
 		case "confirm":
-		case "compacted":
 			return commit(state, event.found);
+		case "compacted": {
+			const foreign = event.found ? undefined : event.foreignEntryId;
+			const others = state.othersAnswerCompactions || (foreign !== undefined && event.fromExtension === true);
+			const next =
+				foreign === undefined
+					? state
+					: { ...state, window: foreignWindow(state, foreign), othersAnswerCompactions: others };
+			// Only a compaction proposal waits for this event (boundary drafts are confirmed at turn_start).
+			return next.proposal?.kind === "compaction" ? commit(next, event.found) : { state: next, effect: NONE };
+		}
 		case "compaction": {
 			if (!state.enabled) return { state, effect: { type: "native-compaction" } };
 			if (event.aborted) return { state, effect: { type: "cancel-compaction" } };

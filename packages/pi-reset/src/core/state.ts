@@ -105,6 +105,11 @@ export interface ResetState {
 	readonly warning: PendingWarning | undefined;
 	/** The newest handoff not yet delivered by a committed reset. */
 	readonly handoff: PendingHandoff | undefined;
+	/**
+	 * Another extension answered a compaction with its own summary in this runtime (it loads after
+	 * pi-reset, or pi-reset was off): an idle `/reset` then stops starting Pi's compaction.
+	 */
+	readonly othersAnswerCompactions: boolean;
 }
 
 /** A checkpoint warning waiting to be written into the session. */
@@ -159,7 +164,14 @@ export type ResetEvent =
 			readonly aborted: boolean;
 			readonly newWindowId: string;
 	  }
-	| { readonly type: "compacted"; readonly found: CommittedWindow | undefined }
+	| {
+			readonly type: "compacted";
+			readonly found: CommittedWindow | undefined;
+			/** Id of the compaction entry when it is not pi-reset's (another extension's or Pi's summary). */
+			readonly foreignEntryId?: string;
+			/** Whether an extension's `session_before_compact` answer made it (Pi's `fromExtension`). */
+			readonly fromExtension?: boolean;
+	  }
 	| { readonly type: "compaction-failed" }
 	| {
 			readonly type: "usage";
@@ -241,5 +253,6 @@ export function initialState(enabled = true): ResetState {
 		proposal: undefined,
 		warning: undefined,
 		handoff: undefined,
+		othersAnswerCompactions: false,
 	};
 }

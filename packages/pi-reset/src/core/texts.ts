@@ -161,7 +161,7 @@ export function commitMissingText(facts: {
 	const pending = facts.requeued
 		? ` Your ${facts.requeued.source === "tool" ? "new_context" : "/reset"} request is still pending; the reset happens at the next boundary or with your next message.`
 		: "";
-	return `pi-reset: another extension's compaction replaced the reset to window ${id}; the context was compacted the way that extension chose.${pending}`;
+	return `pi-reset: another extension's compaction replaced the reset to window ${id}; its summary is kept (Pi keeps the answer of the extension loaded last) and the context was compacted the way that extension chose.${pending}`;
 }
 
 /** Tool result texts. */

@@ -5,6 +5,7 @@
  * Only Pi's types are imported (erased at build time); a test checks this module stays pure.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { foreignWindowId } from "./compaction-peers.js";
 import { INITIAL_WINDOW, type PendingHandoff, type WindowState } from "./reducer.js";
 
 /** Key of pi-reset's data in a compaction entry's `details`. */
@@ -112,7 +113,7 @@ export function restoreFromBranch(branch: readonly SessionEntry[]): Restored {
 			const ours = readResetDetails(entry.details);
 			if (ours) delivered = true;
 			if (!ours && malformedDetails(entry.details)) malformed++;
-			if (windowId === undefined) windowId = ours ? ours.windowId : `x-${entry.id.slice(0, 8)}`;
+			if (windowId === undefined) windowId = ours ? ours.windowId : foreignWindowId(entry.id);
 			if (ours && resets === undefined) resets = ours.resets;
 		}
 		if (enabled !== undefined && windowId !== undefined && resets !== undefined && delivered) break;

@@ -1,0 +1,139 @@
+/**
+ * Beside an extension that answers compactions with its own summary (a stand-in for Pi's
+ * `custom-compaction` example, test/fixtures/peers/compaction-summary.ts). Pi asks every
+ * `session_before_compact` handler in load order and keeps the last answer; a handler never sees
+ * earlier answers. So the load order decides whose compaction is kept (docs/coexistence.md,
+ * "Compaction extensions"):
+ * - pi-reset first: the peer's summary is kept; pi-reset says so once, treats the compacted context
+ *   as a new window (its checkpoint warning comes again there); a reset request folded into that
+ *   compaction stays pending with its handoff (handoff-as-written.session.test.ts);
+ * - pi-reset later: pi-reset's reset wins; the peer's summarisation call was made anyway (Pi gives
+ *   pi-reset no way to see it).
+ */
+import { reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import compactionSummary, { SUMMARY_PROMPT_START } from "../../../test/fixtures/peers/compaction-summary.js";
+import { allText, startSession } from "./helpers.js";
+
+let harness: ScriptedSession | undefined;
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await harness?.dispose();
+	harness = undefined;
+});
+
+const WARNING = "[pi-reset] Checkpoint";
+const BOOT = "[pi-reset] Context window";
+// 128k window, default reserve 16384: warned at ≥ 99328 used, Pi's threshold compaction above 111616.
+const nearlyFull = { totalTokens: 100_000, input: 100_000 };
+const overThreshold = { totalTokens: 120_000, input: 120_000 };
+const compactable = { compaction: { enabled: true, keepRecentTokens: 1 } };
+
+function summaryCalls(h: ScriptedSession): number {
+	return h.requests.filter((r) => allText(r).includes(SUMMARY_PROMPT_START)).length;
+}
+
+function compactions(h: ScriptedSession) {
+	return h.session.sessionManager.getBranch().flatMap((e) => (e.type === "compaction" ? [e] : []));
+}
+
+function notices(stderr: { mock: { calls: unknown[][] } }): string[] {
+	return stderr.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("pi-reset:"));
+}
+
+describe("pi-reset loaded before a summarising compaction extension", () => {
+	it("a compaction another extension answered opens a new window: its summary is kept, the user is told once, and the checkpoint warning comes again there", async () => {
+		const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
+		// Window one: warned, then over Pi's threshold, so Pi compacts at the end of the run.
+		harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+		harness.script(reply("first answer"), reply("warned answer"));
+		await harness.prompt("one");
+		await harness.prompt("two");
+		expect(allText(harness.requests.at(-1))).toContain(WARNING);
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		harness.script(reply("big answer"), reply("PEER SUMMARY of the work"));
+		await harness.prompt("three");
+		expect(summaryCalls(harness)).toBe(1);
+		const [compaction] = compactions(harness);
+		expect(compaction?.summary).toContain("PEER SUMMARY");
+		expect(compaction?.details).toBeUndefined();
+		expect(notices(stderr)).toHaveLength(1);
+		expect(notices(stderr)[0]).toContain("another extension's compaction replaced");
+
+		// The compacted context is a new window: answered near full again, it is warned again.
+		harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+		harness.script(reply("new window answer"), reply("new window warned"));
+		await harness.prompt("four");
+		const fourth = allText(harness.requests.at(-1));
+		expect(fourth).toContain("PEER SUMMARY");
+		expect(fourth).not.toContain(BOOT);
+		await harness.prompt("five");
+		expect(allText(harness.requests.at(-1))).toContain(WARNING);
+		expect(summaryCalls(harness)).toBe(1);
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+describe("an idle /reset beside a summarising compaction extension loaded later", () => {
+	it("othersAnswerCompactions: once another extension answered a compaction pi-reset started, an idle /reset no longer starts one (it would pay for a summary pi-reset then replaces)", async () => {
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
+		const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
+		harness.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
+		await harness.prompt("one");
+		// A window Pi can compact: pi-reset starts Pi's compaction, the later extension answers it.
+		await harness.prompt("/reset HANDOFF-A");
+		expect(summaryCalls(harness)).toBe(1);
+		await harness.prompt("two");
+		expect(allText(harness.requests.at(-1))).toContain("HANDOFF-A");
+		await harness.prompt("three");
+		// Again a window Pi can compact: this time the reset waits for the next message, no summary is paid for.
+		await harness.prompt("/reset HANDOFF-B");
+		await harness.prompt("four");
+		expect(summaryCalls(harness)).toBe(1);
+		const last = allText(harness.requests.at(-1));
+		expect(last).toContain("HANDOFF-B");
+		expect(last).toContain("four");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+describe("pi-reset off beside a summarising compaction extension", () => {
+	it("a compaction made while pi-reset is off still opens a new window: after /reset on it is warned again", async () => {
+		harness = await startSession({ settings: compactable }, [compactionSummary]);
+		harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+		harness.script(reply("first answer"), reply("warned answer"));
+		await harness.prompt("one");
+		await harness.prompt("two");
+		expect(allText(harness.requests.at(-1))).toContain(WARNING);
+		await harness.prompt("/reset off");
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		harness.script(reply("big answer"), reply("PEER SUMMARY while off"));
+		await harness.prompt("three");
+		expect(compactions(harness)[0]?.summary).toContain("PEER SUMMARY");
+		await harness.prompt("/reset on");
+		harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+		harness.script(reply("new window answer"), reply("new window warned"));
+		await harness.prompt("four");
+		await harness.prompt("five");
+		expect(allText(harness.requests.at(-1))).toContain(WARNING);
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+describe("pi-reset loaded after a summarising compaction extension", () => {
+	it("pi-reset's reset is kept; the peer's summarisation call was still made (Pi keeps the last answer)", async () => {
+		harness = await startSession({ settings: compactable }, [compactionSummary]);
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		harness.script(reply("big answer"), reply("PEER SUMMARY"), reply("after"));
+		await harness.prompt("one");
+		harness.setUsage(undefined);
+		await harness.prompt("two");
+		expect(summaryCalls(harness)).toBe(1);
+		const [compaction] = compactions(harness);
+		expect(compaction?.summary).toContain(BOOT);
+		expect(allText(harness.requests.at(-1))).not.toContain("PEER SUMMARY");
+		expect(harness.errors).toEqual([]);
+	});
+});

@@ -1,0 +1,221 @@
+/**
+ * The compaction rows of the coexistence matrix (docs/coexistence.md, "Compaction extensions"):
+ * stand-ins that behave like Pi's `custom-compaction` example (a summary-producing
+ * `session_before_compact` handler), Pi's `trigger-compact` example (`ctx.compact()` mid-run and a
+ * command) and an auto-compacting extension (`ctx.compact()` after a tool result), each before and
+ * after pi-reset, with pi-reset alone and with all three of ours, loaded from their packed tarballs.
+ */
+import { fileURLToPath } from "node:url";
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import {
+	createScriptedSession,
+	type RecordedRequest,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SUMMARY_PROMPT_START } from "../fixtures/peers/compaction-summary.js";
+import { texts } from "../support/model.js";
+import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
+
+const peer = (file: string) => fileURLToPath(new URL(`../fixtures/peers/${file}`, import.meta.url));
+const SUMMARY = peer("compaction-summary.ts");
+const TRIGGER = peer("compaction-trigger.ts");
+const AUTO = peer("compaction-auto.ts");
+
+const BOOT = "[pi-reset] Context window";
+const WARNING = "[pi-reset] Checkpoint";
+// 128k window, default reserve 16384: Pi's threshold compaction above 111616 tokens.
+const overThreshold = { totalTokens: 120_000, input: 120_000 };
+const compactable = { compaction: { enabled: true, keepRecentTokens: 1 } };
+
+const ours: Record<string, ExtensionName[]> = {
+	"pi-reset alone": ["pi-reset"],
+	"all three": ["pi-reset", "pi-goal", "pi-jscpd"],
+};
+let install: PackedInstall;
+let harness: ScriptedSession | undefined;
+beforeAll(() => {
+	install = installPacked(["pi-reset", "pi-goal", "pi-jscpd"]);
+});
+afterAll(() => install?.cleanup());
+afterEach(async () => {
+	vi.restoreAllMocks();
+	await harness?.dispose();
+	harness = undefined;
+});
+
+function dirs(names: readonly ExtensionName[]): string[] {
+	return names.map((name) => install.extensions.find((ext) => ext.name === name)?.packageDir ?? "");
+}
+
+/** Our packages with the peer first or last. */
+function loadOrder(set: readonly ExtensionName[], peerPath: string, peerFirst: boolean): string[] {
+	return peerFirst ? [peerPath, ...dirs(set)] : [...dirs(set), peerPath];
+}
+
+function text(request: RecordedRequest | undefined): string {
+	return texts(request?.messages ?? []).join("\n");
+}
+
+function summaryCalls(h: ScriptedSession): number {
+	return h.requests.filter((request) => text(request).includes(SUMMARY_PROMPT_START)).length;
+}
+
+/** Requests that summarise a conversation (Pi's own summariser and the stand-in both send it in these tags). */
+function summarisations(h: ScriptedSession): number {
+	return h.requests.filter((request) => text(request).includes("<conversation>")).length;
+}
+
+function compactions(h: ScriptedSession): Extract<SessionEntry, { type: "compaction" }>[] {
+	return h.session.sessionManager
+		.getBranch()
+		.flatMap((entry) => (entry.type === "compaction" ? [entry] : []));
+}
+
+function isResetCompaction(entry: { details?: unknown } | undefined): boolean {
+	const details = entry?.details as Record<string, unknown> | undefined;
+	return typeof details?.["pi-reset"] === "object";
+}
+
+function resetNotices(stderr: { mock: { calls: unknown[][] } }): string[] {
+	return stderr.mock.calls.map((call) => String(call[0])).filter((line) => line.includes("pi-reset:"));
+}
+
+describe.each(Object.entries(ours))("with %s", (_label, set) => {
+	describe("a summary-producing compaction handler (like Pi's custom-compaction example)", () => {
+		it("loaded after pi-reset: its summary is kept, pi-reset says so once and warns the compacted context as a new window", async () => {
+			const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(set, SUMMARY, false),
+				settings: compactable,
+			});
+			harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+			harness.script(reply("big answer"), reply("PEER SUMMARY of the work"));
+			await harness.prompt("one");
+			expect(summaryCalls(harness)).toBe(1);
+			const [compaction] = compactions(harness);
+			expect(compaction?.summary).toContain("PEER SUMMARY");
+			expect(isResetCompaction(compaction)).toBe(false);
+			expect(resetNotices(stderr)).toHaveLength(1);
+			expect(resetNotices(stderr)[0]).toContain("its summary is kept");
+			// The new window: the peer's summary, no pi-reset boot; near full again, it is warned.
+			harness.setUsage((m) =>
+				m.stopReason === "stop" ? { totalTokens: 100_000, input: 100_000 } : undefined,
+			);
+			harness.script(reply("new window"), reply("warned"));
+			await harness.prompt("two");
+			expect(text(harness.requests.at(-1))).toContain("PEER SUMMARY");
+			expect(text(harness.requests.at(-1))).not.toContain(BOOT);
+			await harness.prompt("three");
+			expect(text(harness.requests.at(-1))).toContain(WARNING);
+			expect(harness.errors).toEqual([]);
+		});
+
+		it("loaded before pi-reset: pi-reset's reset is kept and its summarisation call was still made (Pi keeps the last answer; no handler sees an earlier one)", async () => {
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(set, SUMMARY, true),
+				settings: compactable,
+			});
+			harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+			harness.script(reply("big answer"), reply("PEER SUMMARY"), reply("after"));
+			await harness.prompt("one");
+			harness.setUsage(undefined);
+			await harness.prompt("two");
+			expect(summaryCalls(harness)).toBe(1);
+			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
+			expect(text(harness.requests.at(-1))).toContain(BOOT);
+			expect(text(harness.requests.at(-1))).not.toContain("PEER SUMMARY");
+			expect(harness.errors).toEqual([]);
+		});
+	});
+
+	describe.each([
+		["before", true],
+		["after", false],
+	] as const)("an extension calling ctx.compact(), loaded %s pi-reset", (_where, peerFirst) => {
+		it("trigger-compact's command while idle: pi-reset's instant reset, no summary call, its instructions become the handoff", async () => {
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(set, TRIGGER, peerFirst),
+				settings: compactable,
+			});
+			harness.script(reply("first answer about OLD-TOPIC"), reply("second answer"), reply("fresh"));
+			await harness.prompt("discuss OLD-TOPIC");
+			await harness.prompt("more");
+			await harness.prompt("/trigger-compact KEEP-THE-PARSER-NOTES");
+			await harness.session.waitForIdle();
+			const [compaction] = compactions(harness);
+			expect(isResetCompaction(compaction)).toBe(true);
+			await harness.prompt("next");
+			expect(harness.providerCalls).toBe(3);
+			expect(summarisations(harness)).toBe(0);
+			const fresh = text(harness.requests.at(-1));
+			expect(fresh).toContain(BOOT);
+			expect(fresh).toContain("KEEP-THE-PARSER-NOTES");
+			expect(harness.errors).toEqual([]);
+		});
+
+		it("trigger-compact's ctx.compact() mid-run: the run stops, pi-reset resets with no summary call, the next message is in the new window", async () => {
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(set, TRIGGER, peerFirst),
+				settings: compactable,
+			});
+			harness.setUsage((m) =>
+				m.stopReason === "toolUse"
+					? { totalTokens: 105_000, input: 105_000 }
+					: { totalTokens: 50_000, input: 50_000 },
+			);
+			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }));
+			await harness.prompt("one");
+			await harness.prompt("two");
+			await harness.session.waitForIdle();
+			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(1));
+			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
+			// The compaction aborted the run after its tool turn: no further request in the old window.
+			expect(harness.providerCalls).toBe(2);
+			expect(harness.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
+				{ aborted: false },
+				{ aborted: true },
+			]);
+			harness.setUsage(undefined);
+			harness.script(reply("fresh"));
+			await harness.prompt("three");
+			const fresh = text(harness.requests.at(-1));
+			expect(fresh).toContain(BOOT);
+			expect(fresh).toContain("three");
+			expect(summarisations(harness)).toBe(0);
+			expect(harness.errors).toEqual([]);
+		});
+
+		it("an auto-compacting extension's ctx.compact() after a tool result: pi-reset resets with no summary call", async () => {
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(set, AUTO, peerFirst),
+				settings: compactable,
+			});
+			harness.setUsage((m) =>
+				m.stopReason === "toolUse"
+					? { totalTokens: 95_000, input: 95_000 }
+					: { totalTokens: 10_000, input: 10_000 },
+			);
+			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }));
+			await harness.prompt("one");
+			await harness.prompt("two");
+			await harness.session.waitForIdle();
+			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(1));
+			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
+			// The compaction aborted the run after its tool turn: no further request in the old window.
+			expect(harness.providerCalls).toBe(2);
+			expect(harness.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
+				{ aborted: false },
+				{ aborted: true },
+			]);
+			harness.setUsage(undefined);
+			harness.script(reply("fresh"));
+			await harness.prompt("three");
+			expect(text(harness.requests.at(-1))).toContain(BOOT);
+			expect(summarisations(harness)).toBe(0);
+			expect(harness.errors).toEqual([]);
+		});
+	});
+});
