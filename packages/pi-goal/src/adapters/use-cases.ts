@@ -106,6 +106,13 @@ export function pauseGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
 	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
 }
 
+/** A managed run's `pi-goal:cancel`: pauses its goal (kept for /goal resume), as the peer's protocol does. */
+export function cancelManagedGoal(deps: UseCaseDeps, ctx: ExtensionContext, detail?: string): Outcome {
+	const applied = deps.controller.apply({ type: "pause", reason: "cancelled", ...(detail ? { detail } : {}) }, ctx);
+	if (applied.error) return refused(applied.error);
+	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
+}
+
 /** Resumes a stopped goal (new id) or ends its wait. */
 export function resumeGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
 	const blocked = startBlocker(deps);

@@ -232,7 +232,10 @@ function reduceRules(state: GoalState, event: GoalEvent, facts: GoalFacts): Tran
 		case "clear": {
 			const stopped = reduceStep(state, event, facts);
 			// Rule: the user's pause or clear publishes the inactive contract while idle.
-			const byUser = event.type === "pause" ? event.reason === "user" : event.reason !== "cancelled";
+			const byUser =
+				event.type === "pause"
+					? event.reason === "user" || event.reason === "cancelled"
+					: event.reason !== "cancelled";
 			return stopped.error || !byUser ? stopped : withEffects(stopped, { type: "publishContract" });
 		}
 		default:

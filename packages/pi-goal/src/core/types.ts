@@ -31,6 +31,7 @@ export const GOAL_STATUSES: readonly GoalStatus[] = [
 export type PauseReason =
 	| "user" // /goal pause
 	| "interrupted" // the run was aborted (Escape) while the goal was active
+	| "cancelled" // a managed run's pi-goal:cancel (the peer's protocol pauses)
 	| "automatic-turns" // automaticTurns cap reached
 	| "no-progress" // noProgressTurns identical tool-free replies
 	| "stuck" // the stuck detector: the same action, error or cycle repeated (stuck.ts)
