@@ -120,6 +120,8 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			sink: options.headless ?? processSink,
 			follow: (ctx) => followStartedWork(ctx, pi),
 		});
+		/** Another goal extension that took over after ours registered (peer.ts). */
+		const otherOwner = () => dormancy.takeover(pi) ?? dormancy.reason;
 		const registerOurs = () => {
 			registerTools(pi, controller, batch);
 			registerGoalCommand({
@@ -129,6 +131,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 				dialogs,
 				dormancy,
 				headless,
+				otherOwner,
 			});
 		};
 		registerHooks(pi, {
@@ -144,7 +147,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			dormancy,
 			registerOurs,
 		});
-		registerManagedRuns(pi, { pi, controller, dormancy });
+		registerManagedRuns(pi, { pi, controller, dormancy, otherOwner });
 	};
 }
 

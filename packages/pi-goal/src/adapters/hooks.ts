@@ -15,6 +15,7 @@ import {
 import { messageCost, messageTokens, type UsageLike } from "../core/accounting.js";
 import { readContinuationDetails, readContractDetails } from "../core/contract.js";
 import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { isOwnContinuationDetails } from "../core/ownership.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, TOOL_NAMES } from "../core/types.js";
@@ -120,9 +121,12 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		void reportIgnored(ctx, ignoredText(ignored));
 
 	pi.on("session_start", (_event, ctx) => {
-		if (deps.dormancy.dormant) return;
-		const peer = deps.dormancy.check(pi, deps.registerOurs);
-		if (peer) return say(ctx, peer, "warning"); // once: later sessions return above
+		// Before anything of ours registers: is another goal extension the owner (peer.ts)?
+		const owner = deps.dormancy.check(pi, deps.registerOurs, () => ctx.sessionManager.getBranch());
+		if (owner.reason) {
+			if (owner.fresh) say(ctx, owner.reason, "warning"); // one notice
+			return;
+		}
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
 			agentDir: deps.agentDir(),
 			cwd: ctx.cwd,
@@ -221,7 +225,12 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 
 	pi.on("before_agent_start", (event, ctx) => {
-		if (event.messageType === "custom" && event.message.customType === CONTINUATION_MESSAGE) {
+		// Another goal extension's `pi-goal/continuation` is its own run: neither ours nor stale.
+		if (
+			event.messageType === "custom" &&
+			event.message.customType === CONTINUATION_MESSAGE &&
+			isOwnContinuationDetails(event.message.details)
+		) {
 			const details = readContinuationDetails(event.message.details);
 			if (!details || !waker.accept(details)) {
 				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work. It is
