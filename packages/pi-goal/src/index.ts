@@ -14,6 +14,7 @@ import {
 import { BatchTracker } from "./adapters/batch.js";
 import { createGoalBoundaries, TurnEndNeeds } from "./adapters/boundary.js";
 import { followStartedWork, registerGoalCommand } from "./adapters/command-register.js";
+import { CompactionAborts } from "./adapters/compaction-abort.js";
 import { GoalController } from "./adapters/controller.js";
 import { FooterClock } from "./adapters/footer-clock.js";
 import { HeadlessRuns, type HeadlessSink, processSink } from "./adapters/headless.js";
@@ -146,6 +147,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			usage,
 			dormancy,
 			registerOurs,
+			aborts: new CompactionAborts({ controller, run }),
 		});
 		registerManagedRuns(pi, { pi, controller, dormancy, otherOwner });
 	};

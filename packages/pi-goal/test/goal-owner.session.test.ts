@@ -34,8 +34,11 @@ function commandNames(into: string[][]) {
 	};
 }
 
-function notices(errors: ReturnType<typeof vi.spyOn>): string[] {
-	return errors.mock.calls.flat().map(String).filter((text) => text.includes("off in this"));
+function notices(errors: { mock: { calls: unknown[][] } }): string[] {
+	return errors.mock.calls
+		.flat()
+		.map(String)
+		.filter((text: string) => text.includes("off in this"));
 }
 
 describe("one owner of goals per session", () => {
@@ -47,7 +50,8 @@ describe("one owner of goals per session", () => {
 			const other = otherToolsPeer(log);
 			const ours = goalExtension();
 			harness = await createScriptedSession({
-				extensions: order === "other first" ? [other, ours, commandNames(names)] : [ours, other, commandNames(names)],
+				extensions:
+					order === "other first" ? [other, ours, commandNames(names)] : [ours, other, commandNames(names)],
 				responses: [reply("working on it")],
 			});
 			await harness.prompt("/goal ship it");
@@ -100,7 +104,9 @@ describe("our entries and messages are ours", () => {
 		await settle(harness);
 		expect(log.aborted).toBe(0);
 		expect(harness.providerCalls).toBe(1);
-		expect(harness.events.filter((event) => event.type === "agent_settled").at(-1)).toMatchObject({ event: { aborted: false } });
+		expect(harness.events.filter((event) => event.type === "agent_settled").at(-1)).toMatchObject({
+			event: { aborted: false },
+		});
 	});
 });
 
@@ -112,10 +118,17 @@ describe("restore: our entries are ours", () => {
 		const sessionManager = harness.session.sessionManager;
 		const ours = lastGoal(harness);
 		const branch = sessionManager.getBranch();
-		const newest = branch.filter((entry) => entry.type === "custom").at(-1) as { data?: Record<string, unknown> };
+		const newest = branch.filter((entry) => entry.type === "custom").at(-1) as {
+			data?: Record<string, unknown>;
+		};
 		expect(newest.data?.owner).toBe("pi-lifecycle/pi-goal");
 		// Another goal extension's state of its own shape, newest on the branch.
-		sessionManager.appendCustomEntry("pi-goal/state", { id: "nj-1", objective: "theirs", status: "active", costUsed: 0 });
+		sessionManager.appendCustomEntry("pi-goal/state", {
+			id: "nj-1",
+			objective: "theirs",
+			status: "active",
+			costUsed: 0,
+		});
 		let restored = restoreBranch(sessionManager as unknown as RestoreLookup);
 		expect(restored.ignored).toBe(0);
 		expect(restored.state.goal?.id).toBe(ours.id);
@@ -126,7 +139,9 @@ describe("restore: our entries are ours", () => {
 		expect(restored.state.goal?.id).toBe(ours.id);
 		expect(readContinuationDetails({ goalId: "nj-1", type: "dispatch_requested" })).toBeUndefined();
 		expect(readContractDetails({ revision: 1, goalId: "g-1", active: true })).toMatchObject({ revision: 1 });
-		expect(readContractDetails({ owner: "someone-else", revision: 1, goalId: "g-1", active: true })).toBeUndefined();
+		expect(
+			readContractDetails({ owner: "someone-else", revision: 1, goalId: "g-1", active: true }),
+		).toBeUndefined();
 	});
 
 	it("a session whose goal state another goal extension wrote: pi-goal stays dormant in that session with one notice", async () => {
@@ -134,12 +149,20 @@ describe("restore: our entries are ours", () => {
 		// A session the other extension worked in (its state entry after a first exchange).
 		const first = await createScriptedSession({ session: "file", responses: [reply("hello")] });
 		await first.prompt("hi");
-		first.session.sessionManager.appendCustomEntry("pi-goal/state", { id: "nj-1", objective: "theirs", status: "active" });
+		first.session.sessionManager.appendCustomEntry("pi-goal/state", {
+			id: "nj-1",
+			objective: "theirs",
+			status: "active",
+		});
 		// Kept outside the first session's temp dir (dispose removes it).
 		const file = join(mkdtempSync(join(tmpdir(), "pi-goal-owner-")), "session.jsonl");
 		copyFileSync(first.session.sessionManager.getSessionFile() ?? "", file);
 		await first.dispose();
-		harness = await createScriptedSession({ extensions: [goalExtension()], session: { open: file }, responses: [reply("x")] });
+		harness = await createScriptedSession({
+			extensions: [goalExtension()],
+			session: { open: file },
+			responses: [reply("x")],
+		});
 		expect(notices(errors)).toEqual([expect.stringContaining("written by another goal extension")]);
 		await harness.prompt("/goal ship it");
 		expect(harness.providerCalls).toBe(0);

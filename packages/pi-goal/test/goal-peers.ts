@@ -49,7 +49,9 @@ export function sameToolsPeer(log: PeerLog, options: { late?: boolean; name?: st
 		pi.on("session_start", () => {
 			register();
 			// Its tool policy: the completion tools stay hidden until its own first goal.
-			pi.setActiveTools(pi.getActiveTools().filter((name) => name !== "goal_complete" && name !== "goal_blocked"));
+			pi.setActiveTools(
+				pi.getActiveTools().filter((name) => name !== "goal_complete" && name !== "goal_blocked"),
+			);
 		});
 	};
 	return { name: options.name ?? "same-tools-goal", factory };
@@ -119,4 +121,27 @@ export function otherToolsPeer(log: PeerLog, options: { command?: boolean } = {}
 		});
 	};
 	return { name: "other-tools-goal", factory, start: (objective: string) => handle.start(objective) };
+}
+
+/**
+ * Pi's trigger-compact example (and auto-compacting extensions): calls `ctx.compact()` at a
+ * turn_end while the goal's run is under way, when `control.armed` is set (once). Pi aborts the
+ * run to compact. `control.result` records the compaction's end.
+ */
+export function triggerCompactPeer(control: { armed: boolean; result?: "complete" | "error" }) {
+	const factory: ExtensionFactory = (pi: ExtensionAPI) => {
+		pi.on("turn_end", (_event, ctx) => {
+			if (!control.armed) return;
+			control.armed = false;
+			ctx.compact({
+				onComplete: () => {
+					control.result = "complete";
+				},
+				onError: () => {
+					control.result = "error";
+				},
+			});
+		});
+	};
+	return { name: "trigger-compact", factory };
 }

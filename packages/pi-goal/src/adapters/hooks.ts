@@ -27,6 +27,8 @@ import {
 	noteToolResult,
 	type TurnEndNeeds,
 } from "./boundary.js";
+import type { CompactionAborts } from "./compaction-abort.js";
+import { registerCompactionHooks } from "./compaction-abort.js";
 import type { GoalController } from "./controller.js";
 import { withLocalFault } from "./host-facts.js";
 import { say } from "./output.js";
@@ -57,6 +59,8 @@ export interface HookDeps {
 	readonly registerOurs: () => void;
 	/** The current tool batch (goal_complete's completion guard reads it). */
 	readonly batch: BatchTracker;
+	/** Holds an aborted goal run until it is known whether Pi aborted it to compact. */
+	readonly aborts: CompactionAborts;
 }
 
 const GOAL_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
@@ -112,7 +116,7 @@ function restore(deps: HookDeps, ctx: ExtensionContext, onIgnored: (ignored: num
 
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
 export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
-	const { controller, waker, run, usage, needs } = deps;
+	const { controller, waker, run, usage, needs, aborts } = deps;
 	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
 	let afterRun = false;
 	/** Malformed saved state is reported once per runtime, not on every restore. */
@@ -121,6 +125,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		void reportIgnored(ctx, ignoredText(ignored));
 
 	pi.on("session_start", (_event, ctx) => {
+		aborts.flush();
 		// Before anything of ours registers: is another goal extension the owner (peer.ts)?
 		const owner = deps.dormancy.check(pi, deps.registerOurs, () => ctx.sessionManager.getBranch());
 		if (owner.reason) {
@@ -138,11 +143,13 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
+		aborts.flush();
 		waker.dispose();
 		usage.cancel();
 		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_shutdown", () => {
+		aborts.flush();
 		controller.apply({ type: "checkpoint" });
 		waker.dispose();
 		usage.cancel();
@@ -225,6 +232,7 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 
 	pi.on("before_agent_start", (event, ctx) => {
+		aborts.flush(); // a new run first: a held aborted run was interrupted
 		// Another goal extension's `pi-goal/continuation` is its own run: neither ours nor stale.
 		if (
 			event.messageType === "custom" &&
@@ -257,31 +265,16 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		// The run of a dropped stale goal prompt was aborted by us, not by the user.
 		const staleAbort = event.aborted === true && run.stale;
 		const facts = run.settle(event.aborted === true && !run.stale);
-		controller.apply({ type: "settled", run: facts, staleAbort, owned: controller.owned }, ctx);
+		const settled = { type: "settled", run: facts, staleAbort, owned: controller.owned } as const;
+		// An aborted goal run waits: Pi may have aborted it to compact (compaction-abort.ts).
+		if (!aborts.hold(settled)) controller.apply(settled, ctx);
 	});
 
-	pi.on("session_before_compact", (event) => {
-		controller.apply({ type: "checkpoint" });
-		run.noteCompactStart(event.reason, event.willRetry);
-	});
-	pi.on("session_compact_failed", (event) => {
-		// A failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
-		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted }))
-			controller.apply({ type: "recovery_failed" });
-	});
 	pi.on("model_select", (event, ctx) => {
 		// An observed model change ends usage-limit recovery for the old model as usage_limited.
 		controller.apply({ type: "model_check", model: event.model }, ctx);
 	});
-	pi.on("session_compact", (event, ctx) => {
-		const entry = event.compactionEntry;
-		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
-		const revision = contractRevisionSince(ctx.sessionManager, since);
-		// The reducer republishes a missing contract (idle: appended; in a run: steered) and wakes
-		// a working goal after a manual compaction (goal-host-rules.ts).
-		const { willRetry } = event;
-		controller.apply({ type: "compacted", revision, manual: event.reason === "manual", willRetry, afterRun });
-	});
+	registerCompactionHooks(pi, { controller, run, aborts, afterRun: () => afterRun });
 	onResetAnnouncement(
 		pi.events,
 		"pi-goal",

@@ -57,16 +57,31 @@ function isOurTool(tool: ToolView): boolean {
 	return tool.parameters === GOAL_TOOL_SCHEMAS[tool.name];
 }
 
-/** Where our own tools (and so our /goal) were registered from, once they are. */
+function goalCommands(pi: PeerHost): readonly CommandView[] {
+	return commands(pi).filter((entry) => entry.source === "extension" && GOAL_COMMAND.test(entry.name));
+}
+
+/**
+ * Where ours was registered from, right after it registered: the only /goal then (a tool allowlist
+ * can keep our tools out of Pi's registry, so not from the tools), else our tools' source.
+ */
 export function ownGoalSource(pi: PeerHost): string | undefined {
+	const goal = goalCommands(pi);
+	if (goal.length === 1) return goal[0]?.sourceInfo?.path;
 	return tools(pi).find((tool) => isOurTool(tool))?.sourceInfo?.path;
+}
+
+/** Who registered ours, once it did: its source, when Pi told. */
+export interface OwnRegistration {
+	readonly source?: string;
 }
 
 /**
  * Another goal extension, or undefined: a tool with one of our names that is not ours, or a /goal
- * command from another source than ours (`ownSource`; before ours registers, every /goal is another's).
+ * command that is not ours (before ours registers, every /goal is another's; after, one from
+ * another source, or a second one when Pi told no source).
  */
-export function findGoalPeer(pi: PeerHost, ownSource?: string): GoalPeer | undefined {
+export function findGoalPeer(pi: PeerHost, own?: OwnRegistration): GoalPeer | undefined {
 	const foreign = tools(pi).filter(
 		(tool) => (TOOL_NAMES as readonly string[]).includes(tool.name) && !isOurTool(tool),
 	);
@@ -75,14 +90,12 @@ export function findGoalPeer(pi: PeerHost, ownSource?: string): GoalPeer | undef
 			source: foreign.map((tool) => tool.sourceInfo?.path).find((path) => typeof path === "string"),
 			what: `already provides ${foreign.map((tool) => tool.name).join(", ")}`,
 		};
-	const command = commands(pi).find(
-		(entry) =>
-			entry.source === "extension" &&
-			GOAL_COMMAND.test(entry.name) &&
-			(ownSource === undefined || entry.sourceInfo?.path !== ownSource),
-	);
-	if (command) return { source: command.sourceInfo?.path, what: "registers its own /goal command" };
-	return undefined;
+	const goal = goalCommands(pi);
+	const what = "registers its own /goal command";
+	if (!own) return goal[0] ? { source: goal[0].sourceInfo?.path, what } : undefined;
+	if (own.source === undefined) return goal.length > 1 ? { what } : undefined;
+	const command = goal.find((entry) => entry.sourceInfo?.path !== own.source);
+	return command ? { source: command.sourceInfo?.path, what } : undefined;
 }
 
 /** A branch entry as the check reads it. */

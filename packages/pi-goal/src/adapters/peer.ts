@@ -49,8 +49,7 @@ export interface DormancyCheck {
 export class Dormancy {
 	#runtime: string | undefined;
 	#session: string | undefined;
-	#registered = false;
-	#ownSource: string | undefined;
+	#own: { source?: string } | undefined;
 
 	/**
 	 * Decides at every session_start, before anything of ours registers: another extension's goal
@@ -63,15 +62,15 @@ export class Dormancy {
 		branch: () => readonly unknown[] = () => [],
 	): DormancyCheck {
 		if (this.#runtime) return { reason: this.#runtime, fresh: false };
-		const peer = findGoalPeer(pi, this.#ownSource);
+		const peer = findGoalPeer(pi, this.#own);
 		if (peer) {
 			this.#runtime = peerNotice(peer);
 			return { reason: this.#runtime, fresh: true };
 		}
-		if (!this.#registered) {
-			this.#registered = true;
+		if (!this.#own) {
 			registerOurs();
-			this.#ownSource = ownGoalSource(pi);
+			const source = ownGoalSource(pi);
+			this.#own = source === undefined ? {} : { source };
 		}
 		const was = this.#session;
 		this.#session = sessionHasForeignGoalState(branch()) ? FOREIGN_SESSION_NOTICE : undefined;
@@ -83,8 +82,8 @@ export class Dormancy {
 	 * the runtime becomes dormant. Returns the notice when that happened just now, else undefined.
 	 */
 	takeover(pi: PeerHost): string | undefined {
-		if (this.#runtime || !this.#registered) return undefined;
-		const peer = findGoalPeer(pi, this.#ownSource);
+		if (this.#runtime || !this.#own) return undefined;
+		const peer = findGoalPeer(pi, this.#own);
 		if (!peer) return undefined;
 		this.#runtime = peerNotice(peer);
 		return this.#runtime;

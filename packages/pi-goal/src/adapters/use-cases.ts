@@ -55,7 +55,9 @@ export const HELPERS_MISSING =
  * (its tool policy hides the goal tools: that is the cause, not an allowlist), then another
  * workflow (workflow:mutex:v1: a workflow like plan mode narrows the tools too).
  */
-export function startBlocker(deps: Pick<UseCaseDeps, "pi" | "controller" | "otherOwner">): string | undefined {
+export function startBlocker(
+	deps: Pick<UseCaseDeps, "pi" | "controller" | "otherOwner">,
+): string | undefined {
 	const other = deps.otherOwner?.();
 	if (other) return other;
 	if (deps.controller.otherWorkflowActive()) return WORKFLOW_BUSY;
@@ -113,7 +115,10 @@ export function pauseGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
 
 /** A managed run's `pi-goal:cancel`: pauses its goal (kept for /goal resume), as the peer's protocol does. */
 export function cancelManagedGoal(deps: UseCaseDeps, ctx: ExtensionContext, detail?: string): Outcome {
-	const applied = deps.controller.apply({ type: "pause", reason: "cancelled", ...(detail ? { detail } : {}) }, ctx);
+	const applied = deps.controller.apply(
+		{ type: "pause", reason: "cancelled", ...(detail ? { detail } : {}) },
+		ctx,
+	);
 	if (applied.error) return refused(applied.error);
 	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
 }

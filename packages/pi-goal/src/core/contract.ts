@@ -4,9 +4,15 @@
  * time, counters), so retained prompt prefixes stay stable.
  */
 import { formatTokens } from "./accounting.js";
-import { quoteBlock } from "./quote.js";
 import { isOwnContinuationDetails, isOwnContractDetails } from "./ownership.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, GOAL_OWNER, type GoalRecord, MAX_OBJECTIVE } from "./types.js";
+import { quoteBlock } from "./quote.js";
+import {
+	CONTINUATION_MESSAGE,
+	CONTRACT_MESSAGE,
+	GOAL_OWNER,
+	type GoalRecord,
+	MAX_OBJECTIVE,
+} from "./types.js";
 
 /** Details carried by a contract message. */
 export interface ContractDetails {
