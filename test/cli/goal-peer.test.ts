@@ -41,7 +41,12 @@ describe("real pi CLI: pi-goal beside another goal extension", () => {
 		const load = (other: string) => (order === "other first" ? [other, goalDir()] : [goalDir(), other]);
 
 		it(`same tool names (${order}): no load error, one notice naming the extension that handles goals, /goal reaches it`, async () => {
-			run = await runPi({ extensions: load(SAME_TOOLS), script: HELLO, prompt: "/goal ship it", mode: "text" });
+			run = await runPi({
+				extensions: load(SAME_TOOLS),
+				script: HELLO,
+				prompt: "/goal ship it",
+				mode: "text",
+			});
 			expect(run.code, run.stderr).toBe(0);
 			expectOneNotice(run, SAME_TOOLS);
 			expect(run.stderr).toContain("peer-goal handled /goal ship it");
