@@ -15,6 +15,7 @@ import {
 import { messageCost, messageTokens, type UsageLike } from "../core/accounting.js";
 import { readContinuationDetails, readContractDetails } from "../core/contract.js";
 import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { EMPTY_STATE } from "../core/goal-transitions.js";
 import { isOwnContinuationDetails } from "../core/ownership.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
@@ -64,6 +65,8 @@ export interface HookDeps {
 }
 
 const GOAL_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
+/** What a session pi-goal does not own restores: no goal. */
+const NO_GOAL = { state: EMPTY_STATE, branchTotal: 0, windowRevision: -1, ignored: 0 } as const;
 
 /** Whether the goal has a token budget or a money limit to check. */
 function hasBudget(controller: GoalController): boolean {
@@ -130,6 +133,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		const owner = deps.dormancy.check(pi, deps.registerOurs, () => ctx.sessionManager.getBranch());
 		if (owner.reason) {
 			if (owner.fresh) say(ctx, owner.reason, "warning"); // one notice
+			// No goal of an earlier session of this runtime lives on in a session that is not ours.
+			if (controller.goal) controller.bind(ctx, NO_GOAL);
 			return;
 		}
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
