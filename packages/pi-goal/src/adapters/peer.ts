@@ -19,8 +19,6 @@ import {
 	sessionHasForeignGoalState,
 } from "./peer-facts.js";
 
-export { findGoalPeer, type GoalPeer } from "./peer-facts.js";
-
 /** The one notice: which extension handles goals, and how to choose. */
 export function peerNotice(peer: GoalPeer): string {
 	const who = peer.source ? `Another goal extension (${peer.source})` : "Another goal extension";
@@ -30,12 +28,6 @@ export function peerNotice(peer: GoalPeer): string {
 /** The notice for a session whose goal state another goal extension wrote. */
 export const FOREIGN_SESSION_NOTICE =
 	"pi-goal: off in this session. Its goal state was written by another goal extension, so pi-goal leaves it alone here. Start a new session (/new) to use pi-goal, or use the extension that wrote it.";
-
-/** Back-compat name: why pi-goal must stay dormant beside another extension's goal tools, or undefined. */
-export function peerOwnsGoalTools(pi: PeerHost): string | undefined {
-	const peer = findGoalPeer(pi);
-	return peer ? peerNotice(peer) : undefined;
-}
 
 /** What {@link Dormancy.check} decided at a session_start. */
 export interface DormancyCheck {
