@@ -14,7 +14,9 @@ const peer = (name: string) => fileURLToPath(new URL(`../fixtures/peers/${name}.
 const SAME_TOOLS = peer("goal-same-tools");
 const SAME_TOOLS_LATE = peer("goal-same-tools-late");
 const OTHER_TOOLS = peer("goal-other-tools");
+const COMPACT_MID_RUN = peer("goal-compact-mid-run");
 const HELLO = fileURLToPath(new URL("./scripts/hello.mjs", import.meta.url));
+const TOOL_THEN_COMPLETE = fileURLToPath(new URL("./scripts/goal-tool-then-complete.mjs", import.meta.url));
 
 let install: PackedInstall;
 let run: PiRun | undefined;
@@ -58,6 +60,24 @@ describe("real pi CLI: pi-goal beside another goal extension", () => {
 			expectOneNotice(run, OTHER_TOOLS);
 			expect(run.stderr).toContain("other-goal handled /goal ship it");
 			expect(run.stderr).not.toContain("aborted a continuation");
+		});
+
+		it(`ctx.compact() in the middle of the goal's run (${order}): the goal continues after the compaction in the same goal id and completes (exit 0)`, async () => {
+			run = await runPi({
+				extensions: load(COMPACT_MID_RUN),
+				script: TOOL_THEN_COMPLETE,
+				prompt: "/goal ship it",
+				mode: "text",
+				agentFiles: { "settings.json": JSON.stringify({ compaction: { keepRecentTokens: 1 } }) },
+			});
+			expect(run.stderr).toContain("compact-mid-run: compaction completed");
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stdout).toContain("Read the file; all verified.");
+			const ids = run.requests.map(
+				(request) => /Goal id: (g-[0-9a-f]+) \(active\)/.exec(JSON.stringify(request.messages))?.[1],
+			);
+			expect(ids).toHaveLength(2);
+			expect(ids[1]).toBe(ids[0]);
 		});
 	}
 

@@ -28,6 +28,9 @@ import { GoalWaker, type Timers } from "./adapters/wake.js";
 import { createContractRestorer } from "./adapters/window.js";
 import { RunOwnership } from "./core/run.js";
 
+/** How many times a headless run re-follows a goal prompt still queued after the work settled. */
+const FOLLOW_ROUNDS = 100;
+
 /** Options for tests and embedders. */
 export interface PiGoalOptions {
 	/** Settings location (default: Pi's agent dir). */
@@ -119,7 +122,15 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			pi,
 			controller,
 			sink: options.headless ?? processSink,
-			follow: (ctx) => followStartedWork(ctx, pi),
+			follow: async (ctx) => {
+				// A goal prompt queued once the work settled (the continuation after a compaction that
+				// stopped the run) is work the command started too: follow it (bounded).
+				for (let round = 0; round < FOLLOW_ROUNDS; round++) {
+					await followStartedWork(ctx, pi);
+					if (waker.queued === undefined) return;
+					await new Promise<void>((resolve) => setImmediate(resolve));
+				}
+			},
 		});
 		/** Another goal extension that took over after ours registered (peer.ts). */
 		const otherOwner = () => dormancy.takeover(pi) ?? dormancy.reason;
