@@ -19,6 +19,11 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { installPacked, type PackedInstall } from "./support/packed.js";
 
+/** pi-goal settles an aborted goal run two macrotask turns later (once no compaction followed the abort). */
+const heldPause = async () => {
+	for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
 let install: PackedInstall;
 let agentDir: string;
 const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
@@ -123,6 +128,7 @@ describe("every switch in the root README: its scope and where it is stored", { 
 		await s.abort();
 		gate.resolve();
 		await s.waitForIdle();
+		await heldPause();
 		expect(ui.statuses.get("pi-goal")).toMatch(/^goal: paused · interrupted · budget [\d.]+k?\/100k$/);
 		expect(sessionLines(s)).toMatch(/"customType":"pi-goal\/state"[^\n]*"tokenBudget":100000/);
 		expect(existsSync(globalFile("pi-goal"))).toBe(false);
@@ -147,6 +153,7 @@ describe("Pi's one status line", () => {
 		await s.abort();
 		gate.resolve();
 		await s.waitForIdle();
+		await heldPause();
 		// As Pi's footer builds the line: sorted by status key, joined with one space.
 		const line = [...ui.statuses.entries()]
 			.filter((entry): entry is [string, string] => entry[1] !== undefined)

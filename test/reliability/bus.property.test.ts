@@ -341,10 +341,10 @@ describe("bus: a start request read once (managed runs on, no goal)", () => {
 			bus?.emit(START_CHANNEL, payload);
 			expect(said("run-1")).toEqual(["active"]);
 			expect(heard["run-2"]).toEqual([]);
-			// The run answered on is the run that was started: its cancel ends it on run-1.
+			// The run answered on is the run that was started: its cancel ends it on run-1 (paused, the peer protocol).
 			bus?.emit(CANCEL_CHANNEL, { session: ctx?.sessionManager, runId: "run-1" });
 			await h.session.waitForIdle();
-			await vi.waitFor(() => expect(said("run-1")).toEqual(["active", "cleared"]), { timeout: 10_000 });
+			await vi.waitFor(() => expect(said("run-1")).toEqual(["active", "paused"]), { timeout: 10_000 });
 			expect(h.errors).toEqual([]);
 		} finally {
 			await h.dispose();

@@ -14,6 +14,7 @@ import {
 import { BatchTracker } from "./adapters/batch.js";
 import { createGoalBoundaries, TurnEndNeeds } from "./adapters/boundary.js";
 import { followStartedWork, registerGoalCommand } from "./adapters/command-register.js";
+import { CompactionAborts } from "./adapters/compaction-abort.js";
 import { GoalController } from "./adapters/controller.js";
 import { FooterClock } from "./adapters/footer-clock.js";
 import { HeadlessRuns, type HeadlessSink, processSink } from "./adapters/headless.js";
@@ -26,6 +27,9 @@ import { UsageRecovery } from "./adapters/usage-recovery.js";
 import { GoalWaker, type Timers } from "./adapters/wake.js";
 import { createContractRestorer } from "./adapters/window.js";
 import { RunOwnership } from "./core/run.js";
+
+/** How many times a headless run re-follows a goal prompt still queued after the work settled. */
+const FOLLOW_ROUNDS = 100;
 
 /** Options for tests and embedders. */
 export interface PiGoalOptions {
@@ -118,8 +122,18 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			pi,
 			controller,
 			sink: options.headless ?? processSink,
-			follow: (ctx) => followStartedWork(ctx, pi),
+			follow: async (ctx) => {
+				// A goal prompt queued once the work settled (the continuation after a compaction that
+				// stopped the run) is work the command started too: follow it (bounded).
+				for (let round = 0; round < FOLLOW_ROUNDS; round++) {
+					await followStartedWork(ctx, pi);
+					if (waker.queued === undefined) return;
+					await new Promise<void>((resolve) => setImmediate(resolve));
+				}
+			},
 		});
+		/** Another goal extension that took over after ours registered (peer.ts). */
+		const otherOwner = () => dormancy.takeover(pi) ?? dormancy.reason;
 		const registerOurs = () => {
 			registerTools(pi, controller, batch);
 			registerGoalCommand({
@@ -129,6 +143,7 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 				dialogs,
 				dormancy,
 				headless,
+				otherOwner,
 			});
 		};
 		registerHooks(pi, {
@@ -143,8 +158,9 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 			usage,
 			dormancy,
 			registerOurs,
+			aborts: new CompactionAborts({ controller, run }),
 		});
-		registerManagedRuns(pi, { pi, controller, dormancy });
+		registerManagedRuns(pi, { pi, controller, dormancy, otherOwner });
 	};
 }
 

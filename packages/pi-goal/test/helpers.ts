@@ -12,6 +12,7 @@ import {
 	toolCall,
 	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
+import { isOwnStateData } from "../src/core/ownership.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, STATE_ENTRY } from "../src/core/types.js";
 import { createPiGoal, type PiGoalOptions } from "../src/index.js";
 
@@ -105,7 +106,12 @@ export function lastState(
 ): { goal: Record<string, unknown> | null; revision: number } | undefined {
 	const entries = harness.session.sessionManager
 		.getBranch()
-		.filter((entry) => entry.type === "custom" && entry.customType === STATE_ENTRY);
+		.filter(
+			(entry) =>
+				entry.type === "custom" &&
+				entry.customType === STATE_ENTRY &&
+				isOwnStateData((entry as { data?: unknown }).data),
+		);
 	const data = (entries.at(-1) as { data?: { state?: unknown } } | undefined)?.data?.state;
 	return data as { goal: Record<string, unknown> | null; revision: number } | undefined;
 }

@@ -150,7 +150,7 @@ describe("managed-run protocol (peer wire format)", () => {
 		]);
 	});
 
-	it("pi-goal:cancel stops the managed goal with one terminal cleared state", async () => {
+	it("pi-goal:cancel pauses the managed goal (kept for /goal resume) with one terminal paused state", async () => {
 		const log: RunLog = { events: [] };
 		harness = await createScriptedSession({
 			extensions: [runner(log), goalExtension(ON), toolsExtension({ current: deferred() })],
@@ -160,10 +160,32 @@ describe("managed-run protocol (peer wire format)", () => {
 		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
 		log.pi?.events.emit("pi-goal:cancel", { runId: "run-1", reason: "parent cancelled" });
 		await settle(harness);
-		expect(log.events.map((event) => event.status)).toEqual(["active", "cleared"]);
+		expect(log.events.map((event) => event.status)).toEqual(["active", "paused"]);
 		expect(log.events[1]).toMatchObject({ type: "state", reason: "parent cancelled" });
-		expect(lastState(harness)?.goal).toBeNull();
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", objective: "x" });
 		expect(harness.providerCalls).toBe(1);
+	});
+
+	it("every managed-run event carries only the protocol's documented fields (never the session manager)", async () => {
+		const log: RunLog = { events: [] };
+		harness = await createScriptedSession({
+			extensions: [runner(log), goalExtension(ON)],
+			responses: [reply("working")],
+		});
+		log.pi?.events.emit("pi-goal:start", { runId: "run-1", objective: "managed work", tokenBudget: 100_000 });
+		await settle(harness);
+		await harness.prompt("/goal clear");
+		log.pi?.events.emit("pi-goal:cancel", { runId: "run-2" });
+		log.pi?.events.emit("pi-goal:start", { runId: "run-2", objective: "" });
+		const allowed: Record<string, readonly string[]> = {
+			state: ["type", "runId", "goalId", "status", "summary", "reason", "tokens"],
+			error: ["type", "runId", "operation", "error"],
+		};
+		expect(log.events.map((event) => event.type)).toEqual(["state", "state", "error", "error"]);
+		for (const event of log.events) {
+			expect(Object.keys(event).filter((key) => !allowed[String(event.type)]?.includes(key))).toEqual([]);
+			expect(JSON.stringify(event).length).toBeLessThan(400);
+		}
 	});
 });
 

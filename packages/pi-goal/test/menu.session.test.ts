@@ -72,6 +72,8 @@ describe("the /goal menu re-checks before acting (scripted TUI session)", () => 
 		const stub = createDialogStub();
 		const s = await activeGoal(stub);
 		await s.abort(); // Pi reloads only when idle (Escape: the goal pauses as interrupted)
+		// The pause lands once it is clear that no compaction follows the abort (two macrotask turns).
+		await settle(s);
 		const before = stub.notices.length;
 		const menu = s.session.prompt("/goal");
 		const dialog = await stub.dialog(0);

@@ -1,7 +1,7 @@
 /**
  * The peer's exact managed-run payloads (narumiruna's pi-goal, test/goal-run-protocol.test.ts),
  * sent to ours on Pi's real AgentSession: a runner written against the peer must hear the same
- * events (status of a cancel aside: ours clears, the peer pauses; documented).
+ * events, a cancel's `paused` included.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { createScriptedSession, reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
@@ -55,7 +55,7 @@ describe("peer wire protocol, the peer's own payloads", () => {
 		});
 		bus().emit("pi-goal:start", { runId: "cancel-run", objective: "ship the managed run" });
 		await settle(defined(harness));
-		expect(events.map((event) => event.status)).toEqual(["active", "cleared"]);
+		expect(events.map((event) => event.status)).toEqual(["active", "paused"]);
 		expect(events[1]).toMatchObject({ reason: "parent cancelled" });
 		// Cancelled during the active event: no kickoff reached the provider.
 		expect(harness?.providerCalls).toBe(0);

@@ -145,7 +145,7 @@ export class EffectRunner {
 				if (ctx && !ctx.isIdle()) ctx.abort();
 				break;
 			case "terminal":
-				emitTerminal(host.pi.events, { ...effect, session: ctx?.sessionManager });
+				emitTerminal(host.pi.events, effect);
 				break;
 			case "runStarted": {
 				const { runId, goalId } = effect;
@@ -154,7 +154,6 @@ export class EffectRunner {
 					runId,
 					goalId,
 					status: "active",
-					session: ctx?.sessionManager,
 				};
 				host.pi.events.emit(`${RUN_EVENT_PREFIX}${runId}`, state);
 				break;

@@ -15,6 +15,8 @@ import {
 import { messageCost, messageTokens, type UsageLike } from "../core/accounting.js";
 import { readContinuationDetails, readContractDetails } from "../core/contract.js";
 import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { EMPTY_STATE } from "../core/goal-transitions.js";
+import { isOwnContinuationDetails } from "../core/ownership.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
 import type { RunOwnership } from "../core/run.js";
 import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, TOOL_NAMES } from "../core/types.js";
@@ -26,6 +28,8 @@ import {
 	noteToolResult,
 	type TurnEndNeeds,
 } from "./boundary.js";
+import type { CompactionAborts } from "./compaction-abort.js";
+import { registerCompactionHooks } from "./compaction-abort.js";
 import type { GoalController } from "./controller.js";
 import { withLocalFault } from "./host-facts.js";
 import { say } from "./output.js";
@@ -56,9 +60,13 @@ export interface HookDeps {
 	readonly registerOurs: () => void;
 	/** The current tool batch (goal_complete's completion guard reads it). */
 	readonly batch: BatchTracker;
+	/** Holds an aborted goal run until it is known whether Pi aborted it to compact. */
+	readonly aborts: CompactionAborts;
 }
 
 const GOAL_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
+/** What a session pi-goal does not own restores: no goal. */
+const NO_GOAL = { state: EMPTY_STATE, branchTotal: 0, windowRevision: -1, ignored: 0 } as const;
 
 /** Whether the goal has a token budget or a money limit to check. */
 function hasBudget(controller: GoalController): boolean {
@@ -111,7 +119,7 @@ function restore(deps: HookDeps, ctx: ExtensionContext, onIgnored: (ignored: num
 
 /** Subscribes the goal's event handlers. Call in the factory after identity and mutex. */
 export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
-	const { controller, waker, run, usage, needs } = deps;
+	const { controller, waker, run, usage, needs, aborts } = deps;
 	/** Between agent_end and the next agent_start: a compaction now is Pi's post-run check. */
 	let afterRun = false;
 	/** Malformed saved state is reported once per runtime, not on every restore. */
@@ -120,9 +128,15 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		void reportIgnored(ctx, ignoredText(ignored));
 
 	pi.on("session_start", (_event, ctx) => {
-		if (deps.dormancy.dormant) return;
-		const peer = deps.dormancy.check(pi, deps.registerOurs);
-		if (peer) return say(ctx, peer, "warning"); // once: later sessions return above
+		aborts.flush();
+		// Before anything of ours registers: is another goal extension the owner (peer.ts)?
+		const owner = deps.dormancy.check(pi, deps.registerOurs, () => ctx.sessionManager.getBranch());
+		if (owner.reason) {
+			if (owner.fresh) say(ctx, owner.reason, "warning"); // one notice
+			// No goal of an earlier session of this runtime lives on in a session that is not ours.
+			if (controller.goal) controller.bind(ctx, NO_GOAL);
+			return;
+		}
 		const loaded = loadSettings(GOAL_SETTINGS_SPEC, {
 			agentDir: deps.agentDir(),
 			cwd: ctx.cwd,
@@ -134,11 +148,13 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		if (deps.dormancy.dormant) return;
+		aborts.flush();
 		waker.dispose();
 		usage.cancel();
 		restore(deps, ctx, onIgnored(ctx));
 	});
 	pi.on("session_shutdown", () => {
+		aborts.flush();
 		controller.apply({ type: "checkpoint" });
 		waker.dispose();
 		usage.cancel();
@@ -221,7 +237,13 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 	});
 
 	pi.on("before_agent_start", (event, ctx) => {
-		if (event.messageType === "custom" && event.message.customType === CONTINUATION_MESSAGE) {
+		aborts.flush(); // a new run first: a held aborted run was interrupted
+		// Another goal extension's `pi-goal/continuation` is its own run: neither ours nor stale.
+		if (
+			event.messageType === "custom" &&
+			event.message.customType === CONTINUATION_MESSAGE &&
+			isOwnContinuationDetails(event.message.details)
+		) {
 			const details = readContinuationDetails(event.message.details);
 			if (!details || !waker.accept(details)) {
 				// A delayed prompt of a replaced, stopped or cleared goal never reactivates work. It is
@@ -248,31 +270,16 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		// The run of a dropped stale goal prompt was aborted by us, not by the user.
 		const staleAbort = event.aborted === true && run.stale;
 		const facts = run.settle(event.aborted === true && !run.stale);
-		controller.apply({ type: "settled", run: facts, staleAbort, owned: controller.owned }, ctx);
+		const settled = { type: "settled", run: facts, staleAbort, owned: controller.owned } as const;
+		// An aborted goal run waits: Pi may have aborted it to compact (compaction-abort.ts).
+		if (!aborts.hold(settled)) controller.apply(settled, ctx);
 	});
 
-	pi.on("session_before_compact", (event) => {
-		controller.apply({ type: "checkpoint" });
-		run.noteCompactStart(event.reason, event.willRetry);
-	});
-	pi.on("session_compact_failed", (event) => {
-		// A failed or cancelled length/overflow recovery cancels a pending ordinary continuation.
-		if (run.noteCompactFailed({ reason: event.reason, aborted: event.aborted }))
-			controller.apply({ type: "recovery_failed" });
-	});
 	pi.on("model_select", (event, ctx) => {
 		// An observed model change ends usage-limit recovery for the old model as usage_limited.
 		controller.apply({ type: "model_check", model: event.model }, ctx);
 	});
-	pi.on("session_compact", (event, ctx) => {
-		const entry = event.compactionEntry;
-		const since = (entry.firstKeptEntryId as string | null) ?? entry.id;
-		const revision = contractRevisionSince(ctx.sessionManager, since);
-		// The reducer republishes a missing contract (idle: appended; in a run: steered) and wakes
-		// a working goal after a manual compaction (goal-host-rules.ts).
-		const { willRetry } = event;
-		controller.apply({ type: "compacted", revision, manual: event.reason === "manual", willRetry, afterRun });
-	});
+	registerCompactionHooks(pi, { controller, run, aborts, afterRun: () => afterRun });
 	onResetAnnouncement(
 		pi.events,
 		"pi-goal",

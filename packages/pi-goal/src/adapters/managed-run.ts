@@ -16,7 +16,7 @@ import {
 } from "../core/run-protocol.js";
 import { MAX_OBJECTIVE } from "../core/types.js";
 import type { Dormancy } from "./peer.js";
-import { clearGoal, startGoal, type UseCaseDeps } from "./use-cases.js";
+import { cancelManagedGoal, startGoal, type UseCaseDeps } from "./use-cases.js";
 
 /** Start channel. */
 export const START_CHANNEL = "pi-goal:start";
@@ -114,7 +114,7 @@ export function registerManagedRuns(
 	const emit = (runId: string, event: RunStateEvent | ReturnType<typeof errorEvent>) =>
 		pi.events.emit(`${RUN_EVENT_PREFIX}${runId}`, event);
 	const fail = (runId: string, operation: "start" | "cancel", code: RunErrorCode, message: string) =>
-		emit(runId, errorEvent(runId, operation, code, message, deps.controller.ctx?.sessionManager));
+		emit(runId, errorEvent(runId, operation, code, message));
 	/** The bound session, or an error already sent; undefined when the request is not ours to answer. */
 	const bound = (payload: unknown, runId: string, operation: "start" | "cancel") => {
 		if (deps.dormancy?.dormant) return undefined; // another goal extension owns the channels
@@ -172,11 +172,10 @@ export function registerManagedRuns(
 			const goal = deps.controller.goal;
 			if (goal?.runId !== runId || goal.status !== "active")
 				return fail(runId, "cancel", "RUN_NOT_FOUND", "No active managed run matches runId.");
-			const running = !ctx.isIdle();
-			// The caller's reason reaches the terminal state, as in the peer's protocol.
+			// The peer's protocol pauses (the reducer aborts a run under way); the caller's reason
+			// reaches the terminal state.
 			const detail = typeof reason === "string" && reason.trim() ? reason.trim() : undefined;
-			clearGoal(deps, ctx, { detail });
-			if (running) ctx.abort();
+			cancelManagedGoal(deps, ctx, detail);
 		} catch {
 			// Never throw into the emitter.
 		}

@@ -1,70 +1,93 @@
 /**
- * Living beside another goal extension (narumiruna's pi-goal is the established peer). Both
- * register goal_complete, goal_blocked, goal_wait and /goal. Pi compares the tools every factory
- * registered once all have run, and reports each clash as a load error ("Tool … conflicts with …",
- * fatal in print mode); two /goal commands both lose the plain name (/goal:1, /goal:2). So pi-goal
- * registers its tools and /goal only at its first session_start, after checking that no other
- * extension holds the tool names (registration after load is supported: Pi refreshes its tool
- * registry). When one does, pi-goal stays dormant whatever the load order: no tools, no command,
- * no state, prompts or bus replies, and one message that says which extension handles goals.
+ * One owner of goals per session. Other goal extensions (narumiruna's pi-goal with our tool names,
+ * nijaru's pi-goal with other tool names and the same `pi-goal/*` entry types) register
+ * goal_complete/goal_blocked/goal_wait or a /goal command. Pi compares the tools every factory
+ * registered once all have run and reports each clash as a load error (fatal in print mode), and it
+ * renames two /goal commands to /goal:1 and /goal:2. So pi-goal registers its tools and /goal only at
+ * session_start, after looking (peer-facts.ts): another extension's goal tool or /goal command keeps
+ * it dormant for the runtime; another extension's goal state in the session keeps it dormant in
+ * that session. Dormant: no state, prompts or bus replies, and one notice naming the other
+ * extension and how to choose. When the other one takes over later (its tools or /goal appear after
+ * ours), the same notice, never a tool-allowlist message.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { TOOL_NAMES } from "../core/types.js";
-import { GOAL_TOOL_SCHEMAS } from "./tools.js";
+import {
+	findGoalPeer,
+	type GoalPeer,
+	ownGoalSource,
+	type PeerHost,
+	sessionHasForeignGoalState,
+} from "./peer-facts.js";
 
-/** A registered tool as `pi.getAllTools()` reports it. */
-interface ToolView {
-	readonly name: string;
-	readonly parameters?: unknown;
-	readonly sourceInfo?: { readonly path?: string };
+/** The one notice: which extension handles goals, and how to choose. */
+export function peerNotice(peer: GoalPeer): string {
+	const who = peer.source ? `Another goal extension (${peer.source})` : "Another goal extension";
+	return `pi-goal: off in this Pi. ${who} ${peer.what}, so it handles goals and /goal here. To use pi-goal instead, remove that extension (pi list shows it, pi remove <its source>) and start Pi again.`;
 }
 
-/**
- * Why pi-goal must stay dormant (another extension owns a goal tool name), or undefined. Pi returns
- * the registered definition's schema object, so ours is recognised by identity, not by wording.
- */
-export function peerOwnsGoalTools(pi: Pick<ExtensionAPI, "getAllTools">): string | undefined {
-	let tools: readonly ToolView[];
-	try {
-		tools = pi.getAllTools() as readonly ToolView[];
-	} catch {
-		return undefined; // a stale runtime cannot tell
-	}
-	const foreign = tools.filter(
-		(tool) =>
-			(TOOL_NAMES as readonly string[]).includes(tool.name) &&
-			tool.parameters !== GOAL_TOOL_SCHEMAS[tool.name],
-	);
-	if (foreign.length === 0) return undefined;
-	const owner = foreign.map((tool) => tool.sourceInfo?.path).find((path) => typeof path === "string");
-	return `pi-goal: off in this Pi. Another goal extension${owner ? ` (${owner})` : ""} already provides ${foreign.map((tool) => tool.name).join(", ")}, so it handles goals and /goal here. To use pi-goal instead, remove that extension (pi list shows it, pi remove <its source>) and start Pi again.`;
+/** The notice for a session whose goal state another goal extension wrote. */
+export const FOREIGN_SESSION_NOTICE =
+	"pi-goal: off in this session. Its goal state was written by another goal extension, so pi-goal leaves it alone here. Start a new session (/new) to use pi-goal, or use the extension that wrote it.";
+
+/** What {@link Dormancy.check} decided at a session_start. */
+export interface DormancyCheck {
+	/** Why pi-goal is dormant now, if it is. */
+	readonly reason?: string;
+	/** The reason is new (say it once). */
+	readonly fresh: boolean;
 }
 
-/** Dormancy of one runtime, decided at the first session_start. */
+/** Dormancy of one runtime (another extension's goal tools or /goal) or one session (its goal state). */
 export class Dormancy {
-	#reason: string | undefined;
-	#checked = false;
+	#runtime: string | undefined;
+	#session: string | undefined;
+	#own: { source?: string } | undefined;
 
 	/**
-	 * Decides once (at the first session_start): returns the reason when dormant; otherwise calls
-	 * `registerOurs` (the goal tools and /goal), once per runtime.
+	 * Decides at every session_start, before anything of ours registers: another extension's goal
+	 * tool or /goal command makes the runtime dormant; otherwise our tools and /goal register (once)
+	 * and a session whose goal state another extension wrote is dormant by itself.
 	 */
-	check(pi: Pick<ExtensionAPI, "getAllTools">, registerOurs: () => void = () => {}): string | undefined {
-		if (!this.#checked) {
-			this.#checked = true;
-			this.#reason = peerOwnsGoalTools(pi);
-			if (this.#reason === undefined) registerOurs();
+	check(
+		pi: PeerHost & Pick<ExtensionAPI, "getAllTools">,
+		registerOurs: () => void,
+		branch: () => readonly unknown[] = () => [],
+	): DormancyCheck {
+		if (this.#runtime) return { reason: this.#runtime, fresh: false };
+		const peer = findGoalPeer(pi, this.#own);
+		if (peer) {
+			this.#runtime = peerNotice(peer);
+			return { reason: this.#runtime, fresh: true };
 		}
-		return this.#reason;
+		if (!this.#own) {
+			registerOurs();
+			const source = ownGoalSource(pi);
+			this.#own = source === undefined ? {} : { source };
+		}
+		const was = this.#session;
+		this.#session = sessionHasForeignGoalState(branch()) ? FOREIGN_SESSION_NOTICE : undefined;
+		return { reason: this.#session, fresh: this.#session !== undefined && was === undefined };
+	}
+
+	/**
+	 * Another goal extension took over after ours registered (its tools or /goal appeared later):
+	 * the runtime becomes dormant. Returns the notice when that happened just now, else undefined.
+	 */
+	takeover(pi: PeerHost): string | undefined {
+		if (this.#runtime || !this.#own) return undefined;
+		const peer = findGoalPeer(pi, this.#own);
+		if (!peer) return undefined;
+		this.#runtime = peerNotice(peer);
+		return this.#runtime;
 	}
 
 	/** Whether pi-goal is dormant (false before the first check). */
 	get dormant(): boolean {
-		return this.#reason !== undefined;
+		return this.reason !== undefined;
 	}
 
 	/** Why pi-goal is dormant, if it is. */
 	get reason(): string | undefined {
-		return this.#reason;
+		return this.#runtime ?? this.#session;
 	}
 }

@@ -21,6 +21,8 @@ export interface UseCaseDeps {
 	readonly controller: GoalController;
 	/** Pi's agent directory (settings location); settings cannot change without it. */
 	readonly agentDir?: () => string;
+	/** Why another goal extension owns goals now (one that took over after ours registered), if one does. */
+	readonly otherOwner?: () => string | undefined;
 }
 
 /** The result of a use case: `error` when it was refused, else `text` says what happened. */
@@ -49,10 +51,15 @@ export const HELPERS_MISSING =
 	"goal_complete and goal_blocked are not active tools (a tool allowlist hides them), so a goal could never finish. Enable both tools, then start or resume the goal.";
 
 /**
- * Why a goal cannot start or resume now, or undefined. Another workflow (workflow:mutex:v1) is
- * consulted first: a workflow like plan mode narrows the tools too, and is the real reason then.
+ * Why a goal cannot start or resume now, or undefined. Another goal extension is consulted first
+ * (its tool policy hides the goal tools: that is the cause, not an allowlist), then another
+ * workflow (workflow:mutex:v1: a workflow like plan mode narrows the tools too).
  */
-export function startBlocker(deps: Pick<UseCaseDeps, "pi" | "controller">): string | undefined {
+export function startBlocker(
+	deps: Pick<UseCaseDeps, "pi" | "controller" | "otherOwner">,
+): string | undefined {
+	const other = deps.otherOwner?.();
+	if (other) return other;
 	if (deps.controller.otherWorkflowActive()) return WORKFLOW_BUSY;
 	return helpersAvailable(deps.pi) ? undefined : HELPERS_MISSING;
 }
@@ -102,6 +109,16 @@ export function editGoal(
 /** Pauses the active goal (the user's pause also aborts a run under way). */
 export function pauseGoal(deps: UseCaseDeps, ctx: ExtensionContext): Outcome {
 	const applied = deps.controller.apply({ type: "pause", reason: "user" }, ctx);
+	if (applied.error) return refused(applied.error);
+	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
+}
+
+/** A managed run's `pi-goal:cancel`: pauses its goal (kept for /goal resume), as the peer's protocol does. */
+export function cancelManagedGoal(deps: UseCaseDeps, ctx: ExtensionContext, detail?: string): Outcome {
+	const applied = deps.controller.apply(
+		{ type: "pause", reason: "cancelled", ...(detail ? { detail } : {}) },
+		ctx,
+	);
 	if (applied.error) return refused(applied.error);
 	return { text: `Goal ${deps.controller.goal?.id} paused. /goal resume continues it.` };
 }

@@ -4,8 +4,15 @@
  * time, counters), so retained prompt prefixes stay stable.
  */
 import { formatTokens } from "./accounting.js";
+import { isOwnContinuationDetails, isOwnContractDetails } from "./ownership.js";
 import { quoteBlock } from "./quote.js";
-import { CONTINUATION_MESSAGE, CONTRACT_MESSAGE, type GoalRecord, MAX_OBJECTIVE } from "./types.js";
+import {
+	CONTINUATION_MESSAGE,
+	CONTRACT_MESSAGE,
+	GOAL_OWNER,
+	type GoalRecord,
+	MAX_OBJECTIVE,
+} from "./types.js";
 
 /** Details carried by a contract message. */
 export interface ContractDetails {
@@ -29,12 +36,12 @@ export interface ContinuationDetails {
 	readonly kind: "kickoff" | "continuation" | "resume" | "wake" | "recovery";
 }
 
-/** A message Pi can append (sendMessage / boundary draft / before_agent_start). */
+/** A message Pi can append (sendMessage / boundary draft / before_agent_start), marked as ours. */
 export interface GoalMessage<D> {
 	readonly customType: string;
 	readonly content: string;
 	readonly display: false;
-	readonly details: D;
+	readonly details: D & { readonly owner: typeof GOAL_OWNER };
 }
 
 /**
@@ -78,7 +85,7 @@ export function contractMessage(
 		customType: CONTRACT_MESSAGE,
 		content: contractText(goal, revision, label),
 		display: false,
-		details: { revision, goalId: goal.id, active: label === "active" },
+		details: { owner: GOAL_OWNER, revision, goalId: goal.id, active: label === "active" },
 	};
 }
 
@@ -94,22 +101,22 @@ export function continuationMessage(details: ContinuationDetails): GoalMessage<C
 		customType: CONTINUATION_MESSAGE,
 		content: `${lead} Take the next concrete step; call goal_complete only when evidence shows every requirement is met.`,
 		display: false,
-		details,
+		details: { owner: GOAL_OWNER, ...details },
 	};
 }
 
-/** Reads contract details from a message or entry payload (defensive). */
+/** Reads contract details from a message or entry payload (defensive); another extension's read as none. */
 export function readContractDetails(details: unknown): ContractDetails | undefined {
-	if (typeof details !== "object" || details === null) return undefined;
+	if (typeof details !== "object" || details === null || !isOwnContractDetails(details)) return undefined;
 	const d = details as Record<string, unknown>;
 	if (typeof d.revision !== "number" || typeof d.goalId !== "string" || typeof d.active !== "boolean")
 		return undefined;
 	return { revision: d.revision, goalId: d.goalId, active: d.active };
 }
 
-/** Reads continuation details (defensive). */
+/** Reads continuation details (defensive); another extension's read as none. */
 export function readContinuationDetails(details: unknown): ContinuationDetails | undefined {
-	if (typeof details !== "object" || details === null) return undefined;
+	if (typeof details !== "object" || details === null || !isOwnContinuationDetails(details)) return undefined;
 	const d = details as Record<string, unknown>;
 	if (typeof d.goalId !== "string" || typeof d.nonce !== "string" || typeof d.iteration !== "number")
 		return undefined;

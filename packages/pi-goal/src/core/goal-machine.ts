@@ -232,6 +232,7 @@ function reduceRules(state: GoalState, event: GoalEvent, facts: GoalFacts): Tran
 		case "clear": {
 			const stopped = reduceStep(state, event, facts);
 			// Rule: the user's pause or clear publishes the inactive contract while idle.
+			// A managed run's cancel publishes nothing (as its cancel did when it cleared): its runner decides.
 			const byUser = event.type === "pause" ? event.reason === "user" : event.reason !== "cancelled";
 			return stopped.error || !byUser ? stopped : withEffects(stopped, { type: "publishContract" });
 		}

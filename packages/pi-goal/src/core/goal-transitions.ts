@@ -37,6 +37,12 @@ export function unchanged(state: GoalState, error?: string): Transition {
 }
 
 /** Stops an active goal with a stopped status. */
+/** A managed run's terminal reason for a pause: a cancel echoes the caller's reason (the peer's protocol). */
+function runReason(extra: Partial<GoalRecord>): string | undefined {
+	if (extra.pauseReason !== "cancelled") return extra.pauseReason;
+	return extra.pauseDetail ?? "cancelled by pi-goal:cancel";
+}
+
 function stop(
 	state: GoalState,
 	goal: GoalRecord,
@@ -47,7 +53,7 @@ function stop(
 ): Transition {
 	const stopped: GoalRecord = { ...deactivate(goal, facts, status), ...extra };
 	const effects: GoalEffect[] = abort ? [{ type: "abort" }] : [];
-	effects.push(...terminal(stopped, status, facts, extra.outcome ?? extra.pauseReason));
+	effects.push(...terminal(stopped, status, facts, extra.outcome ?? runReason(extra)));
 	// Stopped: no goal prompt of this goal may start any more (seed: stops cancel delivery intent).
 	effects.push({ type: "cancelWake" });
 	// A managed run gets exactly one terminal event: a later resume is no longer managed.
@@ -78,14 +84,9 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		case "pause": {
 			if (goal?.status !== "active") return unchanged(state, "No active goal to pause.");
 			const detail = event.detail ? { pauseDetail: event.detail } : {};
-			return stop(
-				state,
-				goal,
-				"paused",
-				facts,
-				{ pauseReason: event.reason, ...detail },
-				event.reason === "user",
-			);
+			// The user's pause and a managed run's cancel stop a run under way; other pauses come at a boundary.
+			const abort = event.reason === "user" || event.reason === "cancelled";
+			return stop(state, goal, "paused", facts, { pauseReason: event.reason, ...detail }, abort);
 		}
 		case "resume": {
 			if (!goal) return unchanged(state, "No goal to resume. Start one with /goal <objective>.");

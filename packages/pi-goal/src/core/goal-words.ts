@@ -13,6 +13,8 @@ export function pauseReasonWords(reason: PauseReason | string | undefined, limit
 			return "you paused it";
 		case "interrupted":
 			return "the run was interrupted";
+		case "cancelled":
+			return "the extension that started it cancelled it";
 		case "automatic-turns":
 			if (limit === null) return "it reached its response limit";
 			return limit === 1 ? "it used its 1 response" : `it used its ${limit} responses`;

@@ -7,8 +7,9 @@
 import { messageTokens, type UsageLike } from "./accounting.js";
 import { readContractDetails } from "./contract.js";
 import { EMPTY_STATE } from "./goal-transitions.js";
+import { isOwnStateData } from "./ownership.js";
 import { type ReplayEntry, readAnchor, replayAfter, type StateAnchor } from "./replay.js";
-import { CONTRACT_MESSAGE, type GoalState, STATE_ENTRY } from "./types.js";
+import { CONTRACT_MESSAGE, GOAL_OWNER, type GoalState, STATE_ENTRY } from "./types.js";
 import { readGoalRecord, validRevision } from "./validate.js";
 
 /** Version of the persisted state format. */
@@ -16,6 +17,8 @@ export const STATE_VERSION = 1;
 
 /** The data of one `pi-goal/state` entry. */
 export interface StateEntryData {
+	/** Who wrote it (another goal extension writes `pi-goal/state` too; absent in our older entries). */
+	readonly owner: typeof GOAL_OWNER;
 	/** Format version. */
 	readonly v: number;
 	/** The state at write time. */
@@ -28,7 +31,8 @@ export interface StateEntryData {
 export function stateEntryData(state: GoalState, at?: StateAnchor): StateEntryData {
 	// The stuck detector's recent steps (at most its window) go with the state: a reload or a
 	// restart in the middle of stuck work does not restart the count (the replay adds later steps).
-	return at ? { v: STATE_VERSION, state, at } : { v: STATE_VERSION, state };
+	const data: StateEntryData = { owner: GOAL_OWNER, v: STATE_VERSION, state };
+	return at ? { ...data, at } : data;
 }
 
 /**
@@ -119,7 +123,7 @@ export function scanBranch(entries: readonly (ScannedEntry & { id?: string })[])
 		if (entry.id !== undefined) position.set(entry.id, index);
 		if (entry.type === "message" && entry.message?.role === "assistant") {
 			branchTotal += messageTokens(entry.message.usage);
-		} else if (entry.type === "custom" && entry.customType === STATE_ENTRY) {
+		} else if (entry.type === "custom" && entry.customType === STATE_ENTRY && isOwnStateData(entry.data)) {
 			const read = readStateEntry(entry.data);
 			if (read) state = read;
 			else ignored++;
@@ -222,7 +226,7 @@ export function restoreBranch(session: RestoreLookup): RestoredBranch {
 		const entry = session.getEntry(id);
 		if (!entry) break;
 		if (Number.isNaN(leafTime)) leafTime = entryTime(entry);
-		if (!found && entry.type === "custom" && entry.customType === STATE_ENTRY) {
+		if (!found && entry.type === "custom" && entry.customType === STATE_ENTRY && isOwnStateData(entry.data)) {
 			const state = readStateEntry(entry.data);
 			if (state)
 				found = {

@@ -2,8 +2,9 @@
  * The managed-run wire protocol (pure), shaped like the established peer's (narumiruna's
  * pi-goal): `pi-goal:start` {runId, objective, tokenBudget?}, `pi-goal:cancel` {runId, reason?},
  * and on `pi-goal:event:<runId>` state events {type:"state", runId, goalId, status, summary?|reason?}
- * and error events {type:"error", runId, operation, error:{code, message}}. Our additions ride
- * along as extra fields: `session`, `tokens` (spent), `detail`. See docs/pi-goal-managed-runs.md.
+ * and error events {type:"error", runId, operation, error:{code, message}}. Our one addition is
+ * `tokens` (spent) on terminal states: a plain number, never an object of the session. See
+ * docs/pi-goal-managed-runs.md.
  */
 import type { TerminalStatus } from "./goal-events.js";
 
@@ -34,7 +35,7 @@ export type RunStatus =
 	| "budget_limited"
 	| "cleared";
 
-/** A state event. `detail`, `tokens` and `session` are our backward-compatible additions. */
+/** A state event. `tokens` (terminal states) is our one addition to the peer's fields. */
 export interface RunStateEvent {
 	readonly type: "state";
 	readonly runId: string;
@@ -42,9 +43,7 @@ export interface RunStateEvent {
 	readonly status: RunStatus;
 	readonly summary?: string;
 	readonly reason?: string;
-	readonly detail?: string;
 	readonly tokens?: number;
-	readonly session?: unknown;
 }
 
 /** An error event. */
@@ -53,7 +52,6 @@ export interface RunErrorEvent {
 	readonly runId: string;
 	readonly operation: "start" | "cancel";
 	readonly error: { readonly code: RunErrorCode; readonly message: string };
-	readonly session?: unknown;
 }
 
 /** The state event that ends a managed run (exactly one per run). */
@@ -63,7 +61,6 @@ export function terminalEvent(effect: {
 	readonly status: TerminalStatus;
 	readonly detail?: string;
 	readonly tokens: number;
-	readonly session?: unknown;
 }): RunStateEvent {
 	const status: RunStatus =
 		effect.status === "cancelled" || effect.status === "replaced" || effect.status === "cleared"
@@ -82,9 +79,7 @@ export function terminalEvent(effect: {
 		goalId: effect.goalId,
 		status,
 		...(detail === undefined ? {} : status === "complete" ? { summary: detail } : { reason: detail }),
-		...(detail === undefined ? {} : { detail }),
 		tokens: effect.tokens,
-		session: effect.session,
 	};
 }
 
@@ -112,7 +107,6 @@ export function errorEvent(
 	operation: "start" | "cancel",
 	code: RunErrorCode,
 	message: string,
-	session?: unknown,
 ): RunErrorEvent {
-	return { type: "error", runId, operation, error: { code, message }, session };
+	return { type: "error", runId, operation, error: { code, message } };
 }

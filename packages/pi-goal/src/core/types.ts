@@ -9,6 +9,12 @@ export const STATE_ENTRY = "pi-goal/state";
 export const CONTRACT_MESSAGE = "pi-goal/contract";
 /** Custom message type of a goal-owned continuation prompt (hidden). */
 export const CONTINUATION_MESSAGE = "pi-goal/continuation";
+/**
+ * The owner mark on every entry and message pi-goal writes (`owner` in their data/details). Other
+ * goal extensions write entries and messages of the same `pi-goal/*` types; ours carry this mark
+ * (entries of earlier versions of ours carry none and are told apart by their fields, ownership.ts).
+ */
+export const GOAL_OWNER = "pi-lifecycle/pi-goal" as const;
 /** Footer status key. */
 export const STATUS_KEY = "pi-goal";
 /** Tool names (public, DESIGN.md §3). */
@@ -31,6 +37,7 @@ export const GOAL_STATUSES: readonly GoalStatus[] = [
 export type PauseReason =
 	| "user" // /goal pause
 	| "interrupted" // the run was aborted (Escape) while the goal was active
+	| "cancelled" // a managed run's pi-goal:cancel (the peer's protocol pauses)
 	| "automatic-turns" // automaticTurns cap reached
 	| "no-progress" // noProgressTurns identical tool-free replies
 	| "stuck" // the stuck detector: the same action, error or cycle repeated (stuck.ts)

@@ -23,6 +23,7 @@ import {
 export const PAUSE_REASONS: readonly PauseReason[] = [
 	"user",
 	"interrupted",
+	"cancelled",
 	"automatic-turns",
 	"no-progress",
 	"stuck",
