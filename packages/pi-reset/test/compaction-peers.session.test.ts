@@ -10,7 +10,8 @@
  * - pi-reset later: pi-reset's reset wins; the peer's summarisation call was made anyway (Pi gives
  *   pi-reset no way to see it).
  */
-import { reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { reply, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import compactionSummary, { SUMMARY_PROMPT_START } from "../../../test/fixtures/peers/compaction-summary.js";
 import { allText, startSession } from "./helpers.js";
@@ -95,6 +96,56 @@ describe("an idle /reset beside a summarising compaction extension loaded later"
 		const last = allText(harness.requests.at(-1));
 		expect(last).toContain("HANDOFF-B");
 		expect(last).toContain("four");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+describe("othersAnswerCompactions across /reload", () => {
+	it("othersAnswerCompactions is read back from the session: after /reload an idle /reset still does not start a compaction the later extension would bill", async () => {
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
+		const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
+		harness.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
+		await harness.prompt("one");
+		await harness.prompt("/reset HANDOFF-A");
+		expect(summaryCalls(harness)).toBe(1);
+		await harness.prompt("two");
+		await harness.prompt("three");
+		// A new extension runtime (same Pi process): the session file still says another extension answers.
+		await harness.reload();
+		await harness.prompt("/reset HANDOFF-B");
+		await harness.prompt("four");
+		expect(summaryCalls(harness)).toBe(1);
+		const last = allText(harness.requests.at(-1));
+		expect(last).toContain("HANDOFF-B");
+		expect(last).toContain("four");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+/** Calls `ctx.compact()` at every `turn_end`: a run's tool turn and the aborted turn that follows both ask, so Pi runs two compactions at once. */
+const compactEveryTurn = (pi: ExtensionAPI) => {
+	pi.on("turn_end", (_event, ctx) => {
+		ctx.compact({ customInstructions: "every turn" });
+	});
+};
+
+describe("compactions Pi runs at once", () => {
+	it("a pi-reset compaction in the branch is the live window: two resets Pi ran at once are both pi-reset's (no 'another extension' notice) and /reset status names the last one", async () => {
+		const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactEveryTurn] });
+		harness.script(reply(`ONE ${"long answer text ".repeat(400)}`), toolCall("echo", { text: "x" }));
+		await harness.prompt("one");
+		await harness.session.waitForIdle();
+		await harness.prompt("two");
+		await harness.session.waitForIdle();
+		await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(3));
+		expect(notices(stderr).filter((text) => text.includes("another extension"))).toEqual([]);
+		const live = compactions(harness).at(-1)?.details as { "pi-reset"?: { windowId: string } } | undefined;
+		const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		await harness.prompt("/reset status");
+		const report = log.mock.calls.map((call) => String(call[0])).join("\n");
+		expect(report).toContain(`Window: ${live?.["pi-reset"]?.windowId ?? "missing"}`);
 		expect(harness.errors).toEqual([]);
 	});
 });

@@ -136,13 +136,14 @@ export function registerCompactionHooks(
 	pi.on("session_before_compact", (event, ctx) => onBeforeCompact(control, event, ctx, options));
 	pi.on("session_compact", (event, ctx) => {
 		const ours = readResetDetails(event.compactionEntry.details);
-		// Another extension's compaction (or Pi's own while off) opens a new context too: followed
-		// even without a proposal of ours, so the live window is the one a reload would read.
-		if (control.state.proposal?.kind !== "compaction" && ours) return;
+		// Every compaction opens a new context, followed even without a proposal of ours (another
+		// extension's, Pi's own while off, or a second one of ours Pi ran at once), so the live
+		// window is the one a reload would read.
 		control.dispatch(
 			{
 				type: "compacted",
 				found: ours ? { entryId: event.compactionEntry.id, windowId: ours.windowId } : undefined,
+				foundResets: ours?.resets,
 				foreignEntryId: ours ? undefined : event.compactionEntry.id,
 				fromExtension: event.fromExtension,
 			},
