@@ -11,7 +11,12 @@
  *   pi-reset no way to see it).
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { reply, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import {
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import compactionSummary, { SUMMARY_PROMPT_START } from "../../../test/fixtures/peers/compaction-summary.js";
 import { allText, startSession } from "./helpers.js";
@@ -187,4 +192,63 @@ describe("pi-reset loaded after a summarising compaction extension", () => {
 		expect(allText(harness.requests.at(-1))).not.toContain("PEER SUMMARY");
 		expect(harness.errors).toEqual([]);
 	});
+});
+
+/**
+ * Not a pi-reset behaviour: a fact about Pi's API the builder's claim (a) does not cover. A handler
+ * cannot see an earlier `session_before_compact` answer, but a reset committed as a `turn_end`
+ * boundary draft once the turn's usage is over Pi's threshold means Pi never starts its threshold
+ * compaction (it skips an answer older than the newest compaction, and the next turn's projection is
+ * small), so no `session_before_compact` handler runs and an extension loaded before pi-reset bills
+ * nothing. pi-reset instead waits for Pi's compaction (docs/coexistence.md, "Compaction extensions").
+ */
+const THRESHOLD = 128_000 - 16_384;
+const resetAtTurnEnd = (pi: ExtensionAPI) => {
+	pi.on("turn_end", (event) => {
+		const usage = (event.message as { usage?: { totalTokens?: number } }).usage;
+		if ((usage?.totalTokens ?? 0) <= THRESHOLD) return undefined;
+		return {
+			entries: [{ type: "compaction" as const, summary: "PRE-EMPTED at turn_end", firstKeptEntryId: null }],
+		};
+	});
+};
+
+describe("Pi API: a reset committed at turn_end pre-empts Pi's threshold compaction", () => {
+	it.each([
+		["at the end of a run", false, true],
+		["between turns of a run", true, true],
+		["at the end of a run, without the turn_end reset (control)", false, false],
+		["between turns of a run, without the turn_end reset (control)", true, false],
+	] as const)(
+		"%s: a summarising extension loaded first bills only when Pi's compaction runs",
+		async (_label, midRun, preempt) => {
+			harness = await createScriptedSession({
+				settings: compactable,
+				extensions: [
+					{ name: "summary-peer", factory: compactionSummary },
+					...(preempt ? [{ name: "turn-end-reset", factory: resetAtTurnEnd }] : []),
+				],
+			});
+			harness.script(
+				reply("warm up"),
+				...(midRun ? [toolCall("read", { path: "missing.txt" })] : []),
+				reply("big answer"),
+				reply("PEER SUMMARY"),
+				reply("next"),
+			);
+			await harness.prompt("zero");
+			harness.setUsage((m) =>
+				(midRun ? m.stopReason === "toolUse" : m.stopReason === "stop") ? overThreshold : undefined,
+			);
+			await harness.prompt("one");
+			harness.setUsage(undefined);
+			await harness.prompt("two");
+			expect(summaryCalls(harness)).toBe(preempt ? 0 : 1);
+			if (preempt) {
+				expect(compactions(harness).map((c) => c.summary)).toEqual(["PRE-EMPTED at turn_end"]);
+				expect(allText(harness.requests.at(-1))).toContain("PRE-EMPTED");
+			}
+			expect(harness.errors).toEqual([]);
+		},
+	);
 });
