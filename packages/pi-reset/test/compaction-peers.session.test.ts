@@ -155,6 +155,62 @@ describe("compactions Pi runs at once", () => {
 	});
 });
 
+/** Commits a compaction of its own as a `turn_end` boundary draft when `armed` (Pi 1.6's boundary API). */
+function boundaryCompactor() {
+	const switch_ = { armed: false };
+	const factory = (pi: ExtensionAPI) => {
+		pi.on("turn_end", () => {
+			if (!switch_.armed) return undefined;
+			switch_.armed = false;
+			return { entries: [{ type: "compaction" as const, summary: "OTHER RESET", firstKeptEntryId: null }] };
+		});
+	};
+	return { switch_, factory };
+}
+
+describe.each([
+	["before", true],
+	["after", false],
+] as const)(
+	"an extension that compacts at a boundary (turn_end draft), loaded %s pi-reset",
+	(_where, peerFirst) => {
+		it("foreignWindow: a compaction another extension committed at a boundary opens a new window too: the checkpoint warning comes again there, and /reset status names the window a reload reads", async () => {
+			const peer = boundaryCompactor();
+			harness = peerFirst
+				? await startSession({}, [peer.factory])
+				: await startSession({ extensions: [peer.factory] });
+			harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+			harness.script(
+				reply("first"),
+				reply("warned"),
+				reply("compacted here"),
+				reply("new one"),
+				reply("new two"),
+			);
+			await harness.prompt("one");
+			await harness.prompt("two");
+			expect(allText(harness.requests.at(-1))).toContain(WARNING);
+			peer.switch_.armed = true;
+			await harness.prompt("three");
+			await harness.prompt("four");
+			expect(allText(harness.requests.at(-1))).toContain("OTHER RESET");
+			await harness.prompt("five");
+			expect(allText(harness.requests.at(-1))).toContain(WARNING);
+			const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+			await harness.prompt("/reset status");
+			const live = log.mock.calls.map((call) => String(call[0])).join("\n");
+			log.mockClear();
+			await harness.reload();
+			await harness.prompt("/reset status");
+			const reloaded = log.mock.calls.map((call) => String(call[0])).join("\n");
+			const windowLine = (text: string) => text.split("\n").find((line) => line.includes("Window: "));
+			expect(windowLine(live)).toBe(windowLine(reloaded));
+			expect(windowLine(live)).toContain("Window: x-");
+			expect(harness.errors).toEqual([]);
+		});
+	},
+);
+
 describe("pi-reset off beside a summarising compaction extension", () => {
 	it("a compaction made while pi-reset is off still opens a new window: after /reset on it is warned again", async () => {
 		harness = await startSession({ settings: compactable }, [compactionSummary]);

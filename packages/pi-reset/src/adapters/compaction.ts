@@ -14,6 +14,7 @@ import {
 	type SessionBeforeCompactEvent,
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
+import { foreignWindowId } from "../core/compaction-peers.js";
 import { windowDigest } from "../core/digest.js";
 import { bootText, bound, MAX_HANDOFF_CHARS } from "../core/texts.js";
 import {
@@ -125,6 +126,20 @@ function onBeforeCompact(
 			details: resetDetails(effect.proposal.windowId, effect.proposal.resets, cause),
 		},
 	};
+}
+
+/**
+ * Another extension's compaction committed as a boundary draft (Pi 1.6 `turn_end` and
+ * `agent_before_settle` results) fires no `session_compact`; the context hook finds it among the
+ * drafts and it is followed here like one that did: a new window, warned again, the id a reload reads.
+ */
+export function followDraftCompaction(
+	control: ResetControl,
+	entryId: string | undefined,
+	ctx: ExtensionContext,
+): void {
+	if (entryId === undefined || control.state.window.id === foreignWindowId(entryId)) return;
+	control.dispatch({ type: "compacted", found: undefined, foreignEntryId: entryId }, ctx);
 }
 
 /** Registers the compaction and tree hooks. */
