@@ -238,9 +238,10 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(3));
 			expect(compactions(harness).every(isResetCompaction)).toBe(true);
 			expect(resetNotices(stderr).filter((line) => line.includes("another extension"))).toEqual([]);
-			const newest = (compactions(harness).at(-1)?.details as Record<string, { windowId?: string }>)[
-				"pi-reset"
-			];
+			const details = compactions(harness).at(-1)?.details as
+				| Record<string, { windowId?: string }>
+				| undefined;
+			const newest = details?.["pi-reset"];
 			const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
 			await harness.prompt("/reset status");
 			expect(log.mock.calls.map((call) => String(call[0])).join("\n")).toContain(

@@ -273,9 +273,11 @@ function runSchedule(commands: readonly Command[]): void {
 		// A pi-reset compaction that is not the proposed one (Pi ran two at once) is the live window
 		// without a commit of the proposal (ownWindow); the proposal stays outstanding.
 		const ownOther =
-			event.type === "compacted" && event.found && event.found.windowId !== before.proposal?.windowId;
+			event.type === "compacted" && event.found && event.found.windowId !== before.proposal?.windowId
+				? event.found
+				: undefined;
 		if (ownOther) {
-			expect(state.window.id).toBe(event.found?.windowId);
+			expect(state.window.id).toBe(ownOther.windowId);
 			expect(state.proposal).toBe(before.proposal);
 		} else if (state.window.id !== before.window.id && event.type !== "restore") {
 			expect(effect.type, "the window changed without a commit").toBe("announce");
