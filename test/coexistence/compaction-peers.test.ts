@@ -15,6 +15,7 @@ import {
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { BOUNDARY_SUMMARY } from "../fixtures/peers/compaction-boundary.js";
 import { SUMMARY_PROMPT_START } from "../fixtures/peers/compaction-summary.js";
 import { texts } from "../support/model.js";
 import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
@@ -23,6 +24,8 @@ const peer = (file: string) => fileURLToPath(new URL(`../fixtures/peers/${file}`
 const SUMMARY = peer("compaction-summary.ts");
 const TRIGGER = peer("compaction-trigger.ts");
 const AUTO = peer("compaction-auto.ts");
+const EVERY_TURN = peer("compaction-every-turn.ts");
+const BOUNDARY = peer("compaction-boundary.ts");
 
 const BOOT = "[pi-reset] Context window";
 const WARNING = "[pi-reset] Checkpoint";
@@ -217,5 +220,75 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 			expect(summarisations(harness)).toBe(0);
 			expect(harness.errors).toEqual([]);
 		});
+
+		it("an extension calling ctx.compact() at every turn_end (Pi runs two compactions at once): both are pi-reset's resets, no 'another extension' notice, and /reset status names the newest", async () => {
+			const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(set, EVERY_TURN, peerFirst),
+				settings: compactable,
+			});
+			harness.script(
+				reply(`first ${"long answer text ".repeat(400)}`),
+				toolCall("read", { path: "missing.txt" }),
+			);
+			await harness.prompt("one");
+			await harness.session.waitForIdle();
+			await harness.prompt("two");
+			await harness.session.waitForIdle();
+			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(3));
+			expect(compactions(harness).every(isResetCompaction)).toBe(true);
+			expect(resetNotices(stderr).filter((line) => line.includes("another extension"))).toEqual([]);
+			const details = compactions(harness).at(-1)?.details as
+				| Record<string, { windowId?: string }>
+				| undefined;
+			const newest = details?.["pi-reset"];
+			const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+			await harness.prompt("/reset status");
+			expect(log.mock.calls.map((call) => String(call[0])).join("\n")).toContain(
+				`Window: ${newest?.windowId}`,
+			);
+			expect(summarisations(harness)).toBe(0);
+			expect(harness.errors).toEqual([]);
+		});
 	});
+
+	describe.each([
+		["before", true],
+		["after", false],
+	] as const)(
+		"an extension that compacts at a boundary (turn_end draft), loaded %s pi-reset",
+		(_where, peerFirst) => {
+			it("its compaction opens a new window for pi-reset too: warned again there, and the window a reload reads", async () => {
+				harness = await createScriptedSession({
+					extensionPaths: loadOrder(set, BOUNDARY, peerFirst),
+					settings: compactable,
+				});
+				const near = { totalTokens: 100_000, input: 100_000 };
+				const over = { totalTokens: 105_000, input: 105_000 };
+				harness.setUsage((m) => (m.stopReason === "stop" ? near : undefined));
+				harness.script(reply("first"), reply("warned"), reply("over"), reply("new one"), reply("new two"));
+				await harness.prompt("one");
+				await harness.prompt("two");
+				expect(text(harness.requests.at(-1))).toContain(WARNING);
+				harness.setUsage((m) => (m.stopReason === "stop" ? over : undefined));
+				await harness.prompt("three");
+				harness.setUsage((m) => (m.stopReason === "stop" ? near : undefined));
+				await harness.prompt("four");
+				expect(text(harness.requests.at(-1))).toContain(BOUNDARY_SUMMARY);
+				await harness.prompt("five");
+				expect(text(harness.requests.at(-1))).toContain(WARNING);
+				const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+				await harness.prompt("/reset status");
+				const live = log.mock.calls.map((call) => String(call[0])).find((line) => line.includes("Window: "));
+				log.mockClear();
+				await harness.reload();
+				await harness.prompt("/reset status");
+				const reloaded = log.mock.calls
+					.map((call) => String(call[0]))
+					.find((line) => line.includes("Window: "));
+				expect(live?.split("\n")[0]).toBe(reloaded?.split("\n")[0]);
+				expect(harness.errors).toEqual([]);
+			});
+		},
+	);
 });

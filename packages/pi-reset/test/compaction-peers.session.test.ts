@@ -10,7 +10,13 @@
  * - pi-reset later: pi-reset's reset wins; the peer's summarisation call was made anyway (Pi gives
  *   pi-reset no way to see it).
  */
-import { reply, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import {
+	createScriptedSession,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import compactionSummary, { SUMMARY_PROMPT_START } from "../../../test/fixtures/peers/compaction-summary.js";
 import { allText, startSession } from "./helpers.js";
@@ -99,6 +105,112 @@ describe("an idle /reset beside a summarising compaction extension loaded later"
 	});
 });
 
+describe("othersAnswerCompactions across /reload", () => {
+	it("othersAnswerCompactions is read back from the session: after /reload an idle /reset still does not start a compaction the later extension would bill", async () => {
+		vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
+		const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
+		harness.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
+		await harness.prompt("one");
+		await harness.prompt("/reset HANDOFF-A");
+		expect(summaryCalls(harness)).toBe(1);
+		await harness.prompt("two");
+		await harness.prompt("three");
+		// A new extension runtime (same Pi process): the session file still says another extension answers.
+		await harness.reload();
+		await harness.prompt("/reset HANDOFF-B");
+		await harness.prompt("four");
+		expect(summaryCalls(harness)).toBe(1);
+		const last = allText(harness.requests.at(-1));
+		expect(last).toContain("HANDOFF-B");
+		expect(last).toContain("four");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+/** Calls `ctx.compact()` at every `turn_end`: a run's tool turn and the aborted turn that follows both ask, so Pi runs two compactions at once. */
+const compactEveryTurn = (pi: ExtensionAPI) => {
+	pi.on("turn_end", (_event, ctx) => {
+		ctx.compact({ customInstructions: "every turn" });
+	});
+};
+
+describe("compactions Pi runs at once", () => {
+	it("a pi-reset compaction in the branch is the live window: two resets Pi ran at once are both pi-reset's (no 'another extension' notice) and /reset status names the last one", async () => {
+		const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+		harness = await startSession({ settings: compactable, extensions: [compactEveryTurn] });
+		harness.script(reply(`ONE ${"long answer text ".repeat(400)}`), toolCall("echo", { text: "x" }));
+		await harness.prompt("one");
+		await harness.session.waitForIdle();
+		await harness.prompt("two");
+		await harness.session.waitForIdle();
+		await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(3));
+		expect(notices(stderr).filter((text) => text.includes("another extension"))).toEqual([]);
+		const live = compactions(harness).at(-1)?.details as { "pi-reset"?: { windowId: string } } | undefined;
+		const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+		await harness.prompt("/reset status");
+		const report = log.mock.calls.map((call) => String(call[0])).join("\n");
+		expect(report).toContain(`Window: ${live?.["pi-reset"]?.windowId ?? "missing"}`);
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+/** Commits a compaction of its own as a `turn_end` boundary draft when `armed` (Pi 1.6's boundary API). */
+function boundaryCompactor() {
+	const switch_ = { armed: false };
+	const factory = (pi: ExtensionAPI) => {
+		pi.on("turn_end", () => {
+			if (!switch_.armed) return undefined;
+			switch_.armed = false;
+			return { entries: [{ type: "compaction" as const, summary: "OTHER RESET", firstKeptEntryId: null }] };
+		});
+	};
+	return { switch_, factory };
+}
+
+describe.each([
+	["before", true],
+	["after", false],
+] as const)(
+	"an extension that compacts at a boundary (turn_end draft), loaded %s pi-reset",
+	(_where, peerFirst) => {
+		it("foreignWindow: a compaction another extension committed at a boundary opens a new window too: the checkpoint warning comes again there, and /reset status names the window a reload reads", async () => {
+			const peer = boundaryCompactor();
+			harness = peerFirst
+				? await startSession({}, [peer.factory])
+				: await startSession({ extensions: [peer.factory] });
+			harness.setUsage((m) => (m.stopReason === "stop" ? nearlyFull : undefined));
+			harness.script(
+				reply("first"),
+				reply("warned"),
+				reply("compacted here"),
+				reply("new one"),
+				reply("new two"),
+			);
+			await harness.prompt("one");
+			await harness.prompt("two");
+			expect(allText(harness.requests.at(-1))).toContain(WARNING);
+			peer.switch_.armed = true;
+			await harness.prompt("three");
+			await harness.prompt("four");
+			expect(allText(harness.requests.at(-1))).toContain("OTHER RESET");
+			await harness.prompt("five");
+			expect(allText(harness.requests.at(-1))).toContain(WARNING);
+			const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+			await harness.prompt("/reset status");
+			const live = log.mock.calls.map((call) => String(call[0])).join("\n");
+			log.mockClear();
+			await harness.reload();
+			await harness.prompt("/reset status");
+			const reloaded = log.mock.calls.map((call) => String(call[0])).join("\n");
+			const windowLine = (text: string) => text.split("\n").find((line) => line.includes("Window: "));
+			expect(windowLine(live)).toBe(windowLine(reloaded));
+			expect(windowLine(live)).toContain("Window: x-");
+			expect(harness.errors).toEqual([]);
+		});
+	},
+);
+
 describe("pi-reset off beside a summarising compaction extension", () => {
 	it("a compaction made while pi-reset is off still opens a new window: after /reset on it is warned again", async () => {
 		harness = await startSession({ settings: compactable }, [compactionSummary]);
@@ -136,4 +248,63 @@ describe("pi-reset loaded after a summarising compaction extension", () => {
 		expect(allText(harness.requests.at(-1))).not.toContain("PEER SUMMARY");
 		expect(harness.errors).toEqual([]);
 	});
+});
+
+/**
+ * Not a pi-reset behaviour: a fact about Pi's API the builder's claim (a) does not cover. A handler
+ * cannot see an earlier `session_before_compact` answer, but a reset committed as a `turn_end`
+ * boundary draft once the turn's usage is over Pi's threshold means Pi never starts its threshold
+ * compaction (it skips an answer older than the newest compaction, and the next turn's projection is
+ * small), so no `session_before_compact` handler runs and an extension loaded before pi-reset bills
+ * nothing. pi-reset instead waits for Pi's compaction (docs/coexistence.md, "Compaction extensions").
+ */
+const THRESHOLD = 128_000 - 16_384;
+const resetAtTurnEnd = (pi: ExtensionAPI) => {
+	pi.on("turn_end", (event) => {
+		const usage = (event.message as { usage?: { totalTokens?: number } }).usage;
+		if ((usage?.totalTokens ?? 0) <= THRESHOLD) return undefined;
+		return {
+			entries: [{ type: "compaction" as const, summary: "PRE-EMPTED at turn_end", firstKeptEntryId: null }],
+		};
+	});
+};
+
+describe("Pi API: a reset committed at turn_end pre-empts Pi's threshold compaction", () => {
+	it.each([
+		["at the end of a run", false, true],
+		["between turns of a run", true, true],
+		["at the end of a run, without the turn_end reset (control)", false, false],
+		["between turns of a run, without the turn_end reset (control)", true, false],
+	] as const)(
+		"%s: a summarising extension loaded first bills only when Pi's compaction runs",
+		async (_label, midRun, preempt) => {
+			harness = await createScriptedSession({
+				settings: compactable,
+				extensions: [
+					{ name: "summary-peer", factory: compactionSummary },
+					...(preempt ? [{ name: "turn-end-reset", factory: resetAtTurnEnd }] : []),
+				],
+			});
+			harness.script(
+				reply("warm up"),
+				...(midRun ? [toolCall("read", { path: "missing.txt" })] : []),
+				reply("big answer"),
+				reply("PEER SUMMARY"),
+				reply("next"),
+			);
+			await harness.prompt("zero");
+			harness.setUsage((m) =>
+				(midRun ? m.stopReason === "toolUse" : m.stopReason === "stop") ? overThreshold : undefined,
+			);
+			await harness.prompt("one");
+			harness.setUsage(undefined);
+			await harness.prompt("two");
+			expect(summaryCalls(harness)).toBe(preempt ? 0 : 1);
+			if (preempt) {
+				expect(compactions(harness).map((c) => c.summary)).toEqual(["PRE-EMPTED at turn_end"]);
+				expect(allText(harness.requests.at(-1))).toContain("PRE-EMPTED");
+			}
+			expect(harness.errors).toEqual([]);
+		},
+	);
 });

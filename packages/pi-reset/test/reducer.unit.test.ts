@@ -122,6 +122,51 @@ describe("reduceReset", () => {
 		expect(idleResetMayCompact(restored.state)).toBe(false);
 	});
 
+	it("othersAnswerCompactions: a restore that read another extension's answer from the session file keeps idle resets off Pi's compaction", () => {
+		const restored = run(on, {
+			type: "restore",
+			enabled: true,
+			window: INITIAL_WINDOW,
+			generation: 2,
+			handoff: undefined,
+			othersAnswered: true,
+		});
+		expect(idleResetMayCompact(restored.state)).toBe(false);
+		const again = run(restored.state, {
+			type: "restore",
+			enabled: true,
+			window: INITIAL_WINDOW,
+			generation: 3,
+			handoff: undefined,
+		});
+		expect(idleResetMayCompact(again.state)).toBe(false);
+	});
+
+	it("ownWindow: a pi-reset compaction that is not the awaited one is the live window; the awaited proposal stays and commits later", () => {
+		const first = run(on, { type: "compaction", reason: "manual", aborted: false, newWindowId: "w1-a" });
+		const second = run(first.state, {
+			type: "compaction",
+			reason: "manual",
+			aborted: false,
+			newWindowId: "w1-b",
+		});
+		const older = run(second.state, {
+			type: "compacted",
+			found: { entryId: "e1", windowId: "w1-a" },
+			foundResets: 1,
+		});
+		expect(older.effect.type).toBe("none");
+		expect(older.state.window).toEqual({ id: "w1-a", resets: 1, warned: false });
+		expect(older.state.proposal?.windowId).toBe("w1-b");
+		const newer = run(older.state, {
+			type: "compacted",
+			found: { entryId: "e2", windowId: "w1-b" },
+			foundResets: 1,
+		});
+		expect(newer.effect.type).toBe("announce");
+		expect(newer.state.window.id).toBe("w1-b");
+	});
+
 	it("an aborted boundary cancels the pending reset", () => {
 		const step = run(on, toolRequest, { type: "boundary", aborted: true, newWindowId: "w1" });
 		expect(step.effect).toMatchObject({ type: "cancelled", why: "aborted" });

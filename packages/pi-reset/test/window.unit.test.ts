@@ -1,7 +1,13 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { bootText, bound } from "../src/core/texts.js";
-import { erasedPrefixLength, restoreFromBranch, turnInProgress } from "../src/core/window.js";
+import {
+	erasedPrefixLength,
+	othersAnsweredIn,
+	resetDetails,
+	restoreFromBranch,
+	turnInProgress,
+} from "../src/core/window.js";
 
 let n = 0;
 const base = () => ({ id: `e${++n}`, parentId: null, timestamp: new Date(0).toISOString() });
@@ -32,6 +38,15 @@ const warning = () =>
 		content: "",
 		display: false,
 	}) as SessionEntry;
+
+describe("othersAnsweredIn", () => {
+	const hooked = (details?: unknown) => ({ ...compaction(details), fromHook: true }) as SessionEntry;
+	it("othersAnsweredIn: only a compaction an extension made that is not pi-reset's", () => {
+		expect(othersAnsweredIn([msg("user"), compaction()])).toBe(false);
+		expect(othersAnsweredIn([msg("user"), hooked(resetDetails("w1-a", 1, "/reset"))])).toBe(false);
+		expect(othersAnsweredIn([msg("user"), hooked(), msg("user")])).toBe(true);
+	});
+});
 
 describe("restoreFromBranch", () => {
 	it("reads the window, resets and warning of the current window and the last on/off", () => {

@@ -14,6 +14,7 @@ import {
 	type SessionBeforeCompactEvent,
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
+import { foreignWindowId } from "../core/compaction-peers.js";
 import { windowDigest } from "../core/digest.js";
 import { bootText, bound, MAX_HANDOFF_CHARS } from "../core/texts.js";
 import {
@@ -127,6 +128,20 @@ function onBeforeCompact(
 	};
 }
 
+/**
+ * Another extension's compaction committed as a boundary draft (Pi 1.6 `turn_end` and
+ * `agent_before_settle` results) fires no `session_compact`; the context hook finds it among the
+ * drafts and it is followed here like one that did: a new window, warned again, the id a reload reads.
+ */
+export function followDraftCompaction(
+	control: ResetControl,
+	entryId: string | undefined,
+	ctx: ExtensionContext,
+): void {
+	if (entryId === undefined || control.state.window.id === foreignWindowId(entryId)) return;
+	control.dispatch({ type: "compacted", found: undefined, foreignEntryId: entryId }, ctx);
+}
+
 /** Registers the compaction and tree hooks. */
 export function registerCompactionHooks(
 	pi: Pick<ExtensionAPI, "on">,
@@ -136,13 +151,14 @@ export function registerCompactionHooks(
 	pi.on("session_before_compact", (event, ctx) => onBeforeCompact(control, event, ctx, options));
 	pi.on("session_compact", (event, ctx) => {
 		const ours = readResetDetails(event.compactionEntry.details);
-		// Another extension's compaction (or Pi's own while off) opens a new context too: followed
-		// even without a proposal of ours, so the live window is the one a reload would read.
-		if (control.state.proposal?.kind !== "compaction" && ours) return;
+		// Every compaction opens a new context, followed even without a proposal of ours (another
+		// extension's, Pi's own while off, or a second one of ours Pi ran at once), so the live
+		// window is the one a reload would read.
 		control.dispatch(
 			{
 				type: "compacted",
 				found: ours ? { entryId: event.compactionEntry.id, windowId: ours.windowId } : undefined,
+				foundResets: ours?.resets,
 				foreignEntryId: ours ? undefined : event.compactionEntry.id,
 				fromExtension: event.fromExtension,
 			},

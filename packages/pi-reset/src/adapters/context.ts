@@ -29,7 +29,9 @@ import {
 	warningMargin,
 } from "../core/meter.js";
 import type { ResetState } from "../core/reducer.js";
+import { readResetDetails } from "../core/window.js";
 import { confirmProposal, warningMessage } from "./boundary.js";
+import { followDraftCompaction } from "./compaction.js";
 import type { ResetControl } from "./control.js";
 import type { RequestMasker } from "./masking.js";
 import { projectNextRun } from "./next-run-projection.js";
@@ -122,25 +124,29 @@ const DRAFT_SYNC_LIMIT = 64;
 /**
  * Counts what Pi appended at a boundary without a `message_end` (other owners' custom-message
  * drafts): the entries after the newest message, back to where the last sync stopped. A foreign
- * compaction there leaves the window unmeasured. O(new entries); O(1) in the common case where the
- * leaf is the message the last `message_end` appended (nothing was added at the boundary).
+ * compaction there leaves the window unmeasured, and is returned when it is not pi-reset's. O(new
+ * entries); O(1) in the common case where the leaf is the message the last `message_end` appended
+ * (nothing was added at the boundary).
  */
-function syncDrafts(meter: WindowMeter, ctx: ExtensionContext): void {
+function syncDrafts(meter: WindowMeter, ctx: ExtensionContext): string | undefined {
 	const sessionManager = ctx.sessionManager;
 	const leaf = sessionManager.getLeafId();
 	const previous = meter.syncedLeaf;
-	if (leaf === previous) return;
+	if (leaf === previous) return undefined;
+	let foreign: string | undefined;
 	if (leaf !== null && sessionManager.getEntry(leaf)?.type !== "message") {
 		for (const entry of walkBackFromLeaf(sessionManager, { limit: DRAFT_SYNC_LIMIT })) {
 			if (entry.id === previous || entry.type === "message") break;
 			if (entry.type === "compaction") {
 				meter.reset(meter.key);
+				if (!readResetDetails(entry.details)) foreign = entry.id;
 				break;
 			}
 			if (entry.type === "custom_message") meter.added(estimateTokens(customMessage(entry)));
 		}
 	}
 	meter.syncedLeaf = leaf;
+	return foreign;
 }
 
 function customMessage(entry: CustomMessageEntry): AgentMessage {
@@ -252,7 +258,7 @@ export function registerContextHook(
 		const proposal = control.state.proposal;
 		if (proposal && proposal.kind !== "compaction") confirmProposal(control, ctx);
 		if (followWindow(meter, control)) options.masker.forget();
-		syncDrafts(meter, ctx);
+		followDraftCompaction(control, syncDrafts(meter, ctx), ctx);
 		maybeEvaluate();
 	});
 	pi.on("session_start", (_event, ctx) => {
@@ -267,7 +273,11 @@ export function registerContextHook(
 		options.masker.forget();
 		refreshAndEvaluate(ctx);
 	});
-	pi.on("before_agent_start", (_event, ctx) => refreshAndEvaluate(ctx));
+	pi.on("before_agent_start", (_event, ctx) => {
+		// Drafts of the last run's final boundary are in the branch before this run's first turn.
+		followDraftCompaction(control, syncDrafts(meter, ctx), ctx);
+		refreshAndEvaluate(ctx);
+	});
 	return { subscription };
 }
 

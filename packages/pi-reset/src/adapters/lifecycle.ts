@@ -11,7 +11,7 @@ import {
 	loadSettings,
 } from "@pi-lifecycle/lifecycle-kit";
 import { NOTHING_CARRIED } from "../core/reducer.js";
-import { restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
+import { othersAnsweredIn, restoreFromBranch, STATE_ENTRY, sessionSwitch } from "../core/window.js";
 import { confirmProposal } from "./boundary.js";
 import type { WorkReader } from "./carry.js";
 import { notify, type ResetControl, sessionWriteError } from "./control.js";
@@ -63,6 +63,7 @@ export function restore(
 	ctx: ExtensionContext,
 	enabled: boolean,
 	report?: MalformedReporter,
+	othersAnswered = false,
 ): void {
 	const restored = restoreFromBranch(ctx.sessionManager.getBranch());
 	report?.(ctx, restored.malformed);
@@ -73,6 +74,7 @@ export function restore(
 			window: restored.window,
 			handoff: restored.handoff,
 			generation: identity.snapshot.generation,
+			othersAnswered,
 		},
 		ctx,
 	);
@@ -109,8 +111,9 @@ export function registerLifecycle(
 	pi.on("session_start", (_event, ctx) => {
 		settings = loadFor(ctx);
 		reserve.refresh(ctx);
-		const saved = sessionSwitch(ctx.sessionManager.getEntries());
-		restore(control, identity, ctx, saved ?? settings.enabled, report);
+		const entries = ctx.sessionManager.getEntries();
+		const saved = sessionSwitch(entries);
+		restore(control, identity, ctx, saved ?? settings.enabled, report, othersAnsweredIn(entries));
 	});
 	pi.on("session_tree", (_event, ctx) => {
 		// Tree navigation moves the window, never the session's switch.

@@ -3,7 +3,7 @@
  * in load order and keeps the last answer; no handler sees an earlier one (docs/coexistence.md,
  * "Compaction extensions"). Pure: state in, facts out.
  */
-import type { ResetState, WindowState } from "./state.js";
+import type { CommittedWindow, ResetState, WindowState } from "./state.js";
 
 /** The id of a window opened by a compaction that is not pi-reset's (read the same way on restore). */
 export function foreignWindowId(entryId: string): string {
@@ -29,4 +29,13 @@ export function foreignWindow(state: ResetState, entryId: string): WindowState {
  */
 export function idleResetMayCompact(state: ResetState): boolean {
 	return !state.othersAnswerCompactions;
+}
+
+/**
+ * A pi-reset compaction in the branch is the live window, also when it is not the one pi-reset
+ * awaits: an extension that calls `ctx.compact()` twice (at every `turn_end`: the tool turn and the
+ * aborted turn after it) makes Pi run two compactions at once, and pi-reset answers both.
+ */
+export function ownWindow(found: CommittedWindow, resets: number | undefined): WindowState {
+	return { id: found.windowId, resets: resets ?? 0, warned: false };
 }

@@ -5,7 +5,7 @@
  * {@link ResetEvent}s and carry out the named {@link ResetEffect}. Nothing here imports Pi, reads
  * the clock or draws random numbers: ids and facts arrive in the events.
  */
-import { foreignWindow } from "./compaction-peers.js";
+import { foreignWindow, ownWindow } from "./compaction-peers.js";
 import {
 	type CommittedWindow,
 	type NextRun,
@@ -118,6 +118,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 					window: event.window,
 					generation: event.generation,
 					handoff: event.handoff,
+					othersAnswerCompactions: state.othersAnswerCompactions || event.othersAnswered === true,
 				},
 				effect: dropped(state),
 			};
@@ -213,7 +214,13 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 					? state
 					: { ...state, window: foreignWindow(state, foreign), othersAnswerCompactions: others };
 			// Only a compaction proposal waits for this event (boundary drafts are confirmed at turn_start).
-			return next.proposal?.kind === "compaction" ? commit(next, event.found) : { state: next, effect: NONE };
+			const awaited = next.proposal?.kind === "compaction" ? next.proposal : undefined;
+			if (awaited && (!event.found || event.found.windowId === awaited.windowId))
+				return commit(next, event.found);
+			// A pi-reset compaction that is not the awaited one (Pi ran two at once) is still the live window.
+			if (event.found)
+				return { state: { ...next, window: ownWindow(event.found, event.foundResets) }, effect: NONE };
+			return { state: next, effect: NONE };
 		}
 		case "compaction": {
 			if (!state.enabled) return { state, effect: { type: "native-compaction" } };

@@ -106,8 +106,9 @@ export interface ResetState {
 	/** The newest handoff not yet delivered by a committed reset. */
 	readonly handoff: PendingHandoff | undefined;
 	/**
-	 * Another extension answered a compaction with its own summary in this runtime (it loads after
-	 * pi-reset, or pi-reset was off): an idle `/reset` then stops starting Pi's compaction.
+	 * Another extension answered a compaction with its own summary in this runtime or earlier in this
+	 * session file (it loads after pi-reset, or pi-reset was off): an idle `/reset` then stops
+	 * starting Pi's compaction.
 	 */
 	readonly othersAnswerCompactions: boolean;
 }
@@ -137,6 +138,8 @@ export type ResetEvent =
 			readonly generation: number;
 			/** The undelivered handoff found on the branch, if any. */
 			readonly handoff: PendingHandoff | undefined;
+			/** The session file holds a compaction another extension answered ({@link ResetState.othersAnswerCompactions}). */
+			readonly othersAnswered?: boolean;
 	  }
 	| { readonly type: "invalidate"; readonly generation: number }
 	| { readonly type: "toggle"; readonly enabled: boolean; readonly generation: number }
@@ -167,6 +170,8 @@ export type ResetEvent =
 	| {
 			readonly type: "compacted";
 			readonly found: CommittedWindow | undefined;
+			/** The reset count stored in a pi-reset compaction's details (with `found`). */
+			readonly foundResets?: number;
 			/** Id of the compaction entry when it is not pi-reset's (another extension's or Pi's summary). */
 			readonly foreignEntryId?: string;
 			/** Whether an extension's `session_before_compact` answer made it (Pi's `fromExtension`). */

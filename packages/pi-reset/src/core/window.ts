@@ -146,6 +146,19 @@ export function sessionSwitch(entries: readonly SessionEntry[]): boolean | undef
 	return undefined;
 }
 
+/**
+ * Whether the session file holds a compaction another extension answered (Pi's `fromHook`, without
+ * pi-reset's details). Read at session start, so `idleResetMayCompact` (compaction-peers.ts) holds across `/reload`
+ * and resume: a new runtime would otherwise start one more compaction that extension bills. Another
+ * extension's boundary-draft compaction has the same mark and counts too (erring towards waiting for
+ * the next message, which costs nothing). O(entries).
+ */
+export function othersAnsweredIn(entries: readonly SessionEntry[]): boolean {
+	return entries.some(
+		(entry) => entry.type === "compaction" && entry.fromHook === true && !readResetDetails(entry.details),
+	);
+}
+
 /** Text of a user message's content. */
 export function contentText(content: unknown): string {
 	if (typeof content === "string") return content;
