@@ -127,7 +127,7 @@ export class OutsideChangeDetector {
 	}
 
 	async #take(signal: AbortSignal | undefined): Promise<Snapshot> {
-		const walk = walkProject(this.#root, { trusted: this.#trusted, previous: this.#last?.walk.files });
+		const walk = walkProject(this.#root, { trusted: this.#trusted, previous: this.#last?.walk });
 		const refs = this.#git ? await readRefs(this.#root, this.#trusted, signal) : undefined;
 		return refs ? { walk, refs } : { walk };
 	}
@@ -156,7 +156,7 @@ export class OutsideChangeDetector {
 	captureEnd(hasOriginal: (path: string) => boolean): string[] {
 		const before = this.#reference;
 		if (!before) return [];
-		const after = walkProject(this.#root, { trusted: this.#trusted, previous: before.walk.files });
+		const after = walkProject(this.#root, { trusted: this.#trusted, previous: before.walk });
 		const changed = diffWalks(before.walk.files, after.files);
 		this.#absorbed = changed.filter(
 			(path) => before.walk.files.has(path) && after.files.has(path) && !hasOriginal(path),
