@@ -293,3 +293,8 @@ export async function contextEconomics(smoke: boolean): Promise<Metric[]> {
 	}
 	return metrics;
 }
+
+/** The project of a named workload (for sweeps run by hand). */
+export function projectFor(name: "standard" | "large"): string {
+	return project(name === "large" ? LARGE : STANDARD);
+}
