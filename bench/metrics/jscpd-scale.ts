@@ -2,8 +2,9 @@
  * pi-jscpd's automatic changed-check at monorepo scale (group `jscpd-scale`): generated git-tracked
  * TypeScript trees of 2,000 and 20,000 files (200 and 2,000 in smoke mode). Per size: the check
  * after the model rewrote 3 files (settle → check recorded) vs a plain jscpd 5.3.2 full scan of the
- * same tree with the same report options, run back to back (plain → check; at 2,000 files also a
- * plain scan after, the check divided by the faster neighbour). The check scans the changed files
+ * same tree with the same report options, run back to back: at 2,000 files 5 rounds of check →
+ * plain scan (each check divided by the faster neighbouring scan), at 20,000 files 3 checks after
+ * one plain scan; the median round is the figure. The check scans the changed files
  * and their partner files (the project's fingerprint index): its cost follows the changed files,
  * not the tree. Memory: peak RSS of the jscpd process plus the growth of this Node process's RSS
  * during the check, vs the plain scan's peak RSS; sampled every 20 ms from /proc (Linux).
