@@ -205,20 +205,23 @@ function summary(e: Economics) {
 	};
 }
 
-async function workloadFigures(workload: Workload, sweep: readonly [number, number][]) {
+/** Masking settings of a sweep row: keep N, step K, large outputs kept L turns. */
+type SweepRow = readonly [number, number, number];
+
+async function workloadFigures(workload: Workload, sweep: readonly SweepRow[]) {
 	const cwd = project(workload);
 	const alone = await runVariant(cwd, { name: "pi", withReset: false });
 	const unmasked = await runVariant(cwd, { name: "reset", withReset: true, settings: { masking: false } });
 	const clock = new HandlerClock();
 	const masked = await runVariant(cwd, { name: "reset+masking", withReset: true, clock });
 	const swept: Record<string, unknown> = {};
-	for (const [keep, step] of sweep) {
+	for (const [keep, step, large] of sweep) {
 		const e = await runVariant(cwd, {
-			name: `N${keep}K${step}`,
+			name: `N${keep}K${step}L${large}`,
 			withReset: true,
-			settings: { maskAfterTurns: keep, maskStepTurns: step },
+			settings: { maskAfterTurns: keep, maskStepTurns: step, maskLargeAfterTurns: large },
 		});
-		swept[`N=${keep} K=${step}`] = {
+		swept[`N=${keep} K=${step} L=${large}`] = {
 			...summary(e),
 			cacheVsPi: round(e.cacheWeightedChars / alone.cacheWeightedChars, 3),
 		};
@@ -231,21 +234,20 @@ async function workloadFigures(workload: Workload, sweep: readonly [number, numb
 export async function contextEconomics(smoke: boolean): Promise<Metric[]> {
 	// Masking settings tried besides the defaults (how the defaults were chosen), on request only:
 	// CONTEXT_ECONOMICS_SWEEP=1 (adds about a minute on a quiet machine).
-	const sweep: [number, number][] =
+	// The first row is the previous default (no size rule): the large workload missed with it.
+	const sweep: SweepRow[] =
 		smoke || !process.env.CONTEXT_ECONOMICS_SWEEP
 			? []
 			: [
-					[3, 15],
-					[8, 12],
-					[10, 10],
-					[10, 20],
+					[5, 15, 5],
+					[5, 15, 2],
+					[3, 15, 3],
+					[2, 12, 2],
+					[1, 15, 1],
 				];
 	const metrics: Metric[] = [];
 	for (const workload of smoke ? [STANDARD] : [STANDARD, LARGE]) {
-		const { alone, unmasked, masked, swept, hook } = await workloadFigures(
-			workload,
-			workload === STANDARD ? sweep : sweep.slice(0, 2),
-		);
+		const { alone, unmasked, masked, swept, hook } = await workloadFigures(workload, sweep);
 		const suffix = workload === STANDARD ? "" : `-${workload.name}`;
 		const context = {
 			workload: `${PROMPTS} prompts × ${TOOL_TURNS} tool turns; read ${workload.read.join("–")} chars, bash ${workload.bash.join("–")} chars; ${MODEL.contextWindow}-token window`,
@@ -292,4 +294,9 @@ export async function contextEconomics(smoke: boolean): Promise<Metric[]> {
 		);
 	}
 	return metrics;
+}
+
+/** The project of a named workload (for sweeps run by hand). */
+export function projectFor(name: "standard" | "large"): string {
+	return project(name === "large" ? LARGE : STANDARD);
 }

@@ -86,7 +86,7 @@ function timedJscpd(samples: SettleSample[], onController: (c: JscpdController) 
 async function quickPrompt(h: ScriptedSession, text: string): Promise<number> {
 	let first = Number.NaN;
 	const start = nowMs();
-	h.faux.appendResponses([
+	h.faux.setResponses([
 		() => {
 			first = nowMs() - start;
 			return reply("ok");
@@ -110,9 +110,13 @@ export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
 		const baselineStart = nowMs();
 		let during = 0;
 		// Bounded: each prompt costs Pi more as the session grows (its context and compaction checks walk
-		// the branch), so thousands of prompts behind a slow baseline made the group take minutes.
-		while (busy(controller) && during < 300) {
-			h.faux.appendResponses([toolCall("read", { path: treeFile(during % files) }), reply("read it")]);
+		// the branch), so thousands of prompts behind a slow baseline made the group take minutes. And
+		// below Pi's compaction threshold: past about 250 prompts Pi compacts before every prompt, its
+		// summariser takes the scripted tool call, and the rewrites below never ran (the group failed
+		// with "check ended undefined" once settles got cheap enough to fit 300 prompts in the baseline).
+		while (busy(controller) && during < 150) {
+			// set, not append: a step a prompt left unused must not shift every later prompt's script.
+			h.faux.setResponses([toolCall("read", { path: treeFile(during % files) }), reply("read it")]);
 			await h.prompt(`Look at file ${during}.`);
 			during++;
 		}
@@ -135,7 +139,7 @@ export async function jscpdFigures(smoke: boolean): Promise<Metric[]> {
 				name: "write",
 				args: { path: treeFile(k * 37), content: moduleSource(k * 37, variant) },
 			}));
-			h.faux.appendResponses([toolCalls(writes), reply("rewrote three files")]);
+			h.faux.setResponses([toolCalls(writes), reply("rewrote three files")]);
 			await h.prompt(`Rewrite three files (${variant}).`);
 			const settled = nowMs();
 			if (alsoProbe) {

@@ -5,6 +5,8 @@ import {
 	answered,
 	describeCall,
 	EMPTY_PLAN,
+	LARGE_OUTPUT_CHARS,
+	largeOutputHorizon,
 	type MaskPlan,
 	MIN_MASKED_CHARS,
 	maskable,
@@ -33,7 +35,7 @@ function window(turns: number): PlanMessage[] {
 	return messages;
 }
 
-const settings = { keepTurns: 3, stepTurns: 2 };
+const settings = { keepTurns: 3, stepTurns: 2, keepLargeTurns: 3 };
 
 function plan(messages: readonly PlanMessage[], from: MaskPlan = EMPTY_PLAN) {
 	return advance(observe(from, messages), settings);
@@ -77,7 +79,11 @@ describe("masking plan rules", () => {
 			{ role: "assistant", stopReason: "error" },
 			user("again"),
 		];
-		const { plan: next } = advance(observe(EMPTY_PLAN, failed), { keepTurns: 1, stepTurns: 1 });
+		const { plan: next } = advance(observe(EMPTY_PLAN, failed), {
+			keepTurns: 1,
+			stepTurns: 1,
+			keepLargeTurns: 1,
+		});
 		expect(next.turns).toBe(1);
 		expect(next.masked).toEqual([]);
 	});
@@ -116,6 +122,37 @@ describe("masking plan rules", () => {
 		expect(incremental.turns).toBe(once.turns);
 		// Masks moved only at steps (every stepTurns assistant messages), never request by request.
 		expect(steps.length).toBeLessThanOrEqual(Math.ceil(20 / settings.stepTurns));
+	});
+
+	it("largeOutputHorizon: large outputs are masked sooner, and only when the horizon moves", () => {
+		const sized = { keepTurns: 5, stepTurns: 4, keepLargeTurns: 1 };
+		expect(largeOutputHorizon(0, sized)).toBe(0);
+		expect(largeOutputHorizon(4, sized)).toBe(8);
+		// Never later than the horizon, never past keepTurns back; silly settings mask nothing unseen.
+		expect(largeOutputHorizon(4, { ...sized, keepLargeTurns: 9 })).toBe(4);
+		expect(largeOutputHorizon(4, { ...sized, keepLargeTurns: 0 })).toBe(8);
+		const huge = "y".repeat(LARGE_OUTPUT_CHARS);
+		const messages: PlanMessage[] = [user("go")];
+		for (let t = 1; t <= 16; t++) messages.push(assistant(), result(`c${t}`, t % 2 === 0 ? huge : big));
+		messages.push(assistant());
+		let incremental: MaskPlan = EMPTY_PLAN;
+		const stepsAt: number[] = [];
+		for (let length = 1; length <= messages.length; length++) {
+			const { plan: next, newlyMasked } = advance(observe(incremental, messages.slice(0, length)), sized);
+			if (newlyMasked.length > 0) stepsAt.push(next.turns);
+			for (const candidate of newlyMasked) expect(seenByModel(candidate, next.turns)).toBe(true);
+			incremental = next;
+		}
+		// Steps only where the horizon moves (turns 9, 13, 17 with keep 5 and step 4).
+		expect(stepsAt).toEqual([9, 13, 17]);
+		// After 17 answers: small outputs up to turn 12 masked, large ones up to turn 16.
+		const masked = new Set(incremental.masked.map((c) => c.toolCallId));
+		expect([...masked].filter((id) => Number(id.slice(1)) % 2 === 1).sort()).toEqual(
+			["c1", "c3", "c5", "c7", "c9", "c11"].sort(),
+		);
+		expect([...masked].filter((id) => Number(id.slice(1)) % 2 === 0).sort()).toEqual(
+			["c2", "c4", "c6", "c8", "c10", "c12", "c14", "c16"].sort(),
+		);
 	});
 
 	it("stubs are stable text: the same facts give the same line, with no clock or counter", () => {

@@ -23,6 +23,7 @@ export const MAX_IGNORE_BYTES = 256 * 1024;
 const MAX_EXAMINED = 5_000;
 
 type Matcher = Ignore | undefined;
+type Present = (folder: string, name: string) => boolean | undefined;
 
 /** One ignore file: the folder its patterns are relative to, and its patterns. */
 interface Layer {
@@ -48,13 +49,14 @@ export type IgnoreFileRead =
  * would block, jscpd included) of at most {@link MAX_IGNORE_BYTES}. Never throws.
  */
 export function inspectIgnoreFile(file: string, container?: string): IgnoreFileRead {
-	if (container !== undefined && pointsOutside(file, container))
-		return { status: "skipped", why: "it points outside the project (not followed)" };
 	let stat: ReturnType<typeof lstatSync>;
 	try {
 		stat = lstatSync(file, { throwIfNoEntry: false });
+		if (!stat) return { status: "missing" }; // most folders have none: decided before resolving paths
+		if (container !== undefined && pointsOutside(file, container))
+			return { status: "skipped", why: "it points outside the project (not followed)" };
 		// A symlink is judged by its target, as jscpd's walker opens it.
-		if (stat?.isSymbolicLink()) stat = statSync(file, { throwIfNoEntry: false });
+		if (stat.isSymbolicLink()) stat = statSync(file, { throwIfNoEntry: false });
 	} catch {
 		return { status: "skipped", why: "it cannot be read" };
 	}
@@ -133,12 +135,8 @@ function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
 	return file ? { dir: dirname(dirname(dirname(file))), matcher: matcherOf(file, container) } : undefined;
 }
 
-/**
- * The ignore files a walk of `root` meets, read once per folder: every `.ignore` is inspected (jscpd
- * reads them wherever it walks, trusted or not) and, in a trusted project, `.gitignore` and
- * `info/exclude` too. Only a trusted project's patterns hide anything from the walk; the files
- * refused by {@link inspectIgnoreFile} are collected either way.
- */
+/** Ignore files a walk of `root` meets, once per folder: `.ignore` (jscpd reads it trusted or not), trusted also
+ * `.gitignore` and `info/exclude`. Only trusted patterns hide anything; refused files are collected either way. */
 export class IgnoreFiles {
 	readonly #root: string;
 	readonly #trusted: boolean;
@@ -146,10 +144,12 @@ export class IgnoreFiles {
 	readonly #folders = new Map<string, Layer[]>();
 	readonly #outer: Layer[] = [];
 	readonly #skipped: SkippedIgnoreFile[] = [];
-
-	constructor(root: string, trusted: boolean) {
+	/** Whether a folder ("" for the root) has an entry `name`, when a walk listed it (no `lstat` then). */
+	readonly #present: Present | undefined;
+	constructor(root: string, trusted: boolean, present?: Present) {
 		this.#root = root;
 		this.#trusted = trusted;
+		this.#present = present;
 		const names = this.#names();
 		for (let dir = dirname(root), n = 0; n < 64; dir = dirname(dir), n++) {
 			this.#outer.unshift(...names.map((name) => this.#layer(dir, name)));
@@ -190,7 +190,9 @@ export class IgnoreFiles {
 		let layers = this.#folders.get(folder);
 		if (!layers) {
 			const dir = folder === "" ? this.#root : join(this.#root, folder);
-			layers = this.#names().map((name) => this.#layer(dir, name));
+			layers = this.#names().map((name) =>
+				this.#present?.(folder, name) === false ? { dir, matcher: undefined } : this.#layer(dir, name),
+			);
 			this.#folders.set(folder, layers);
 		}
 		return layers;

@@ -127,7 +127,7 @@ export class OutsideChangeDetector {
 	}
 
 	async #take(signal: AbortSignal | undefined): Promise<Snapshot> {
-		const walk = walkProject(this.#root, { trusted: this.#trusted, previous: this.#last?.walk.files });
+		const walk = walkProject(this.#root, { trusted: this.#trusted, previous: this.#last?.walk });
 		const refs = this.#git ? await readRefs(this.#root, this.#trusted, signal) : undefined;
 		return refs ? { walk, refs } : { walk };
 	}
@@ -156,7 +156,7 @@ export class OutsideChangeDetector {
 	captureEnd(hasOriginal: (path: string) => boolean): string[] {
 		const before = this.#reference;
 		if (!before) return [];
-		const after = walkProject(this.#root, { trusted: this.#trusted, previous: before.walk.files });
+		const after = walkProject(this.#root, { trusted: this.#trusted, previous: before.walk });
 		const changed = diffWalks(before.walk.files, after.files);
 		this.#absorbed = changed.filter(
 			(path) => before.walk.files.has(path) && after.files.has(path) && !hasOriginal(path),
@@ -170,6 +170,9 @@ export class OutsideChangeDetector {
 		const before = this.#last;
 		if (!before) return none;
 		const own = new Set(known);
+		// Asked beside the walk and `show-ref` (it needs only the recorded paths): one git process less
+		// to wait for per check.
+		const ignored = this.#git ? ignoredPaths(this.#root, [...own], signal).catch(() => []) : undefined;
 		const after = await this.#take(signal);
 		if (signal.aborted) return none;
 		const changed = diffWalks(before.walk.files, after.walk.files);
@@ -196,7 +199,7 @@ export class OutsideChangeDetector {
 			if (!rebase.has(to)) rebase.set(to, undefined);
 			if (!rebase.has(from)) rebase.set(from, undefined);
 		}
-		if (this.#git) this.#gitIgnored = await ignoredPaths(this.#root, [...own], signal);
+		if (ignored) this.#gitIgnored = await ignored;
 		if (signal.aborted) return none;
 		const outside = changed.filter((path) => !this.#recorded.has(path) && !rebase.has(path));
 		this.#last = after;

@@ -28,9 +28,12 @@ export function diffWalks(
 	const changed: string[] = [];
 	for (const [path, now] of after) {
 		const then = before.get(path);
-		if (!then || !sameFile(then, now)) changed.push(path);
+		// A walk hands back the previous signature itself for an unchanged file (project-walk.ts).
+		if (then !== now && (!then || !sameFile(then, now))) changed.push(path);
 	}
-	for (const path of before.keys()) if (!after.has(path)) changed.push(path);
+	// Every path of `after` found in `before` and as many of them: nothing was deleted.
+	const kept = after.size - changed.length + changed.filter((path) => before.has(path)).length;
+	if (kept !== before.size) for (const path of before.keys()) if (!after.has(path)) changed.push(path);
 	return changed.sort();
 }
 

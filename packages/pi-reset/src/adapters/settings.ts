@@ -4,7 +4,12 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
-import { DEFAULT_KEEP_TURNS, DEFAULT_STEP_TURNS, type MaskingSettings } from "../core/masking.js";
+import {
+	DEFAULT_KEEP_LARGE_TURNS,
+	DEFAULT_KEEP_TURNS,
+	DEFAULT_STEP_TURNS,
+	type MaskingSettings,
+} from "../core/masking.js";
 import { DEFAULT_RESERVE_TOKENS, MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "../core/texts.js";
 
 /** What a user can set. */
@@ -21,6 +26,8 @@ export interface ResetSettings {
 	readonly maskAfterTurns: number;
 	/** Turns between two masking steps (requests between steps share their prefix). */
 	readonly maskStepTurns: number;
+	/** Turns a large tool output (4,000 characters or more) stays in full (at most `maskAfterTurns`). */
+	readonly maskLargeAfterTurns: number;
 }
 
 /** Defaults. */
@@ -31,6 +38,7 @@ export const DEFAULT_SETTINGS: Readonly<ResetSettings> = Object.freeze({
 	masking: true,
 	maskAfterTurns: DEFAULT_KEEP_TURNS,
 	maskStepTurns: DEFAULT_STEP_TURNS,
+	maskLargeAfterTurns: DEFAULT_KEEP_LARGE_TURNS,
 });
 
 const KEYS = [
@@ -40,6 +48,7 @@ const KEYS = [
 	"masking",
 	"maskAfterTurns",
 	"maskStepTurns",
+	"maskLargeAfterTurns",
 ] as const;
 
 /** Validates a settings file (whole-file rejection on any issue). */
@@ -67,7 +76,7 @@ export function validateSettings(raw: unknown): SettingsValidation<ResetSettings
 		if (issue) issues.push(issue);
 		else Object.assign(value, { masking: raw.masking });
 	}
-	for (const key of ["maskAfterTurns", "maskStepTurns"] as const) {
+	for (const key of ["maskAfterTurns", "maskStepTurns", "maskLargeAfterTurns"] as const) {
 		if (raw[key] === undefined) continue;
 		const issue = check.integer(key, raw[key], 1, 10_000);
 		if (issue) issues.push(issue);
@@ -78,7 +87,12 @@ export function validateSettings(raw: unknown): SettingsValidation<ResetSettings
 
 /** The masking part of the settings. */
 export function maskingSettings(settings: ResetSettings): MaskingSettings {
-	return { enabled: settings.masking, keepTurns: settings.maskAfterTurns, stepTurns: settings.maskStepTurns };
+	return {
+		enabled: settings.masking,
+		keepTurns: settings.maskAfterTurns,
+		stepTurns: settings.maskStepTurns,
+		keepLargeTurns: settings.maskLargeAfterTurns,
+	};
 }
 
 /** The settings spec for the kit's loader. */

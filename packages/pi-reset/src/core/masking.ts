@@ -7,6 +7,7 @@
  *   user's messages and every other message are never masked;
  * - {@link maskingHorizon}: the horizon moves in whole steps (every `stepTurns` turns, everything
  *   older than `keepTurns` turns at once), so requests between two steps share their prefix;
+ * - {@link largeOutputHorizon}: large outputs are masked sooner, at the same steps;
  * - {@link seenByModel}: a result is masked only after the model answered a request that held it;
  * - {@link stubText}: stable text (no clock, no counter), the same in every request.
  *
@@ -22,12 +23,22 @@ export interface MaskingSettings {
 	readonly keepTurns: number;
 	/** Turns between two masking steps (K). */
 	readonly stepTurns: number;
+	/** Turns a large output ({@link LARGE_OUTPUT_CHARS} or more) stays as it was (at most `keepTurns`). */
+	readonly keepLargeTurns: number;
 }
 
 /** Default turns a result stays in full (chosen with the `context-economics` bench). */
 export const DEFAULT_KEEP_TURNS = 5;
 /** Default turns between masking steps (chosen with the `context-economics` bench). */
 export const DEFAULT_STEP_TURNS = 15;
+/** Default turns a large output stays in full: masked at the first step after the model answered it. */
+export const DEFAULT_KEEP_LARGE_TURNS = 1;
+/**
+ * Output this large (characters, about 1,000 tokens) is masked sooner: re-sending it costs most, and
+ * the model has read it once (`context-economics` bench: the large-output workload misses the target
+ * when large outputs wait as long as small ones).
+ */
+export const LARGE_OUTPUT_CHARS = 4_000;
 
 /** Longest tool output `context_recall` returns whole (a longer one comes back cut). */
 export const MAX_RECALL_CHARS = 60_000;
@@ -53,6 +64,8 @@ export interface MaskCandidate {
 	readonly index: number;
 	/** Completed answers before the result in the window (the calling turn, 1-based). */
 	readonly turn: number;
+	/** Whether the output is large ({@link LARGE_OUTPUT_CHARS} or more, or images). */
+	readonly large?: boolean;
 }
 
 /** The masking plan of one context window. */
@@ -63,7 +76,7 @@ export interface MaskPlan {
 	readonly horizon: number;
 	/** Maskable results not masked yet, oldest first. */
 	readonly pending: readonly MaskCandidate[];
-	/** Masked results, oldest first. */
+	/** Masked results, in the order they were masked. */
 	readonly masked: readonly MaskCandidate[];
 	/** Messages committed: the index right after the newest committed assistant message. */
 	readonly committed: number;
@@ -118,6 +131,26 @@ export function maskingHorizon(
 }
 
 /**
+ * Rule: large outputs are masked sooner, still only at steps. The step that moves the horizon to
+ * `horizon` also masks large outputs up to `keepTurns − keepLargeTurns` turns later: they stay at
+ * least `keepLargeTurns` turns. Derived from the horizon alone, so it moves only when it moves.
+ */
+export function largeOutputHorizon(
+	horizon: number,
+	settings: Pick<MaskingSettings, "keepTurns" | "keepLargeTurns">,
+): number {
+	if (horizon === 0) return 0;
+	const keep = Math.max(1, settings.keepTurns);
+	return horizon + keep - Math.min(keep, Math.max(1, settings.keepLargeTurns));
+}
+
+/** Whether a result counts as large for {@link largeOutputHorizon}. */
+export function isLarge(message: PlanMessage): boolean {
+	const size = contentSize(message.content);
+	return size.images > 0 || size.chars >= LARGE_OUTPUT_CHARS;
+}
+
+/**
  * An answer the model completed: a failed or aborted one never reaches the model again (Pi drops
  * it from later requests), so it does not count as a turn that saw the results before it.
  */
@@ -157,7 +190,8 @@ export function observe(
 			if (answered(message)) turns++;
 			onAssistant?.(message);
 		} else if (maskable(message)) {
-			pending.push({ toolCallId: message.toolCallId as string, index: i, turn: turns });
+			const candidate = { toolCallId: message.toolCallId as string, index: i, turn: turns };
+			pending.push(isLarge(message) ? { ...candidate, large: true } : candidate);
 		}
 	}
 	return { ...plan, turns, pending, committed: last + 1 };
@@ -166,15 +200,17 @@ export function observe(
 /** Moves the horizon; returns the plan and the results masked by this step (none between steps). */
 export function advance(
 	plan: MaskPlan,
-	settings: Pick<MaskingSettings, "keepTurns" | "stepTurns">,
+	settings: Pick<MaskingSettings, "keepTurns" | "stepTurns" | "keepLargeTurns">,
 ): { plan: MaskPlan; newlyMasked: readonly MaskCandidate[] } {
 	const horizon = Math.max(plan.horizon, maskingHorizon(plan.turns, settings));
-	if (horizon === plan.horizon && (plan.pending[0]?.turn ?? Number.POSITIVE_INFINITY) > horizon)
+	const large = largeOutputHorizon(horizon, settings);
+	if (horizon === plan.horizon && (plan.pending[0]?.turn ?? Number.POSITIVE_INFINITY) > large)
 		return { plan, newlyMasked: [] };
 	const newlyMasked: MaskCandidate[] = [];
 	const pending: MaskCandidate[] = [];
 	for (const candidate of plan.pending) {
-		if (candidate.turn <= horizon && seenByModel(candidate, plan.turns)) newlyMasked.push(candidate);
+		const due = candidate.turn <= (candidate.large ? large : horizon);
+		if (due && seenByModel(candidate, plan.turns)) newlyMasked.push(candidate);
 		else pending.push(candidate);
 	}
 	return { plan: { ...plan, horizon, pending, masked: [...plan.masked, ...newlyMasked] }, newlyMasked };

@@ -198,6 +198,8 @@ export interface MaskingFacts {
 	readonly recallAvailable?: boolean;
 	readonly keepTurns: number;
 	readonly stepTurns: number;
+	/** Turns a large output stays in full (see core/masking.ts `LARGE_OUTPUT_CHARS`). */
+	readonly keepLargeTurns?: number;
 }
 
 /** The masking line of `/reset status`. */
@@ -206,7 +208,11 @@ export function maskingStatus(facts: MaskingFacts | undefined): string {
 		return 'Old tool output is sent in full (masking is off: "masking": true in pi-reset.json turns it on).';
 	if (facts.recallAvailable === false)
 		return "Old tool output is sent in full: masking needs the context_recall tool, and it is not among the model's tools now.";
-	return `Tool output older than ${facts.keepTurns} turns is sent as a one-line note (every ${facts.stepTurns} turns, all at once; the session keeps it and context_recall returns it). "masking": false in pi-reset.json turns this off.`;
+	const large =
+		facts.keepLargeTurns !== undefined && facts.keepLargeTurns < facts.keepTurns
+			? ` (output of 4,000 characters or more: older than ${facts.keepLargeTurns} turn${facts.keepLargeTurns === 1 ? "" : "s"})`
+			: "";
+	return `Tool output older than ${facts.keepTurns} turns${large} is sent as a one-line note (every ${facts.stepTurns} turns, all at once; the session keeps it and context_recall returns it). "masking": false in pi-reset.json turns this off.`;
 }
 
 /** `/reset status` report. */
