@@ -1,0 +1,57 @@
+/**
+ * Audit (issue 35): the held Escape pause must not depend on how long other extensions' agent_settled
+ * handlers take. Pi's compact() resumes only after EVERY agent_settled handler returned
+ * (abort() → waitForIdle()), so a slow handler of an extension loaded after pi-goal delays the
+ * compaction's start past any fixed number of macrotask turns counted from pi-goal's own handler.
+ */
+
+import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import { createScriptedSession, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { compactorExtension, toolsExtension } from "./fixtures.js";
+import { triggerCompactPeer } from "./goal-peers.js";
+import { completeGoal, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
+
+let harness: ScriptedSession | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+/** Another extension whose agent_settled handler does slow work (writes a file, calls a service). */
+function slowSettlePeer(ms: number) {
+	const factory: ExtensionFactory = (pi: ExtensionAPI) => {
+		pi.on("agent_settled", async () => {
+			await new Promise((resolve) => setTimeout(resolve, ms));
+		});
+	};
+	return { name: "slow-settle", factory };
+}
+
+describe("a compaction is not an interruption, whatever other extensions do at agent_settled", () => {
+	// KNOWN DEFECT (not fixed in this round): the held run is released as interrupted two macrotask
+	// turns after pi-goal's own agent_settled handler, while the slow handler still runs; the goal
+	// ends paused (interrupted) although the compaction then succeeds.
+	it.fails("ctx.compact() mid-run with a slow agent_settled handler loaded after pi-goal: the goal stays active in the same goal id", async () => {
+		const control: { armed: boolean; result?: "complete" | "error" } = { armed: true };
+		harness = await createScriptedSession({
+			extensions: [
+				goalExtension(),
+				toolsExtension(),
+				compactorExtension({}),
+				triggerCompactPeer(control),
+				slowSettlePeer(30),
+			],
+			settings: { compaction: { keepRecentTokens: 1 } },
+			responses: [toolCall("noop"), completeGoal("Done; tests pass.")],
+		});
+		await harness.prompt("/goal ship it");
+		await settle(harness);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		await settle(harness);
+		await settle(harness);
+		expect(control.result).toBe("complete");
+		const kickoffId = goalIdIn(harness.requests[0]?.messages ?? []);
+		expect(lastGoal(harness)).toMatchObject({ id: kickoffId, status: "complete" });
+	});
+});
