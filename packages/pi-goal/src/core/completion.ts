@@ -23,6 +23,10 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/\bleft (?:a |an |some |several |\d+ )?(?:todos?|fixmes?|stubs?)\b|\b(?:is|are) left for (?:a )?(?:follow-?up|later|another)\b/i,
 	/\bran out of (?:time|budget|tokens)\b|\bdid(?: not|n't) get to\b|\b(?:did not|didn't) (?:write|add) (?:any )?tests\b/i,
 	/\b(?:is|are|remains?|still) (?:stubbed|a stub|a placeholder)\b/i,
+	// A part named as still broken or left undone, without the listed idioms (audit).
+	/\b(?:is|are) still (?:broken|missing|incomplete|unimplemented|pending)\b|\b(?:remains?|remaining) (?:unimplemented|incomplete|unfinished|broken)\b/i,
+	/\b(?:is|are) not (?:done|finished|implemented|wired(?: up)?)\s*(?:[.;]|$)|\bI skipped (?:the|some|a few|two|three|\d+) (?!(?:already|previously)\b)/im,
+	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b/im,
 	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
@@ -55,11 +59,11 @@ export interface CompletionFacts {
 const UNCHECKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s*\S.*$/m;
 /**
  * Common English words that other languages do not share as everyday words: "is" (Dutch), "on"
- * (French), "to" (Polish, Czech), "was" (German), "of" (Dutch), "for" (Danish), "in", "a" and
- * "Tests" are left out, so one of them does not make a Dutch or French summary read as English.
+ * (French), "to" (Polish, Czech), "was" (German), "of" (Dutch), "for" (Danish), "as" (Portuguese), "in", "a"
+ * and "Tests" are left out, so one of them does not make a Dutch or French summary read as English.
  */
 const ENGLISH =
-	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|as|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs)\b/gi;
+	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs|green|merged|shipped|ready|lgtm|clean|resolved|released|deployed)\b/gi;
 
 /**
  * Whether the summary is text the English phrase list can judge: two or more common English words,
