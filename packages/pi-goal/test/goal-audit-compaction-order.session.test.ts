@@ -55,3 +55,28 @@ describe("a compaction is not an interruption, whatever other extensions do at a
 		expect(lastGoal(harness)).toMatchObject({ id: kickoffId, status: "complete" });
 	});
 });
+
+describe("a compaction keeps the goal's response count", () => {
+	it("responses before and after another extension's ctx.compact() mid-run count toward the same limit", async () => {
+		let n = 0;
+		const busy = () => () => toolCall("noop", { attempt: ++n }) as never;
+		const control: { armed: boolean; result?: "complete" | "error" } = { armed: true };
+		harness = await createScriptedSession({
+			extensions: [
+				goalExtension({ settings: { automaticTurns: 4 } }),
+				toolsExtension(),
+				compactorExtension({}),
+				triggerCompactPeer(control),
+			],
+			settings: { compaction: { keepRecentTokens: 1 } },
+			responses: Array.from({ length: 20 }, busy),
+		});
+		await harness.prompt("/goal ship it");
+		await settle(harness);
+		await settle(harness);
+		expect(control.result).toBe("complete");
+		const kickoffId = goalIdIn(harness.requests[0]?.messages ?? []);
+		expect(lastGoal(harness)).toMatchObject({ id: kickoffId, status: "paused", pauseReason: "automatic-turns" });
+		expect(harness.providerCalls).toBe(4);
+	});
+});
