@@ -36,4 +36,13 @@ describe("completion guard: the English heuristic", () => {
 		])
 			expect(decide(summary).accept, summary).toBe(false);
 	});
+
+	it("a plan or a promise of work to come, after some tool work (a read), is asked: it is not finished work", () => {
+		for (const summary of [
+			"Plan: 1) add the --json flag 2) add tests. I will implement this now.",
+			"I read the CLI entry point. I will add the --json flag and a test next.",
+			"Looked at the code; I'll implement the parser change now.",
+		])
+			expect(decide(summary).accept, summary).toBe(false);
+	});
 });

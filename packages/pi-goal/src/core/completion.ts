@@ -27,6 +27,8 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/\b(?:is|are) still (?:broken|missing|incomplete|unimplemented|pending)\b|\b(?:remains?|remaining) (?:unimplemented|incomplete|unfinished|broken)\b/i,
 	/\b(?:is|are) not (?:done|finished|implemented|wired(?: up)?)\s*(?:[.;]|$)|\bI skipped (?:the|some|a few|two|three|\d+) (?!(?:already|previously)\b)/im,
 	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b/im,
+	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
+	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
 	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
