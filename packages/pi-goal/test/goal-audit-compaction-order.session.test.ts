@@ -6,8 +6,14 @@
  */
 
 import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
-import { createScriptedSession, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import {
+	createScriptedSession,
+	deferred,
+	reply,
+	type ScriptedSession,
+	toolCall,
+} from "@pi-lifecycle/lifecycle-kit/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
 import { triggerCompactPeer } from "./goal-peers.js";
 import { completeGoal, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
@@ -76,7 +82,68 @@ describe("a compaction keeps the goal's response count", () => {
 		await settle(harness);
 		expect(control.result).toBe("complete");
 		const kickoffId = goalIdIn(harness.requests[0]?.messages ?? []);
-		expect(lastGoal(harness)).toMatchObject({ id: kickoffId, status: "paused", pauseReason: "automatic-turns" });
+		expect(lastGoal(harness)).toMatchObject({
+			id: kickoffId,
+			status: "paused",
+			pauseReason: "automatic-turns",
+		});
 		expect(harness.providerCalls).toBe(4);
+	});
+});
+
+describe("the user's Escape around a compaction", () => {
+	it("Escape during the compaction another extension's ctx.compact() started mid-run pauses the goal (interrupted), no request after", async () => {
+		const gate = deferred();
+		const entered = deferred();
+		const slowCompactor = {
+			name: "slow-compactor",
+			factory: (pi: ExtensionAPI) => {
+				pi.on("session_before_compact", async (event) => {
+					entered.resolve();
+					await Promise.race([gate.promise, new Promise((r) => event.signal.addEventListener("abort", r))]);
+					if (event.signal.aborted) return undefined;
+					return {
+						compaction: {
+							summary: "SUMMARY",
+							firstKeptEntryId: event.preparation.firstKeptEntryId,
+							tokensBefore: event.preparation.tokensBefore,
+						},
+					};
+				});
+			},
+		};
+		const control: { armed: boolean; result?: "complete" | "error" } = { armed: true };
+		harness = await createScriptedSession({
+			extensions: [goalExtension(), toolsExtension(), slowCompactor, triggerCompactPeer(control)],
+			settings: { compaction: { keepRecentTokens: 1 } },
+			responses: [toolCall("noop"), reply("never")],
+		});
+		const run = harness.prompt("/goal ship it");
+		await entered.promise;
+		await harness.abort();
+		await run;
+		await settle(harness);
+		expect(control.result).toBe("error");
+		expect(harness.providerCalls).toBe(1);
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "interrupted" });
+	});
+
+	it("Escape, then the user's /compact: the goal stays paused (interrupted) and is not woken", async () => {
+		const gate = deferred();
+		harness = await createScriptedSession({
+			extensions: [goalExtension(), toolsExtension({ current: gate }), compactorExtension({})],
+			settings: { compaction: { keepRecentTokens: 1 } },
+			responses: [toolCall("slow"), reply("never"), reply("never")],
+		});
+		const run = harness.prompt("/goal ship it");
+		await vi.waitFor(() => expect(harness?.count("tool_execution_start")).toBe(1));
+		await harness.abort();
+		await run;
+		await settle(harness);
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "interrupted" });
+		await harness.session.compact();
+		await settle(harness);
+		expect(harness.providerCalls).toBe(1);
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "interrupted" });
 	});
 });
