@@ -9,6 +9,7 @@ import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-a
 import {
 	createScriptedSession,
 	deferred,
+	overflowError,
 	reply,
 	type ScriptedSession,
 	toolCall,
@@ -16,7 +17,7 @@ import {
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { compactorExtension, toolsExtension } from "./fixtures.js";
 import { triggerCompactPeer } from "./goal-peers.js";
-import { completeGoal, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
+import { completeGoal, completeGoalAfterWork, goalExtension, goalIdIn, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -145,5 +146,35 @@ describe("the user's Escape around a compaction", () => {
 		await settle(harness);
 		expect(harness.providerCalls).toBe(1);
 		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "interrupted" });
+	});
+});
+
+describe("auto-compaction on overflow during a goal", () => {
+	it("an overflow compaction that succeeds mid-goal: the goal goes on in the same goal id and every response counts", async () => {
+		harness = await createScriptedSession({
+			extensions: [compactorExtension({}), goalExtension(), toolsExtension()],
+			settings: { compaction: { enabled: true, keepRecentTokens: 1 } },
+			responses: [
+				reply("earlier"),
+				toolCall("noop"),
+				overflowError(),
+				toolCall("noop"),
+				completeGoalAfterWork(),
+			],
+		});
+		await harness.prompt("warm up");
+		await harness.prompt("/goal ship it");
+		await settle(harness);
+		const kickoffId = goalIdIn(harness.requests[1]?.messages ?? []);
+		expect(harness.events.some((e) => e.type === "session_compact" && e.info.reason === "overflow")).toBe(
+			true,
+		);
+		expect(goalIdIn(harness.requests.at(-1)?.messages ?? [])).toBe(kickoffId);
+		// noop, the overflowed response, noop, and the finishing batch: four responses of the goal.
+		expect(lastGoal(harness)).toMatchObject({
+			id: kickoffId,
+			status: "complete",
+			safety: { automaticTurns: 4 },
+		});
 	});
 });

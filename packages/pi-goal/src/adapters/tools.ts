@@ -136,7 +136,7 @@ export function registerTools(
 			const decision = decideCompletion(summary, String(params.goal_id), asked, facts);
 			if (!decision.accept) return { rejected: quoteInline(decision.reason, 400) };
 			return {
-				event: { type: "complete", summary: bound(summary, MAX_SUMMARY) },
+				event: { type: "complete", summary: bound(summary, MAX_SUMMARY), byResponse: true },
 				done: "Goal marked complete.",
 			};
 		}),
@@ -152,7 +152,10 @@ export function registerTools(
 			const reason = String(params.reason ?? "").trim();
 			if (!reason) return { rejected: "Rejected: the reason is empty." };
 			const text = `${reason}${params.evidence ? ` (evidence: ${String(params.evidence).trim()})` : ""}`;
-			return { event: { type: "blocked", reason: text.slice(0, 2000) }, done: "Goal marked blocked." };
+			return {
+				event: { type: "blocked", reason: text.slice(0, 2000), byResponse: true },
+				done: "Goal marked blocked.",
+			};
 		}),
 	});
 	pi.registerTool({
