@@ -49,7 +49,7 @@ export type CompletionDecision =
 
 /** What the tool knows about the goal's work besides the summary (issue 30). */
 export interface CompletionFacts {
-	/** Whether any tool other than the goal tools ran while this goal was active. */
+	/** Whether any tool other than the goal tools ran without failing while this goal was active. */
 	readonly toolWork: boolean;
 	/** A command of the same tool batch that failed or whose result is not in yet (its label). */
 	readonly batchProblem?: string;
@@ -81,16 +81,16 @@ export function readableAsEnglish(summary: string): boolean {
 
 /** Why a completion is asked about, if it is (the most specific first). */
 function doubt(summary: string, facts: CompletionFacts): { phrase: string; reason: string } | undefined {
-	if (!facts.toolWork)
-		return {
-			phrase: "no tool work yet",
-			reason:
-				"Not completed yet: no tool has run for this goal, so nothing shows the work is done. Do the work and verify it, or, if nothing needed doing, call goal_complete again and it will be accepted.",
-		};
 	if (facts.batchProblem)
 		return {
 			phrase: facts.batchProblem,
 			reason: `Not completed yet: ${facts.batchProblem} in the same batch as goal_complete. Check that result first; if every requirement is met, call goal_complete again and it will be accepted.`,
+		};
+	if (!facts.toolWork)
+		return {
+			phrase: "no tool work yet",
+			reason:
+				"Not completed yet: no tool has run for this goal without failing, so nothing shows the work is done. Do the work and verify it, or, if nothing needed doing, call goal_complete again and it will be accepted.",
 		};
 	const open = facts.openItems?.filter((item) => item.trim().length > 0) ?? [];
 	if (open.length > 0) {
