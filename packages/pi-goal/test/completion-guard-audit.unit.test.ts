@@ -45,4 +45,14 @@ describe("completion guard: the English heuristic", () => {
 		])
 			expect(decide(summary).accept, summary).toBe(false);
 	});
+
+	it("finished work that narrates failures or pending states with the same words is accepted at once", () => {
+		for (const summary of [
+			"Tests fail on main without this patch; with it they pass (12 passed).",
+			"Requests that are still pending at shutdown are now drained; added a test, all tests pass.",
+			"Fixed the retry: jobs which are still broken after 3 tries go to the dead-letter queue. Tests pass.",
+			"The old endpoint is not implemented anymore; removed its route and docs. Tests pass.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
 });

@@ -24,9 +24,10 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/\bran out of (?:time|budget|tokens)\b|\bdid(?: not|n't) get to\b|\b(?:did not|didn't) (?:write|add) (?:any )?tests\b/i,
 	/\b(?:is|are|remains?|still) (?:stubbed|a stub|a placeholder)\b/i,
 	// A part named as still broken or left undone, without the listed idioms (audit).
-	/\b(?:is|are) still (?:broken|missing|incomplete|unimplemented|pending)\b|\b(?:remains?|remaining) (?:unimplemented|incomplete|unfinished|broken)\b/i,
+	/(?<!\b(?:that|which|who) )\b(?:is|are) still (?:broken|missing|incomplete|unimplemented|pending)\b|\b(?:remains?|remaining) (?:unimplemented|incomplete|unfinished|broken)\b/i,
 	/\b(?:is|are) not (?:done|finished|implemented|wired(?: up)?)\s*(?:[.;]|$)|\bI skipped (?:the|some|a few|two|three|\d+) (?!(?:already|previously)\b)/im,
-	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b/im,
+	// …unless the clause says it was before the change ("Tests fail on main without this patch").
+	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b(?![^.;\n]*\b(?:without|before|until|unless|prior to)\b)/im,
 	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
 	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
 	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
