@@ -72,7 +72,7 @@ describe("real pi CLI: pi-goal beside another goal extension", () => {
 			});
 			expect(run.stderr).toContain("compact-mid-run: compaction completed");
 			expect(run.code, run.stderr).toBe(0);
-			expect(run.stdout).toContain("Read the file; all verified.");
+			expect(run.stdout).toContain("Checked; all verified.");
 			const ids = run.requests.map(
 				(request) => /Goal id: (g-[0-9a-f]+) \(active\)/.exec(JSON.stringify(request.messages))?.[1],
 			);

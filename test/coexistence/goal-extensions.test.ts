@@ -59,7 +59,7 @@ describe.each([
 			responses: [
 				(context: Context) => {
 					ids.push(goalIdOf(context));
-					return fauxAssistantMessage([fauxToolCall("read", { path: "README.md" })], {
+					return fauxAssistantMessage([fauxToolCall("bash", { command: "echo checked" })], {
 						stopReason: "toolUse",
 					});
 				},

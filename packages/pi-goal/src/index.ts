@@ -20,9 +20,9 @@ import { FooterClock } from "./adapters/footer-clock.js";
 import { HeadlessRuns, type HeadlessSink, processSink } from "./adapters/headless.js";
 import { registerHooks } from "./adapters/hooks.js";
 import { registerManagedRuns } from "./adapters/managed-run.js";
-import { Dormancy } from "./adapters/peer.js";
+import { Dormancy, FOREIGN_SESSION_NOTICE } from "./adapters/peer.js";
 import { StopNotices } from "./adapters/stop-notice.js";
-import { registerTools } from "./adapters/tools.js";
+import { dormantToolText, registerTools } from "./adapters/tools.js";
 import { UsageRecovery } from "./adapters/usage-recovery.js";
 import { GoalWaker, type Timers } from "./adapters/wake.js";
 import { createContractRestorer } from "./adapters/window.js";
@@ -135,7 +135,10 @@ export function createPiGoal(options: PiGoalOptions = {}) {
 		/** Another goal extension that took over after ours registered (peer.ts). */
 		const otherOwner = () => dormancy.takeover(pi) ?? dormancy.reason;
 		const registerOurs = () => {
-			registerTools(pi, controller, batch);
+			registerTools(pi, controller, batch, () => {
+				const reason = otherOwner();
+				return reason === undefined ? undefined : dormantToolText(reason === FOREIGN_SESSION_NOTICE);
+			});
 			registerGoalCommand({
 				pi,
 				controller,

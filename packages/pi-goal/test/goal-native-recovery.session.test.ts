@@ -95,8 +95,8 @@ describe("native recovery", () => {
 		expect(harness.events.some((e) => e.type === "session_before_compact" && e.info.willRetry === true)).toBe(
 			true,
 		);
-		// The kickoff reply, continuation 1 (length) and its native retry: three responses.
-		expect(lastGoal(harness)).toMatchObject({ status: "complete", safety: { automaticTurns: 3 } });
+		// The kickoff reply, continuation 1 (length), its native retry and the completing batch: four.
+		expect(lastGoal(harness)).toMatchObject({ status: "complete", safety: { automaticTurns: 4 } });
 	});
 
 	it("failed overflow compaction recovery ends blocked", async () => {

@@ -98,7 +98,8 @@ describe("usage-limit recovery", () => {
 		await vi.waitFor(() => expect(h.providerCalls).toBe(6));
 		await settle(h);
 		expect(lastGoal(h)).toMatchObject({ id, status: "complete" });
-		expect(lastGoal(h).safety?.automaticTurns).toBe(counted + 1);
+		// The recovery reply and the response that completed the goal both count.
+		expect(lastGoal(h).safety?.automaticTurns).toBe(counted + 2);
 	});
 
 	it("a recovery request that does work before the rejection keeps normal accounting", async () => {

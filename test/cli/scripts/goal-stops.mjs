@@ -20,6 +20,23 @@ export default ({ fauxAssistantMessage, fauxText, fauxToolCall }) => {
 		case "complete":
 			// No tool work in the goal: the first goal_complete is asked about once, the second accepted.
 			return [fauxAssistantMessage(fauxText("Did part one.")), complete, complete];
+		case "complete-batch":
+			// goal_complete beside a command: Pi's loop asks the model once more after the batch (a
+			// batch ends the run only when every call in it does), and the model answers in text.
+			return [
+				(context) =>
+					fauxAssistantMessage(
+						[
+							fauxToolCall("bash", { command: "echo verified" }),
+							fauxToolCall("goal_complete", {
+								goal_id: goalId(context),
+								summary: "Both parts done and verified.",
+							}),
+						],
+						{ stopReason: "toolUse" },
+					),
+				fauxAssistantMessage(fauxText("All set: both parts are done.")),
+			];
 		case "blocked":
 			return [tool("goal_blocked", { reason: "Need the API key.", evidence: "401 from the API" })];
 		case "progress":

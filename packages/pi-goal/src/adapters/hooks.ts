@@ -213,8 +213,10 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 		const goal = controller.goal;
 		if (goal?.status === "active") {
 			deps.batch.ended(event.toolCallId, event.isError);
-			// The first tool that is not a goal tool: the goal has work to show (completion guard).
-			if (!goal.toolWork && !GOAL_TOOLS.has(event.toolName)) controller.apply({ type: "tool_work" }, ctx);
+			// The first tool that is not a goal tool and did not fail: the goal has work to show
+			// (completion guard; calls that all failed, a missing file, show nothing).
+			if (!goal.toolWork && !event.isError && !GOAL_TOOLS.has(event.toolName))
+				controller.apply({ type: "tool_work" }, ctx);
 		}
 		// Pi persisted the assistant message before this hook: the earliest reliable budget boundary.
 		if (hasBudget(controller)) controller.apply({ type: "budget_check" }, ctx);

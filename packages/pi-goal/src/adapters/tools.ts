@@ -85,6 +85,7 @@ type Decision = { readonly event: GoalEvent; readonly done: string } | { readonl
 function goalExecute<P extends { readonly goal_id: unknown }>(
 	controller: GoalController,
 	decide: (params: P, call: { id: string; signal: AbortSignal | undefined }) => Decision | Promise<Decision>,
+	off: () => string | undefined = () => undefined,
 ) {
 	return async (
 		id: string,
@@ -93,6 +94,8 @@ function goalExecute<P extends { readonly goal_id: unknown }>(
 		_onUpdate: unknown,
 		ctx: ExtensionContext,
 	): Promise<AgentToolResult<{ ok: boolean }>> => {
+		const dormant = off();
+		if (dormant) return result(dormant, true);
 		const stale = staleReason(controller, params.goal_id);
 		if (stale) return result(stale, true);
 		const decision = await decide(params, { id, signal });
@@ -105,11 +108,23 @@ function goalExecute<P extends { readonly goal_id: unknown }>(
 	};
 }
 
-/** Registers goal_complete, goal_blocked and goal_wait. */
+/**
+ * What a goal tool answers while pi-goal is off (peer.ts): another goal extension that registered
+ * its tools after ours (Pi routes a tool name to the extension loaded first, so ours shadow its
+ * tools of the same names), or a session whose goal another extension saved.
+ */
+export function dormantToolText(sessionOnly: boolean): string {
+	return sessionOnly
+		? "Rejected: pi-goal is off in this session (another goal extension saved its goal here); there is no pi-goal goal. Do not call goal tools."
+		: "Rejected: pi-goal is off here because another goal extension handles goals, but pi-goal was loaded first, so these goal tools are pi-goal's and the other extension's tools of the same names cannot be reached. Tell the user to keep only one goal extension.";
+}
+
+/** Registers goal_complete, goal_blocked and goal_wait; `off` is the answer while pi-goal is off. */
 export function registerTools(
 	pi: Pick<ExtensionAPI, "registerTool">,
 	controller: GoalController,
 	batch: BatchTracker,
+	off?: () => string | undefined,
 ): void {
 	/** Goal ids whose completion summary was already asked about (asked at most once per goal id). */
 	const asked = new Set<string>();
@@ -120,26 +135,30 @@ export function registerTools(
 		label: "Goal complete",
 		description: "Complete the goal, with evidence.",
 		parameters: COMPLETE,
-		execute: goalExecute(controller, async (params: CompleteParams, call) => {
-			const summary = String(params.summary ?? "").trim();
-			if (!summary) return { rejected: "Rejected: the summary is empty. Give the evidence of completion." };
-			// Authoritative: never refused for good; a doubtful completion is asked about once (issue 30).
-			// The calls beside it first: a tool of the same batch that ended well is tool work too.
-			const batchProblem = await batch.problemBeside(call.id, call.signal);
-			const goal = controller.goal;
-			const facts = {
-				// Only real tool work counts: a text-only plan before it shows nothing was done.
-				toolWork: goal?.toolWork === true,
-				batchProblem,
-				openItems: readOpenItems(params.open_items),
-			};
-			const decision = decideCompletion(summary, String(params.goal_id), asked, facts);
-			if (!decision.accept) return { rejected: quoteInline(decision.reason, 400) };
-			return {
-				event: { type: "complete", summary: bound(summary, MAX_SUMMARY) },
-				done: "Goal marked complete.",
-			};
-		}),
+		execute: goalExecute(
+			controller,
+			async (params: CompleteParams, call) => {
+				const summary = String(params.summary ?? "").trim();
+				if (!summary) return { rejected: "Rejected: the summary is empty. Give the evidence of completion." };
+				// Authoritative: never refused for good; a doubtful completion is asked about once (issue 30).
+				// The calls beside it first: a tool of the same batch that ended well is tool work too.
+				const batchProblem = await batch.problemBeside(call.id, call.signal);
+				const goal = controller.goal;
+				const facts = {
+					// Only real tool work counts: a text-only plan before it shows nothing was done.
+					toolWork: goal?.toolWork === true,
+					batchProblem,
+					openItems: readOpenItems(params.open_items),
+				};
+				const decision = decideCompletion(summary, String(params.goal_id), asked, facts);
+				if (!decision.accept) return { rejected: quoteInline(decision.reason, 400) };
+				return {
+					event: { type: "complete", summary: bound(summary, MAX_SUMMARY), byResponse: true },
+					done: "Goal marked complete.",
+				};
+			},
+			off,
+		),
 	});
 	pi.registerTool({
 		name: "goal_blocked",
@@ -148,12 +167,19 @@ export function registerTools(
 		label: "Goal blocked",
 		description: "Report a real blocker of the goal.",
 		parameters: BLOCKED,
-		execute: goalExecute(controller, (params: { goal_id: string; reason: string; evidence: string }) => {
-			const reason = String(params.reason ?? "").trim();
-			if (!reason) return { rejected: "Rejected: the reason is empty." };
-			const text = `${reason}${params.evidence ? ` (evidence: ${String(params.evidence).trim()})` : ""}`;
-			return { event: { type: "blocked", reason: text.slice(0, 2000) }, done: "Goal marked blocked." };
-		}),
+		execute: goalExecute(
+			controller,
+			(params: { goal_id: string; reason: string; evidence: string }) => {
+				const reason = String(params.reason ?? "").trim();
+				if (!reason) return { rejected: "Rejected: the reason is empty." };
+				const text = `${reason}${params.evidence ? ` (evidence: ${String(params.evidence).trim()})` : ""}`;
+				return {
+					event: { type: "blocked", reason: text.slice(0, 2000), byResponse: true },
+					done: "Goal marked blocked.",
+				};
+			},
+			off,
+		),
 	});
 	pi.registerTool({
 		name: "goal_wait",
@@ -182,6 +208,7 @@ export function registerTools(
 						: `until ${new Date(resumeAt).toISOString()}${raised}`;
 				return { event: { type: "wait", reason, resumeAt }, done: `Goal waiting ${when}.` };
 			},
+			off,
 		),
 	});
 }

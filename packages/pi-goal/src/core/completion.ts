@@ -23,6 +23,13 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/\bleft (?:a |an |some |several |\d+ )?(?:todos?|fixmes?|stubs?)\b|\b(?:is|are) left for (?:a )?(?:follow-?up|later|another)\b/i,
 	/\bran out of (?:time|budget|tokens)\b|\bdid(?: not|n't) get to\b|\b(?:did not|didn't) (?:write|add) (?:any )?tests\b/i,
 	/\b(?:is|are|remains?|still) (?:stubbed|a stub|a placeholder)\b/i,
+	// A part named as still broken or left undone, without the listed idioms (audit).
+	/(?<!\b(?:that|which|who) )\b(?:is|are) still (?:broken|missing|incomplete|unimplemented|pending)\b|\b(?:remains?|remaining) (?:unimplemented|incomplete|unfinished|broken)\b/i,
+	/\b(?:is|are) not (?:done|finished|implemented|wired(?: up)?)\s*(?:[.;]|$)|\bI skipped (?:the|some|a few|two|three|\d+) (?!(?:already|previously)\b)/im,
+	// …unless the clause says it was before the change ("Tests fail on main without this patch").
+	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b(?![^.;\n]*\b(?:without|before|until|unless|prior to)\b)/im,
+	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
+	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
 	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
@@ -43,7 +50,7 @@ export type CompletionDecision =
 
 /** What the tool knows about the goal's work besides the summary (issue 30). */
 export interface CompletionFacts {
-	/** Whether any tool other than the goal tools ran while this goal was active. */
+	/** Whether any tool other than the goal tools ran without failing while this goal was active. */
 	readonly toolWork: boolean;
 	/** A command of the same tool batch that failed or whose result is not in yet (its label). */
 	readonly batchProblem?: string;
@@ -55,11 +62,11 @@ export interface CompletionFacts {
 const UNCHECKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s*\S.*$/m;
 /**
  * Common English words that other languages do not share as everyday words: "is" (Dutch), "on"
- * (French), "to" (Polish, Czech), "was" (German), "of" (Dutch), "for" (Danish), "in", "a" and
- * "Tests" are left out, so one of them does not make a Dutch or French summary read as English.
+ * (French), "to" (Polish, Czech), "was" (German), "of" (Dutch), "for" (Danish), "as" (Portuguese), "in", "a"
+ * and "Tests" are left out, so one of them does not make a Dutch or French summary read as English.
  */
 const ENGLISH =
-	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|as|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs)\b/gi;
+	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs|green|merged|shipped|ready|lgtm|clean|resolved|released|deployed)\b/gi;
 
 /**
  * Whether the summary is text the English phrase list can judge: two or more common English words,
@@ -75,16 +82,16 @@ export function readableAsEnglish(summary: string): boolean {
 
 /** Why a completion is asked about, if it is (the most specific first). */
 function doubt(summary: string, facts: CompletionFacts): { phrase: string; reason: string } | undefined {
-	if (!facts.toolWork)
-		return {
-			phrase: "no tool work yet",
-			reason:
-				"Not completed yet: no tool has run for this goal, so nothing shows the work is done. Do the work and verify it, or, if nothing needed doing, call goal_complete again and it will be accepted.",
-		};
 	if (facts.batchProblem)
 		return {
 			phrase: facts.batchProblem,
 			reason: `Not completed yet: ${facts.batchProblem} in the same batch as goal_complete. Check that result first; if every requirement is met, call goal_complete again and it will be accepted.`,
+		};
+	if (!facts.toolWork)
+		return {
+			phrase: "no tool work yet",
+			reason:
+				"Not completed yet: no tool has run for this goal without failing, so nothing shows the work is done. Do the work and verify it, or, if nothing needed doing, call goal_complete again and it will be accepted.",
 		};
 	const open = facts.openItems?.filter((item) => item.trim().length > 0) ?? [];
 	if (open.length > 0) {

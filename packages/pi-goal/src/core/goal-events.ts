@@ -54,8 +54,9 @@ export type GoalEvent =
 			readonly costLimit?: number | null;
 	  }
 	| { readonly type: "clear"; readonly reason?: "user" | "cancelled"; readonly detail?: string }
-	| { readonly type: "complete"; readonly summary: string }
-	| { readonly type: "blocked"; readonly reason: string }
+	/** `byResponse`: called by the model (goal_complete/goal_blocked), in a response not counted yet. */
+	| { readonly type: "complete"; readonly summary: string; readonly byResponse?: true }
+	| { readonly type: "blocked"; readonly reason: string; readonly byResponse?: true }
 	| {
 			readonly type: "wait";
 			readonly reason: string;

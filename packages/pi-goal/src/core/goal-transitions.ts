@@ -146,11 +146,13 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 		}
 		case "complete": {
 			if (goal?.status !== "active") return unchanged(state, "No active goal.");
-			return stop(state, goal, "complete", facts, { outcome: event.summary }, false);
+			const counted = withFinishingResponse(goal, event.byResponse);
+			return stop(state, counted, "complete", facts, { outcome: event.summary }, false);
 		}
 		case "blocked": {
 			if (goal?.status !== "active") return unchanged(state, "No active goal.");
-			return stop(state, goal, "blocked", facts, { outcome: event.reason }, false);
+			const counted = withFinishingResponse(goal, event.byResponse);
+			return stop(state, counted, "blocked", facts, { outcome: event.reason }, false);
 		}
 		case "wait": {
 			if (goal?.status !== "active") return unchanged(state, "No active goal.");
@@ -230,6 +232,17 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 			return stop(state, goal, "budget_limited", facts, outcome ? { outcome } : {}, true);
 		}
 	}
+}
+
+/**
+ * Rule: the response that ends the goal counts (issue 30: every response of the goal counts, and
+ * the count is what the user sees). A response with tool calls is counted once its tools ran
+ * (boundary.ts); its goal_complete or goal_blocked ends the goal first, so the stop counts it,
+ * without the breakers, in the one entry the stop writes.
+ */
+export function withFinishingResponse(goal: GoalRecord, byResponse: boolean | undefined): GoalRecord {
+	if (!byResponse) return goal;
+	return { ...goal, safety: { ...goal.safety, automaticTurns: goal.safety.automaticTurns + 1 } };
 }
 
 /** Whether the goal is active and not waiting (it works, so automatic prompts may follow). */

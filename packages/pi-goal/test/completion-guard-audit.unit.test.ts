@@ -1,0 +1,58 @@
+/**
+ * Audit of the completion guard's English heuristic (issue 30): short English notes of finished
+ * work are accepted at once; plain English admissions phrased without the listed idioms are asked;
+ * a word English shares with another language (Portuguese "as") does not make a non-English
+ * admission read as English, which the English phrase list would then accept.
+ */
+import { describe, expect, it } from "vitest";
+import { decideCompletion } from "../src/core/completion.js";
+
+const decide = (summary: string) => decideCompletion(summary, "g-1", new Set(), { toolWork: true });
+
+describe("completion guard: the English heuristic", () => {
+	it("short English notes of finished work are accepted at once", () => {
+		for (const summary of [
+			"Tests green.",
+			"LGTM, merged.",
+			"Shipped: --json flag, docs, tests.",
+			"Ready; CI green.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
+	it("a Portuguese admission is not read as English because of the article 'as'", () => {
+		const summary =
+			"Implementei as alterações principais, mas ainda faltam os testes de integração e as migrações.";
+		expect(decide(summary).accept).toBe(false);
+	});
+
+	it("plain English admissions (still broken, not done, remains unimplemented, skipped, tests fail) are asked", () => {
+		for (const summary of [
+			"Most of it works, but the export path is still broken.",
+			"Implemented parsing; the CLI wiring is not done.",
+			"I implemented A and B. C remains unimplemented.",
+			"The flag works but I skipped the docs.",
+			"Tests fail on Windows; everything else done.",
+		])
+			expect(decide(summary).accept, summary).toBe(false);
+	});
+
+	it("a plan or a promise of work to come, after some tool work (a read), is asked: it is not finished work", () => {
+		for (const summary of [
+			"Plan: 1) add the --json flag 2) add tests. I will implement this now.",
+			"I read the CLI entry point. I will add the --json flag and a test next.",
+			"Looked at the code; I'll implement the parser change now.",
+		])
+			expect(decide(summary).accept, summary).toBe(false);
+	});
+
+	it("finished work that narrates failures or pending states with the same words is accepted at once", () => {
+		for (const summary of [
+			"Tests fail on main without this patch; with it they pass (12 passed).",
+			"Requests that are still pending at shutdown are now drained; added a test, all tests pass.",
+			"Fixed the retry: jobs which are still broken after 3 tries go to the dead-letter queue. Tests pass.",
+			"The old endpoint is not implemented anymore; removed its route and docs. Tests pass.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+});
