@@ -1,0 +1,37 @@
+/**
+ * Rule "a reload keeps the last walk" (walk-handover.ts): `/reload` between two settles must not
+ * turn a change made since the last walk into the new runtime's starting point. Real jscpd, in the
+ * CLI's default trust state (untrusted) and trusted.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply } from "@pi-lifecycle/lifecycle-kit/testing";
+import { describe, expect, it } from "vitest";
+import { customMessages, duplicatedFunction, otherFunction, sessionFixtures, waitFor } from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+const fixtures = sessionFixtures();
+
+describe("a reload keeps the last walk", () => {
+	for (const trusted of [false, true]) {
+		const where = trusted ? "trusted" : "untrusted";
+		it(`${where}: a copy another process made between two settles is reported after /reload`, async () => {
+			const { root, agentDir } = fixtures.sandbox({
+				"src/a.ts": duplicatedFunction("computeTotals"),
+				"src/w.ts": otherFunction("countWords"),
+			});
+			const s = await fixtures.ready({ project: root, agentDir, trusted });
+			s.script(reply("hello"));
+			await s.prompt("hello");
+			await s.controller.settled();
+			// An editor or another terminal, after the last walk and before the reload.
+			writeFileSync(join(root, "src/e.ts"), duplicatedFunction("computeTotals"));
+			await s.reload();
+			await s.controller.settled();
+			s.script(reply("anything else?"));
+			await s.prompt("anything else?");
+			await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+			expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.details)).toContain("src/e.ts");
+		}, 120_000);
+	}
+});
