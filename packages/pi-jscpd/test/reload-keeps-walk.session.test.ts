@@ -44,6 +44,25 @@ describe("a reload keeps the last walk", () => {
 		}, 120_000);
 	}
 
+	it("untrusted: two reloads in a row, the second before the first runtime's walk, still report the copy", async () => {
+		const { root, agentDir } = fixtures.sandbox({
+			"src/a.ts": duplicatedFunction("computeTotals"),
+			"src/w.ts": otherFunction("countWords"),
+		});
+		const s = await fixtures.ready({ project: root, agentDir, trusted: false });
+		s.script(reply("hello"));
+		await s.prompt("hello");
+		await s.controller.settled();
+		writeFileSync(join(root, "src/e.ts"), duplicatedFunction("computeTotals"));
+		await s.reload();
+		await s.reload();
+		await s.controller.settled();
+		s.script(reply("anything else?"));
+		await s.prompt("anything else?");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.details)).toContain("src/e.ts");
+	}, 120_000);
+
 	it("a trusted git repository: a copy committed after the last check and before /reload is still the session's work", async () => {
 		const { root, agentDir } = fixtures.sandbox({
 			"src/a.ts": duplicatedFunction("computeTotals"),

@@ -150,9 +150,9 @@ export class OutsideChangeDetector {
 		this.#recorded.clear();
 	}
 
-	/** The last walk, for the next runtime of this session (walk-handover.ts). */
+	/** The last walk, for the next runtime of this session (walk-handover.ts); the adopted one until a walk. */
 	get last(): Snapshot | undefined {
-		return this.#last;
+		return this.#handedOver ?? this.#last;
 	}
 
 	/** Compares the first time with `last` (the previous runtime's last walk), not the reference walk. */
