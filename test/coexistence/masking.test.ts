@@ -61,7 +61,8 @@ describe.each([ALL, [...ALL].reverse()])("masking with all three, load order %s,
 		vi.stubEnv("PI_CODING_AGENT_DIR", agentDir);
 		const cwd = mkdtempSync(join(tmpdir(), "pi-lifecycle-masking-project-"));
 		for (let i = 0; i < 8; i++)
-			writeFileSync(join(cwd, `part${i}.txt`), `part ${i}: ${"data ".repeat(400)}\n`);
+			// Even parts are large (6,000 characters: masked at the first step after they were answered).
+			writeFileSync(join(cwd, `part${i}.txt`), `part ${i}: ${"data ".repeat(i % 2 === 0 ? 1200 : 400)}\n`);
 		let ref = "";
 		const recall: DynamicStep = (context) => {
 			const stub = texts(context.messages).find((t) => t.startsWith(STUB)) ?? "";
@@ -94,6 +95,10 @@ describe.each([ALL, [...ALL].reverse()])("masking with all three, load order %s,
 		// Masking happened, and the goal's contract is still sent whole in the last request.
 		const last = requests.at(-1) as RecordedRequest;
 		expect(stubCount(last.messages)).toBeGreaterThan(0);
+		// A large part is masked in the last request, and every stub stands for a read answered before.
+		expect(texts(last.messages).some((t) => t.startsWith(STUB) && /\(60\d\d characters\)/.test(t))).toBe(
+			true,
+		);
 		expect(activeGoalId(last.messages)).toBeTruthy();
 		// Between steps (the same number of stubs) each request starts with the previous one.
 		let compared = 0;

@@ -356,6 +356,44 @@ describe("observation masking (issue 32)", () => {
 		expect(answers[2]).toBe(answers[0]);
 	});
 
+	it("large outputs are masked sooner: at the first step after the model answered them, only at steps, never an error", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 3, maskStepTurns: 4 });
+		const id = (t: number) => `large-${run}-${t}`;
+		// Even calls emit 5,000 characters (large), odd ones 2,000; call 5 fails with 5,000 characters.
+		const size = (t: number) => (t % 2 === 0 || t === 5 ? 5000 : SIZE);
+		h.script(
+			...Array.from({ length: 16 }, (_, t) =>
+				toolCalls([
+					{
+						name: "emit",
+						args: { name: id(t), size: size(t), ...(t === 5 ? { fail: true } : {}) },
+						id: id(t),
+					},
+				]),
+			),
+			reply("done large"),
+		);
+		await h.prompt("work");
+		const wires = h.requests.map(wire);
+		const breaks: number[] = [];
+		for (let i = 1; i < wires.length; i++)
+			if (!wires[i]?.startsWith((wires[i - 1] as string).slice(0, -1))) breaks.push(i);
+		// The same steps as without large outputs: the horizon moves at 7, 11 and 15 answered turns.
+		expect(breaks).toEqual([7, 11, 15]);
+		const stubbed = (request: (typeof h.requests)[number] | undefined) =>
+			resultTexts(request).flatMap((text, t) => (text.startsWith("[pi-reset] Old output hidden") ? [t] : []));
+		// Request 7 (7 answers, horizon 4): small outputs of turns up to 4, large ones up to 6 (3 + 4 − 1).
+		expect(stubbed(h.requests[7])).toEqual([0, 1, 2, 3, 4]);
+		// Last request (16 answers, horizon 12): small up to turn 12, large up to 14; the error stays whole.
+		expect(stubbed(h.requests.at(-1))).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12]);
+		expect(resultTexts(h.requests.at(-1))[5]).toContain(outputOf(id(5), 5000).slice(0, 200));
+		// Every stubbed output was sent whole in an earlier request.
+		for (const request of h.requests)
+			for (const t of stubbed(request))
+				expect(h.requests.some((r) => resultTexts(r)[t] === outputOf(id(t), size(t)))).toBe(true);
+	});
+
 	it("/reset status says what masking does and how to switch it off", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 7, maskStepTurns: 3 });

@@ -69,7 +69,7 @@ export class JscpdController {
 		this.#session.root = root;
 		const trusted = safeTrusted(ctx);
 		this.#parts.runner.bind({ root, trusted });
-		this.#parts.outside.bind(root, trusted);
+		this.#parts.outside.bind(root, trusted, ctx.sessionManager.getSessionId(), reason);
 		this.reloadSettings(ctx);
 		const entries = ctx.sessionManager.getBranch() as unknown as ReplayEntry[];
 		const { mutations, malformed } = this.#replay(entries);
@@ -232,10 +232,10 @@ export class JscpdController {
 	}
 
 	/** session_shutdown: kill the live process, close the scheduler, await cleanup. Never waits for a scan. */
-	async shutdown(): Promise<void> {
+	async shutdown(reason?: string): Promise<void> {
 		this.#session.shutdown = true;
 		this.#syncBaselineWait();
-		this.#parts.outside.abort();
+		this.#parts.outside.close(reason);
 		this.#parts.projectIndex.close();
 		// The runner SIGKILLs its live process first, so closing the scheduler never waits for a scan.
 		const runner = this.#parts.runner.close();

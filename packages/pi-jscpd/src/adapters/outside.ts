@@ -9,7 +9,8 @@ import type { StaleGuard } from "@pi-lifecycle/lifecycle-kit";
 import { ABORT_REASON } from "../core/abort-reason.js";
 import { nextMacrotask } from "./defer.js";
 import type { SkippedIgnoreFile } from "./ignore-files.js";
-import { type Detection, type DetectionMode, OutsideChangeDetector } from "./worktree.js";
+import { handOver, handOverKey, takeHandedOver } from "./walk-handover.js";
+import { type Detection, type DetectionMode, OutsideChangeDetector, type Snapshot } from "./worktree.js";
 
 /** What a probe needs from its owner. */
 export interface OutsideProbeDeps {
@@ -24,6 +25,8 @@ export class OutsideProbe {
 	readonly #deps: OutsideProbeDeps;
 	#detector: OutsideChangeDetector | undefined;
 	#probe: AbortController | undefined;
+	/** Who may take this runtime's last walk after a reload (walk-handover.ts). */
+	#key: string | undefined;
 	/** The reference walk being taken (undefined once taken, failed or before any). */
 	#reference: Promise<void> | undefined;
 
@@ -51,11 +54,24 @@ export class OutsideProbe {
 		return this.#reference ?? Promise.resolve();
 	}
 
-	/** Binds to a project root (session start); git runs only when the project is trusted. */
-	bind(root: string, trusted: boolean): void {
+	/**
+	 * Binds to a project root (session start); git runs only when the project is trusted. After a
+	 * reload of the same session, the first comparison starts from the last walk before it.
+	 */
+	bind(root: string, trusted: boolean, sessionId: string, reason: string): void {
 		this.abort();
 		this.#reference = undefined;
 		this.#detector = new OutsideChangeDetector(root, trusted);
+		this.#key = handOverKey(sessionId, root, trusted);
+		const last = takeHandedOver<Snapshot>(this.#key);
+		if (last && reason === "reload") this.#detector.adopt(last);
+	}
+
+	/** Aborts the running probe; at a reload, hands the last walk to the next runtime. */
+	close(reason: string | undefined): void {
+		this.abort();
+		const last = this.#detector?.last;
+		if (reason === "reload" && last && this.#key) handOver(this.#key, last);
 	}
 
 	/** Why the last comparison may have missed changes (undefined when it saw everything). */

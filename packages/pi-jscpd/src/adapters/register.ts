@@ -31,8 +31,8 @@ export function registerLifecycle(pi: ExtensionAPI, controller: JscpdController)
 	pi.on("session_start", (event, ctx) => {
 		controller.start(ctx, event.reason);
 	});
-	pi.on("session_shutdown", async () => {
-		await controller.shutdown();
+	pi.on("session_shutdown", async (event) => {
+		await controller.shutdown(event.reason);
 	});
 	pi.on("session_before_tree", () => {
 		controller.invalidate();

@@ -49,7 +49,7 @@ interface GitBase {
 }
 
 /** A walk and the git refs read with it (trusted git only). */
-interface Snapshot {
+export interface Snapshot {
 	readonly walk: ProjectWalk;
 	readonly refs?: GitRefs;
 }
@@ -90,6 +90,8 @@ export class OutsideChangeDetector {
 	#gitIgnored: string[] = [];
 	/** When the first reference walk was taken (commits after it are the session's own). */
 	#startedAt = 0;
+	/** The previous runtime's last walk (walk-handover.ts): the first comparison starts from it. */
+	#handedOver: Snapshot | undefined;
 
 	/**
 	 * @param root Canonical project root.
@@ -143,8 +145,19 @@ export class OutsideChangeDetector {
 		}
 		const snapshot = await this.#take(signal);
 		this.#reference = snapshot;
-		this.#last = snapshot;
+		this.#last = this.#handedOver ?? snapshot;
+		this.#handedOver = undefined;
 		this.#recorded.clear();
+	}
+
+	/** The last walk, for the next runtime of this session (walk-handover.ts); the adopted one until a walk. */
+	get last(): Snapshot | undefined {
+		return this.#handedOver ?? this.#last;
+	}
+
+	/** Compares the first time with `last` (the previous runtime's last walk), not the reference walk. */
+	adopt(last: Snapshot): void {
+		this.#handedOver = last;
 	}
 
 	/**
