@@ -33,8 +33,6 @@ const BOUNDARY = peer("compaction-boundary.ts");
 
 const BOOT = "[pi-reset] Context window";
 const WARNING = "[pi-reset] Checkpoint";
-// 128k window, default reserve 16384: Pi's threshold compaction above 111616 tokens.
-const overThreshold = { totalTokens: 120_000, input: 120_000 };
 const compactable = { compaction: { enabled: true, keepRecentTokens: 1 } };
 // Pi's threshold at 8,000 tokens (a 128k window, a 120,000-token reserve). The faux provider reports
 // a request's size as its usage at message_end, like a real provider, so a large prompt crosses it.
@@ -107,8 +105,7 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 					extensionPaths: loadOrder(set, SUMMARY, peerFirst),
 					settings: lowThreshold,
 				});
-				// The answer (its output counts in its usage) crosses the threshold, not the prompt: a prompt
-				// over it is compacted by Pi before its first request, where no boundary exists.
+				// The answer's usage (its output counts) crosses Pi's threshold.
 				harness.script(reply(`big answer ${padding(9_000)}`), reply("PEER SUMMARY"), reply("after"));
 				await harness.prompt("REQUEST-ONE start the work");
 				await harness.prompt("two");
