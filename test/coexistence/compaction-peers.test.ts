@@ -380,3 +380,35 @@ describe.each([
 		expect(countContaining(last, "(active)")).toBe(1);
 	});
 });
+
+describe.each([
+	["first", true],
+	["after our three", false],
+] as const)(
+	"a goal turn ending over Pi's threshold, a summarising extension loaded %s",
+	(_where, peerFirst) => {
+		it("at Pi's threshold pi-reset resets at the boundary: the goal's continuation runs in the new window with the same goal id and one contract, and nobody bills a summary", async () => {
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(["pi-reset", "pi-goal", "pi-jscpd"], SUMMARY, peerFirst),
+				settings: lowThreshold,
+				responses: [
+					// The goal's first answer ends its turn over the threshold (its output counts in its usage).
+					reply(`First half written. ${padding(9_000)}`),
+					reply("Second half written."),
+				],
+			});
+			await harness.prompt("/goal Write the report in two halves");
+			await harness.session.waitForIdle();
+
+			expect(harness.errors).toEqual([]);
+			expect(harness.events.filter((e) => e.type === "session_before_compact")).toEqual([]);
+			expect(summaryCalls(harness)).toBe(0);
+			// The continuation (the second request) is what is checked; later goal turns are not.
+			expect(compactions(harness).map(isResetCompaction)).toEqual([true]);
+			const [first, continuation] = harness.requests;
+			expect(text(continuation)).toContain(BOOT);
+			expect(activeGoalId(continuation?.messages ?? [])).toBe(activeGoalId(first?.messages ?? []));
+			expect(countContaining(continuation?.messages ?? [], "(active)")).toBe(1);
+		});
+	},
+);
