@@ -34,9 +34,10 @@ const BOUNDARY = peer("compaction-boundary.ts");
 const BOOT = "[pi-reset] Context window";
 const WARNING = "[pi-reset] Checkpoint";
 const compactable = { compaction: { enabled: true, keepRecentTokens: 1 } };
-// Pi's threshold at 8,000 tokens (a 128k window, a 120,000-token reserve). The faux provider reports
+// Pi's threshold at 20,000 tokens (a 128k window, a 108,000-token reserve). The faux provider reports
 // a request's size as its usage at message_end, like a real provider, so a large prompt crosses it.
-const lowThreshold = { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 120_000 } };
+// (The sizes below hold on Pi 1.3.0 and 1.6.)
+const lowThreshold = { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 108_000 } };
 /** About `tokens` tokens of text (the faux provider counts four characters a token). */
 const padding = (tokens: number) => "context ".repeat(tokens / 2);
 
@@ -106,7 +107,7 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 					settings: lowThreshold,
 				});
 				// The answer's usage (its output counts) crosses Pi's threshold.
-				harness.script(reply(`big answer ${padding(9_000)}`), reply("PEER SUMMARY"), reply("after"));
+				harness.script(reply(`big answer ${padding(21_000)}`), reply("PEER SUMMARY"), reply("after"));
 				await harness.prompt("REQUEST-ONE start the work");
 				await harness.prompt("two");
 				expect(summaryCalls(harness)).toBe(0);
@@ -351,31 +352,36 @@ describe.each([
 			extensionPaths: loadOrder(["pi-reset", "pi-goal", "pi-jscpd"], SUMMARY, peerFirst),
 			settings: lowThreshold,
 			responses: [
+				reply("warmed up"),
 				reply("OLD-ANSWER before the goal"),
 				fauxAssistantMessage([fauxToolCall("read", { path: "notes.txt" })], { stopReason: "toolUse" }),
 				reply("Read the notes; the first half is done."),
 				completeGoal("Both halves done; checked the notes file."),
 			],
 		});
-		// The notes (3,000 tokens) push the window over Pi's threshold between the goal's turns; the turn
+		// The notes (9,000 tokens) push the window over Pi's threshold between the goal's turns; the turn
 		// in progress fits in half the usable window, so the reset keeps it.
-		writeFileSync(join(harness.cwd, "notes.txt"), `NOTES-CONTENT ${padding(3_000)}\n`);
-		await harness.prompt(`an earlier question ${padding(3_000)}`);
+		writeFileSync(join(harness.cwd, "notes.txt"), `NOTES-CONTENT ${padding(9_000)}\n`);
+		await harness.prompt("warm up");
+		await harness.prompt(`an earlier question ${padding(11_000)}`);
 		await harness.prompt("/goal Summarise the notes in two halves");
 		await harness.session.waitForIdle();
 
 		expect(harness.errors).toEqual([]);
 		expect(harness.events.filter((e) => e.type === "session_before_compact")).toEqual([]);
 		expect(summaryCalls(harness)).toBe(0);
-		expect(harness.providerCalls).toBe(4);
+		expect(harness.providerCalls).toBe(5);
+		// Every compaction is pi-reset's. (Pi 1.3.0's faux provider counts new prompt text twice in its
+		// usage, so there the window after the reset measures over the threshold again and is reset
+		// again at its boundary, still with no compaction by Pi.)
 		const resets = compactions(harness);
-		expect(resets).toHaveLength(1);
-		expect(isResetCompaction(resets[0])).toBe(true);
-		const afterReset = harness.requests[2]?.messages ?? [];
+		expect(resets.length).toBeGreaterThanOrEqual(1);
+		expect(resets.every(isResetCompaction)).toBe(true);
+		const afterReset = harness.requests[3]?.messages ?? [];
 		// The turn in progress is kept: the tool output is still there after the reset.
 		expect(texts(afterReset).join("\n")).toContain("NOTES-CONTENT");
-		expect(activeGoalId(afterReset)).toBe(activeGoalId(harness.requests[1]?.messages ?? []));
-		const last = harness.requests[3]?.messages ?? [];
+		expect(activeGoalId(afterReset)).toBe(activeGoalId(harness.requests[2]?.messages ?? []));
+		const last = harness.requests[4]?.messages ?? [];
 		expect(activeGoalId(last)).toBe(activeGoalId(afterReset));
 		expect(countContaining(last, "(active)")).toBe(1);
 	});
@@ -393,7 +399,7 @@ describe.each([
 				settings: lowThreshold,
 				responses: [
 					// The goal's first answer ends its turn over the threshold (its output counts in its usage).
-					reply(`First half written. ${padding(9_000)}`),
+					reply(`First half written. ${padding(21_000)}`),
 					reply("Second half written."),
 				],
 			});
