@@ -1,8 +1,8 @@
 /**
- * The real `pi` CLI with pi-reset loaded before a summarising compaction extension (a stand-in for
- * Pi's custom-compaction example): at Pi's threshold compaction the extension's paid summary is
- * kept, pi-reset says so once, and the process exits cleanly (docs/coexistence.md, "Compaction
- * extensions").
+ * The real `pi` CLI with pi-reset beside a summarising compaction extension (a stand-in for Pi's
+ * custom-compaction example), in both load orders: at Pi's threshold pi-reset resets at the answer's
+ * boundary, so Pi starts no compaction and the extension makes no summarisation request; the
+ * process exits cleanly (docs/coexistence.md, "Compaction extensions").
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -23,12 +23,17 @@ afterEach(() => {
 	run = undefined;
 });
 
-describe("real pi CLI: pi-reset beside a summarising compaction extension", () => {
-	it("loaded first, pi-reset keeps the other extension's summary and says so once", async () => {
+describe.each([
+	["before a summarising compaction extension", true],
+	["after a summarising compaction extension", false],
+] as const)("real pi CLI: pi-reset loaded %s", (_where, resetFirst) => {
+	it("at Pi's threshold pi-reset resets at the boundary: the summarising extension makes no request and nothing is replaced", async () => {
 		// A 16,000-token window with a 2,000-token reserve: a 60,000-character prompt (15,000 tokens
-		// by the faux provider's count) is over Pi's threshold, so Pi compacts after the answer.
+		// by the faux provider's count) puts the answer over Pi's threshold.
+		const ours = install.paths[0] ?? "";
+		const summary = peer("compaction-summary.ts");
 		run = await runPi({
-			extensions: [install.paths[0] ?? "", peer("compaction-summary.ts")],
+			extensions: resetFirst ? [ours, summary] : [summary, ours],
 			script: script("compaction-peer.mjs"),
 			prompt: `Start the parser work. ${"context ".repeat(7_500)}`,
 			env: { PI_LIFECYCLE_FAUX_CONTEXT_WINDOW: "16000" },
@@ -39,15 +44,11 @@ describe("real pi CLI: pi-reset beside a summarising compaction extension", () =
 			},
 		});
 		expect(run.code, run.stderr).toBe(0);
-		// The summarising extension made its call, and its summary is the one Pi kept.
-		expect(run.requests).toHaveLength(2);
-		expect(JSON.stringify(run.requests[1]?.messages)).toContain("You are a conversation summarizer.");
-		const compacted = run.events.find((e) => e.type === "compaction_end") as
-			| { result?: { summary?: string } }
-			| undefined;
-		expect(compacted?.result?.summary).toContain("CLI-PEER-SUMMARY");
+		// One request: the answer. No summarisation request, no compaction Pi ran.
+		expect(run.requests).toHaveLength(1);
+		expect(JSON.stringify(run.requests)).not.toContain("You are a conversation summarizer.");
+		expect(run.events.some((e) => e.type === "compaction_start")).toBe(false);
 		const output = `${run.stdout}\n${run.stderr}`;
-		expect(output.split("another extension's compaction replaced the reset").length - 1).toBe(1);
-		expect(output).toContain("its summary is kept");
+		expect(output).not.toContain("another extension's compaction replaced the reset");
 	});
 });

@@ -5,10 +5,14 @@
  * command) and an auto-compacting extension (`ctx.compact()` after a tool result), each before and
  * after pi-reset, with pi-reset alone and with all three of ours, loaded from their packed tarballs.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import {
 	createScriptedSession,
+	type DynamicStep,
 	type RecordedRequest,
 	reply,
 	type ScriptedSession,
@@ -17,7 +21,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { BOUNDARY_SUMMARY } from "../fixtures/peers/compaction-boundary.js";
 import { SUMMARY_PROMPT_START } from "../fixtures/peers/compaction-summary.js";
-import { texts } from "../support/model.js";
+import { activeGoalId, countContaining, texts } from "../support/model.js";
 import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
 
 const peer = (file: string) => fileURLToPath(new URL(`../fixtures/peers/${file}`, import.meta.url));
@@ -29,9 +33,13 @@ const BOUNDARY = peer("compaction-boundary.ts");
 
 const BOOT = "[pi-reset] Context window";
 const WARNING = "[pi-reset] Checkpoint";
-// 128k window, default reserve 16384: Pi's threshold compaction above 111616 tokens.
-const overThreshold = { totalTokens: 120_000, input: 120_000 };
 const compactable = { compaction: { enabled: true, keepRecentTokens: 1 } };
+// Pi's threshold at 20,000 tokens (a 128k window, a 108,000-token reserve). The faux provider reports
+// a request's size as its usage at message_end, like a real provider, so a large prompt crosses it.
+// (The sizes below hold on Pi 1.3.0 and 1.6.)
+const lowThreshold = { compaction: { enabled: true, keepRecentTokens: 1, reserveTokens: 108_000 } };
+/** About `tokens` tokens of text (the faux provider counts four characters a token). */
+const padding = (tokens: number) => "context ".repeat(tokens / 2);
 
 const ours: Record<string, ExtensionName[]> = {
 	"pi-reset alone": ["pi-reset"],
@@ -87,16 +95,46 @@ function resetNotices(stderr: { mock: { calls: unknown[][] } }): string[] {
 }
 
 describe.each(Object.entries(ours))("with %s", (_label, set) => {
-	describe("a summary-producing compaction handler (like Pi's custom-compaction example)", () => {
+	describe.each([
+		["first", true],
+		["after pi-reset", false],
+	] as const)(
+		"a summary-producing compaction handler (like Pi's custom-compaction example) loaded %s",
+		(where, peerFirst) => {
+			it(`at Pi's threshold pi-reset resets at the boundary: a summarising extension loaded ${where} bills nothing`, async () => {
+				harness = await createScriptedSession({
+					extensionPaths: loadOrder(set, SUMMARY, peerFirst),
+					settings: lowThreshold,
+				});
+				// The answer's usage (its output counts) crosses Pi's threshold.
+				harness.script(reply(`big answer ${padding(21_000)}`), reply("PEER SUMMARY"), reply("after"));
+				await harness.prompt("REQUEST-ONE start the work");
+				await harness.prompt("two");
+				expect(summaryCalls(harness)).toBe(0);
+				expect(harness.events.filter((e) => e.type === "session_before_compact")).toEqual([]);
+				const [compaction] = compactions(harness);
+				expect(isResetCompaction(compaction)).toBe(true);
+				expect(compaction?.summary).toContain("REQUEST-ONE start the work");
+				expect(text(harness.requests.at(-1))).toContain(BOOT);
+				expect(harness.providerCalls).toBe(2);
+				expect(harness.errors).toEqual([]);
+			});
+		},
+	);
+
+	describe("a summary-producing compaction handler and a compaction Pi still asks about (/compact)", () => {
 		it("loaded after pi-reset: its summary is kept, pi-reset says so once and warns the compacted context as a new window", async () => {
 			const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
 			harness = await createScriptedSession({
 				extensionPaths: loadOrder(set, SUMMARY, false),
 				settings: compactable,
 			});
-			harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
-			harness.script(reply("big answer"), reply("PEER SUMMARY of the work"));
+			harness.script(
+				reply(`big answer ${"long answer text ".repeat(400)}`),
+				reply("PEER SUMMARY of the work"),
+			);
 			await harness.prompt("one");
+			await harness.session.compact();
 			expect(summaryCalls(harness)).toBe(1);
 			const [compaction] = compactions(harness);
 			expect(compaction?.summary).toContain("PEER SUMMARY");
@@ -121,10 +159,13 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 				extensionPaths: loadOrder(set, SUMMARY, true),
 				settings: compactable,
 			});
-			harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
-			harness.script(reply("big answer"), reply("PEER SUMMARY"), reply("after"));
+			harness.script(
+				reply(`big answer ${"long answer text ".repeat(400)}`),
+				reply("PEER SUMMARY"),
+				reply("after"),
+			);
 			await harness.prompt("one");
-			harness.setUsage(undefined);
+			await harness.session.compact();
 			await harness.prompt("two");
 			expect(summaryCalls(harness)).toBe(1);
 			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
@@ -292,3 +333,88 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 		},
 	);
 });
+
+/** A step that calls goal_complete with the goal id the model was given. */
+const completeGoal =
+	(summary: string): DynamicStep =>
+	(context) =>
+		fauxAssistantMessage(
+			[fauxToolCall("goal_complete", { goal_id: activeGoalId(context.messages) ?? "missing", summary })],
+			{ stopReason: "toolUse" },
+		);
+
+describe.each([
+	["first", true],
+	["after our three", false],
+] as const)("a goal run crossing Pi's threshold, a summarising extension loaded %s", (_where, peerFirst) => {
+	it("at Pi's threshold pi-reset resets at the boundary: the goal run continues in the same goal id with its contract, and nobody bills a summary", async () => {
+		harness = await createScriptedSession({
+			extensionPaths: loadOrder(["pi-reset", "pi-goal", "pi-jscpd"], SUMMARY, peerFirst),
+			settings: lowThreshold,
+			responses: [
+				reply("warmed up"),
+				reply("OLD-ANSWER before the goal"),
+				fauxAssistantMessage([fauxToolCall("read", { path: "notes.txt" })], { stopReason: "toolUse" }),
+				reply("Read the notes; the first half is done."),
+				completeGoal("Both halves done; checked the notes file."),
+			],
+		});
+		// The notes (9,000 tokens) push the window over Pi's threshold between the goal's turns; the turn
+		// in progress fits in half the usable window, so the reset keeps it.
+		writeFileSync(join(harness.cwd, "notes.txt"), `NOTES-CONTENT ${padding(9_000)}\n`);
+		await harness.prompt("warm up");
+		await harness.prompt(`an earlier question ${padding(11_000)}`);
+		await harness.prompt("/goal Summarise the notes in two halves");
+		await harness.session.waitForIdle();
+
+		expect(harness.errors).toEqual([]);
+		expect(harness.events.filter((e) => e.type === "session_before_compact")).toEqual([]);
+		expect(summaryCalls(harness)).toBe(0);
+		expect(harness.providerCalls).toBe(5);
+		// Every compaction is pi-reset's. (Pi 1.3.0's faux provider counts new prompt text twice in its
+		// usage, so there the window after the reset measures over the threshold again and is reset
+		// again at its boundary, still with no compaction by Pi.)
+		const resets = compactions(harness);
+		expect(resets.length).toBeGreaterThanOrEqual(1);
+		expect(resets.every(isResetCompaction)).toBe(true);
+		const afterReset = harness.requests[3]?.messages ?? [];
+		// The turn in progress is kept: the tool output is still there after the reset.
+		expect(texts(afterReset).join("\n")).toContain("NOTES-CONTENT");
+		expect(activeGoalId(afterReset)).toBe(activeGoalId(harness.requests[2]?.messages ?? []));
+		const last = harness.requests[4]?.messages ?? [];
+		expect(activeGoalId(last)).toBe(activeGoalId(afterReset));
+		expect(countContaining(last, "(active)")).toBe(1);
+	});
+});
+
+describe.each([
+	["first", true],
+	["after our three", false],
+] as const)(
+	"a goal turn ending over Pi's threshold, a summarising extension loaded %s",
+	(_where, peerFirst) => {
+		it("at Pi's threshold pi-reset resets at the boundary: the goal's continuation runs in the new window with the same goal id and one contract, and nobody bills a summary", async () => {
+			harness = await createScriptedSession({
+				extensionPaths: loadOrder(["pi-reset", "pi-goal", "pi-jscpd"], SUMMARY, peerFirst),
+				settings: lowThreshold,
+				responses: [
+					// The goal's first answer ends its turn over the threshold (its output counts in its usage).
+					reply(`First half written. ${padding(21_000)}`),
+					reply("Second half written."),
+				],
+			});
+			await harness.prompt("/goal Write the report in two halves");
+			await harness.session.waitForIdle();
+
+			expect(harness.errors).toEqual([]);
+			expect(harness.events.filter((e) => e.type === "session_before_compact")).toEqual([]);
+			expect(summaryCalls(harness)).toBe(0);
+			// The continuation (the second request) is what is checked; later goal turns are not.
+			expect(compactions(harness).map(isResetCompaction)).toEqual([true]);
+			const [first, continuation] = harness.requests;
+			expect(text(continuation)).toContain(BOOT);
+			expect(activeGoalId(continuation?.messages ?? [])).toBe(activeGoalId(first?.messages ?? []));
+			expect(countContaining(continuation?.messages ?? [], "(active)")).toBe(1);
+		});
+	},
+);

@@ -5,7 +5,7 @@
  *
  * This file only composes; see README.md for the module map.
  */
-import { type ExtensionAPI, VERSION } from "@earendil-works/pi-coding-agent";
+import { type ExtensionAPI, type ExtensionContext, VERSION } from "@earendil-works/pi-coding-agent";
 import { guardHost, trackLifecycle } from "@pi-lifecycle/lifecycle-kit";
 import { createResetBoundary } from "./adapters/boundary.js";
 import { createWorkReader } from "./adapters/carry.js";
@@ -18,6 +18,7 @@ import { createRequestMasker } from "./adapters/masking.js";
 import { RECALL_TOOL_NAME, registerRecallTool } from "./adapters/recall.js";
 import { registerResetRenderers } from "./adapters/renderers.js";
 import { createReserveReader, maskingSettings } from "./adapters/settings.js";
+import { createThresholdWatch } from "./adapters/threshold-reset.js";
 import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./adapters/tool.js";
 
 /** The pi-reset extension factory. */
@@ -35,7 +36,8 @@ export default function piReset(pi: ExtensionAPI): void {
 	// Masked output is offered back through context_recall: without it (a tool allowlist, another
 	// extension narrowed the tools) nothing is masked and no text offers recall.
 	const recallActive = () => pi.getActiveTools().includes(RECALL_TOOL_NAME);
-	control.attachBoundary(createResetBoundary(pi, control, { work, recallActive }));
+	const reserveTokens = (ctx: ExtensionContext) => reserve.get(ctx);
+	control.attachBoundary(createResetBoundary(pi, control, { work, recallActive, reserveTokens }));
 	registerNewContextTool(pi, control);
 	registerRecallTool(pi);
 	control.attachSwitch(createToolVisibility(pi, [TOOL_NAME, RECALL_TOOL_NAME]));
@@ -43,7 +45,7 @@ export default function piReset(pi: ExtensionAPI): void {
 	registerResetCommand(pi, control, identity, { reserve, marginTokens, masking });
 	registerCompactionHooks(pi, control, {
 		maxRequestChars,
-		reserveTokens: (ctx) => reserve.get(ctx),
+		reserveTokens,
 		recallActive,
 	});
 	const toolActive = () => pi.getActiveTools().includes(TOOL_NAME);
@@ -52,11 +54,16 @@ export default function piReset(pi: ExtensionAPI): void {
 		return current.recallAvailable ? current : { ...current, enabled: false };
 	});
 	registerContextHook(pi, control, {
-		reserveTokens: (ctx) => reserve.get(ctx),
+		reserveTokens,
 		marginTokens,
 		toolActive,
 		recallActive,
 		masker,
+		// An answer over Pi's threshold is reset at its turn_end, before Pi's compaction asks anyone.
+		measured: createThresholdWatch(control, {
+			reserveTokens,
+			autoCompaction: () => reserve.autoCompaction(),
+		}),
 	});
 	registerResetRenderers(pi);
 }

@@ -3,7 +3,9 @@
  * `custom-compaction` example, test/fixtures/peers/compaction-summary.ts). Pi asks every
  * `session_before_compact` handler in load order and keeps the last answer; a handler never sees
  * earlier answers. So the load order decides whose compaction is kept (docs/coexistence.md,
- * "Compaction extensions"):
+ * "Compaction extensions") for the compactions Pi still asks every handler about (`/compact`,
+ * overflow, `ctx.compact()`; at Pi's threshold pi-reset resets at the boundary first,
+ * threshold-preempt.session.test.ts):
  * - pi-reset first: the peer's summary is kept; pi-reset says so once, treats the compacted context
  *   as a new window (its checkpoint warning comes again there); a reset request folded into that
  *   compaction stays pending with its handoff (handoff-as-written.session.test.ts);
@@ -47,7 +49,7 @@ function notices(stderr: { mock: { calls: unknown[][] } }): string[] {
 	return stderr.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("pi-reset:"));
 }
 
-describe("pi-reset loaded before a summarising compaction extension", () => {
+describe("pi-reset loaded before a summarising compaction extension, at a compaction Pi asks about (/compact)", () => {
 	it("a compaction another extension answered opens a new window: its summary is kept, the user is told once, and the checkpoint warning comes again there", async () => {
 		const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
 		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
@@ -57,9 +59,10 @@ describe("pi-reset loaded before a summarising compaction extension", () => {
 		await harness.prompt("one");
 		await harness.prompt("two");
 		expect(allText(harness.requests.at(-1))).toContain(WARNING);
-		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
-		harness.script(reply("big answer"), reply("PEER SUMMARY of the work"));
-		await harness.prompt("three");
+		// A compaction Pi still asks every handler about (at its threshold pi-reset resets at the boundary first).
+		harness.setUsage(undefined);
+		harness.script(reply("PEER SUMMARY of the work"));
+		await harness.session.compact();
 		expect(summaryCalls(harness)).toBe(1);
 		const [compaction] = compactions(harness);
 		expect(compaction?.summary).toContain("PEER SUMMARY");
@@ -235,12 +238,15 @@ describe("pi-reset off beside a summarising compaction extension", () => {
 });
 
 describe("pi-reset loaded after a summarising compaction extension", () => {
-	it("pi-reset's reset is kept; the peer's summarisation call was still made (Pi keeps the last answer)", async () => {
+	it("at a compaction Pi asks about (/compact), pi-reset's reset is kept; the peer's summarisation call was still made (Pi keeps the last answer)", async () => {
 		harness = await startSession({ settings: compactable }, [compactionSummary]);
-		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
-		harness.script(reply("big answer"), reply("PEER SUMMARY"), reply("after"));
+		harness.script(
+			reply(`big answer ${"long answer text ".repeat(400)}`),
+			reply("PEER SUMMARY"),
+			reply("after"),
+		);
 		await harness.prompt("one");
-		harness.setUsage(undefined);
+		await harness.session.compact();
 		await harness.prompt("two");
 		expect(summaryCalls(harness)).toBe(1);
 		const [compaction] = compactions(harness);
@@ -251,12 +257,12 @@ describe("pi-reset loaded after a summarising compaction extension", () => {
 });
 
 /**
- * Not a pi-reset behaviour: a fact about Pi's API the builder's claim (a) does not cover. A handler
- * cannot see an earlier `session_before_compact` answer, but a reset committed as a `turn_end`
- * boundary draft once the turn's usage is over Pi's threshold means Pi never starts its threshold
- * compaction (it skips an answer older than the newest compaction, and the next turn's projection is
- * small), so no `session_before_compact` handler runs and an extension loaded before pi-reset bills
- * nothing. pi-reset instead waits for Pi's compaction (docs/coexistence.md, "Compaction extensions").
+ * A fact about Pi's API that pi-reset's threshold reset rests on (core/threshold.ts,
+ * threshold-preempt.session.test.ts). A handler cannot see an earlier `session_before_compact`
+ * answer, but a reset committed as a `turn_end` boundary draft once the turn's usage is over Pi's
+ * threshold means Pi never starts its threshold compaction (it skips an answer older than the newest
+ * compaction, and the next turn's projection is small), so no `session_before_compact` handler runs
+ * and an extension loaded before pi-reset bills nothing.
  */
 const THRESHOLD = 128_000 - 16_384;
 const resetAtTurnEnd = (pi: ExtensionAPI) => {

@@ -32,10 +32,12 @@ import {
 } from "@pi-lifecycle/lifecycle-kit";
 import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
 import { bootText, resetSummary, warningText } from "../core/texts.js";
+import { preemptableAnswer } from "../core/threshold.js";
 import { BOOT_MESSAGE, resetDetails, WARNING_MESSAGE } from "../core/window.js";
 import type { WorkReader } from "./carry.js";
 import type { ResetControl } from "./control.js";
 import { findCommitted } from "./session.js";
+import { type ReserveTokens, thresholdDraft } from "./threshold-reset.js";
 
 /** Per-runtime knobs the boundary needs. */
 export interface BoundaryOptions {
@@ -43,6 +45,8 @@ export interface BoundaryOptions {
 	readonly work: WorkReader;
 	/** Whether `context_recall` is among the model's tools (the boot text offers it only then). */
 	readonly recallActive?: () => boolean;
+	/** Pi's effective `compaction.reserveTokens` (the threshold reset keeps a turn within half the usable window). */
+	readonly reserveTokens?: ReserveTokens;
 }
 
 /** The boot text of a run that started after `/reset` while idle (rendered identically twice). */
@@ -126,7 +130,17 @@ function propose(
 	const aborted = event.outcome === "aborted" || ctx.signal?.aborted === true;
 	// A run serving an idle /reset has no compaction yet: its window starts after the run's base leaf.
 	const windowStart = control.state.nextRun?.baseLeafId;
-	const effect = control.dispatch({ type: "boundary", aborted, newWindowId: control.mintWindowId() }, ctx);
+	// Pi checks an answer against its threshold after its turn_end: only there can the reset come first.
+	const preemptable =
+		event.type === "turn_end" && preemptableAnswer((event.message as { stopReason?: string }).stopReason);
+	const effect = control.dispatch(
+		{ type: "boundary", aborted, preemptable, newWindowId: control.mintWindowId() },
+		ctx,
+	);
+	if (effect.type === "propose-threshold-reset") {
+		const reserveTokens = options.reserveTokens ?? (() => 0);
+		return { drafts: [thresholdDraft(effect.proposal, ctx, { ...options, reserveTokens, windowStart })] };
+	}
 	if (effect.type === "propose-reset") {
 		return {
 			// A warning for the window being closed is not persisted: it was shown in its request, and

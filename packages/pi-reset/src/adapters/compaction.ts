@@ -7,12 +7,10 @@
  *
  * Also here: `/tree` branch summaries never see history a reset erased.
  */
-import {
-	type ExtensionAPI,
-	type ExtensionContext,
-	estimateTokens,
-	type SessionBeforeCompactEvent,
-	type SessionEntry,
+import type {
+	ExtensionAPI,
+	ExtensionContext,
+	SessionBeforeCompactEvent,
 } from "@earendil-works/pi-coding-agent";
 import { foreignWindowId } from "../core/compaction-peers.js";
 import { windowDigest } from "../core/digest.js";
@@ -23,10 +21,10 @@ import {
 	newestFirst,
 	readResetDetails,
 	resetDetails,
-	turnInProgress,
 } from "../core/window.js";
 import { confirmProposal } from "./boundary.js";
 import type { ResetControl } from "./control.js";
+import { keptTurn } from "./threshold-reset.js";
 
 /** Per-runtime knobs. */
 export interface CompactionOptions {
@@ -36,27 +34,6 @@ export interface CompactionOptions {
 	readonly reserveTokens: (ctx: ExtensionContext) => number;
 	/** Whether the model has `context_recall` now (the boot text offers it only then). */
 	readonly recallActive?: () => boolean;
-}
-
-/** Keeps the turn in progress only if it fits comfortably: at most half of the usable window. */
-function keptTurn(
-	branch: readonly SessionEntry[],
-	ctx: ExtensionContext,
-	options: CompactionOptions,
-): { firstKeptEntryId: string | undefined; dropped: boolean } {
-	const turn = turnInProgress(branch);
-	if (!turn) return { firstKeptEntryId: undefined, dropped: false };
-	const window = ctx.model?.contextWindow ?? 0;
-	if (window <= 0) return { firstKeptEntryId: turn.firstKeptEntryId, dropped: false };
-	const budget = Math.max(0, (window - options.reserveTokens(ctx)) / 2);
-	let tokens = 0;
-	for (let i = turn.index; i < branch.length; i++) {
-		const entry = branch[i] as SessionEntry;
-		if (entry.type === "message") tokens += estimateTokens(entry.message);
-	}
-	return tokens <= budget
-		? { firstKeptEntryId: turn.firstKeptEntryId, dropped: false }
-		: { firstKeptEntryId: undefined, dropped: true };
 }
 
 /** `/compact <instructions>` is the user's handoff; a pending handoff follows it. */
@@ -95,7 +72,7 @@ function onBeforeCompact(
 	const keep =
 		event.reason === "manual"
 			? { firstKeptEntryId: undefined, dropped: false }
-			: keptTurn(branch, ctx, options);
+			: keptTurn(branch, ctx, options.reserveTokens);
 	// A folded `/reset --fresh` carries only its handoff; every other reset carries the work.
 	const fresh = effect.request?.fresh === true;
 	const request = fresh ? undefined : lastUserRequest(newestFirst(branch));

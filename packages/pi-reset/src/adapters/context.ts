@@ -51,6 +51,8 @@ export interface ContextOptions {
 	readonly recallActive?: () => boolean;
 	/** Masks old tool output in each request (masking.ts). */
 	readonly masker: RequestMasker;
+	/** Told the window's estimate after every message (threshold-reset.ts `createThresholdWatch`). */
+	readonly measured?: (contextTokens: number | undefined, ctx: ExtensionContext) => void;
 }
 
 function usable(message: AgentMessage): message is AssistantMessage {
@@ -239,7 +241,7 @@ export function registerContextHook(
 		evaluate();
 	};
 
-	pi.on("message_end", (event) => {
+	pi.on("message_end", (event, ctx) => {
 		if (followWindow(meter, control)) options.masker.forget();
 		const message = event.message;
 		options.masker.noted(message);
@@ -250,6 +252,7 @@ export function registerContextHook(
 		} else if (message.role !== "system") {
 			meter.added(estimateTokens(message));
 		}
+		options.measured?.(meter.tokens(), ctx);
 		maybeEvaluate();
 	});
 	// pi-reset's only turn_start handler: confirm (and announce) a committed boundary first, before

@@ -79,7 +79,10 @@ export function createControl(pi: Pick<ExtensionAPI, "events" | "appendEntry">):
 
 	const syncArming = () => {
 		const wanted =
-			state.request?.mode === "boundary" || state.nextRun !== undefined || state.warning !== undefined;
+			state.request?.mode === "boundary" ||
+			state.nextRun !== undefined ||
+			state.warning !== undefined ||
+			state.thresholdDue;
 		if (wanted) boundary?.arm();
 		else boundary?.disarm();
 	};

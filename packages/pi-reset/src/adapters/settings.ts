@@ -126,24 +126,41 @@ export function reserveTokens(
 	}
 }
 
-/** Reads the reserve once per run (Pi copies all settings on every read). */
+/** Pi's `compaction.enabled` (Pi's default: on): whether Pi compacts at its threshold at all. */
+export function autoCompactionEnabled(pi: Pick<ExtensionAPI, "getSettings">): boolean {
+	try {
+		return pi.getSettings().compaction?.enabled !== false;
+	} catch {
+		return true;
+	}
+}
+
+/** Reads the reserve and Pi's compaction switch once per run (Pi copies all settings on every read). */
 export interface ReserveReader {
-	/** Re-reads the reserve (call when a run starts). */
+	/** Re-reads the reserve and the switch (call when a run starts). */
 	refresh(ctx: Pick<ExtensionContext, "model">): void;
 	/** The reserve read last, reading it now if never read. */
 	get(ctx: Pick<ExtensionContext, "model">): number;
+	/** Pi's `compaction.enabled` read last, reading it now if never read. */
+	autoCompaction(): boolean;
 }
 
 /** Creates a {@link ReserveReader}. */
 export function createReserveReader(pi: Pick<ExtensionAPI, "getSettings">): ReserveReader {
 	let cached: number | undefined;
+	let enabled: boolean | undefined;
 	return {
 		refresh(ctx) {
 			cached = reserveTokens(pi, ctx);
+			enabled = autoCompactionEnabled(pi);
 		},
 		get(ctx) {
 			cached ??= reserveTokens(pi, ctx);
 			return cached;
+		},
+		autoCompaction() {
+			enabled ??= autoCompactionEnabled(pi);
+			return enabled;
 		},
 	};
 }

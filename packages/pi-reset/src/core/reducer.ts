@@ -5,9 +5,10 @@
  * {@link ResetEvent}s and carry out the named {@link ResetEffect}. Nothing here imports Pi, reads
  * the clock or draws random numbers: ids and facts arrive in the events.
  */
+
+import { commit, revive } from "./commit.js";
 import { foreignWindow, ownWindow } from "./compaction-peers.js";
 import {
-	type CommittedWindow,
 	type NextRun,
 	NOTHING_CARRIED,
 	type PendingHandoff,
@@ -20,6 +21,7 @@ import {
 	type Step,
 	type WindowState,
 } from "./state.js";
+import { thresholdBoundary, thresholdCrossed } from "./threshold.js";
 
 export * from "./state.js";
 
@@ -27,7 +29,14 @@ const NONE: ResetEffect = { type: "none" };
 
 /** Drops pending work. The undelivered handoff is not work: it stays until a reset delivers it. */
 function cleared(state: ResetState): ResetState {
-	return { ...state, request: undefined, nextRun: undefined, proposal: undefined, warning: undefined };
+	return {
+		...state,
+		request: undefined,
+		nextRun: undefined,
+		proposal: undefined,
+		warning: undefined,
+		thresholdDue: false,
+	};
 }
 
 /**
@@ -59,51 +68,33 @@ function stale(state: ResetState, request: ResetRequest): Step {
 	};
 }
 
-/**
- * A compaction that did not reset (it failed, or another extension's compaction replaced ours):
- * what was folded into it is pending again, unless it was dropped meanwhile (a toggle bumps the
- * generation and tells the user) or a newer request took its place — a revived old request must
- * never overwrite a newer one.
- */
-function revive(
-	state: ResetState,
-	proposal: Proposal,
-): { state: ResetState; requeued: ResetRequest | undefined } {
-	const current = (request: ResetRequest | undefined) =>
-		state.enabled && request?.generation === state.generation;
-	const run = proposal.foldedRun;
-	const revivedRun = state.nextRun === undefined && run && current(run.request) ? run : undefined;
-	const folded = proposal.folded !== run?.request ? proposal.folded : undefined;
-	const revived = state.request === undefined && current(folded) ? folded : undefined;
-	return {
-		state: {
-			...state,
-			proposal: undefined,
-			request: revived ?? state.request,
-			nextRun: revivedRun ?? state.nextRun,
-		},
-		requeued: revived ?? revivedRun?.request,
-	};
-}
-
-function commit(state: ResetState, found: CommittedWindow | undefined): Step {
-	const proposal = state.proposal;
-	if (!proposal) return { state, effect: NONE };
-	if (!found || found.windowId !== proposal.windowId) {
-		// Another extension's compaction replaced ours: a reset request folded into it was not served.
-		const revived = proposal.kind === "compaction" ? revive(state, proposal) : undefined;
+/** A boundary with no threshold reset due: the next-run commit or the explicit reset waiting for it. */
+function boundaryStep(state: ResetState, event: Extract<ResetEvent, { type: "boundary" }>): Step {
+	const request = state.request;
+	if (state.nextRun && request?.mode !== "boundary") {
+		const proposal: Proposal = {
+			windowId: state.nextRun.windowId,
+			kind: "next-run",
+			resets: state.window.resets + 1,
+			handoff: state.nextRun.handoff,
+		};
 		return {
-			state: revived?.state ?? { ...state, proposal: undefined },
-			effect: { type: "commit-missing", proposal, requeued: revived?.requeued },
+			state: { ...state, nextRun: undefined, proposal },
+			effect: { type: "propose-next-run", nextRun: state.nextRun, proposal },
 		};
 	}
-	const window: WindowState = { id: proposal.windowId, resets: proposal.resets, warned: false };
-	// The boot text of the committed window carried this handoff: it is delivered.
-	const handoff =
-		proposal.handoff !== undefined && state.handoff === proposal.handoff ? undefined : state.handoff;
+	if (request?.mode !== "boundary") return { state, effect: NONE };
+	if (request.generation !== state.generation) return stale(state, request);
+	if (event.aborted) return abortedRequest(state, request);
+	const proposal: Proposal = {
+		windowId: state.nextRun?.windowId ?? event.newWindowId,
+		kind: "boundary",
+		resets: state.window.resets + 1,
+		handoff: state.handoff,
+	};
 	return {
-		state: { ...state, window, proposal: undefined, handoff },
-		effect: { type: "announce", committed: found, proposal },
+		state: { ...state, request: undefined, nextRun: undefined, proposal },
+		effect: { type: "propose-reset", request, proposal },
 	};
 }
 
@@ -175,34 +166,14 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				effect: { type: "project-next-run", nextRun },
 			};
 		}
+		case "threshold":
+			return thresholdCrossed(state);
 		case "boundary": {
 			if (state.proposal) return { state, effect: NONE };
-			const request = state.request;
-			if (state.nextRun && request?.mode !== "boundary") {
-				const proposal: Proposal = {
-					windowId: state.nextRun.windowId,
-					kind: "next-run",
-					resets: state.window.resets + 1,
-					handoff: state.nextRun.handoff,
-				};
-				return {
-					state: { ...state, nextRun: undefined, proposal },
-					effect: { type: "propose-next-run", nextRun: state.nextRun, proposal },
-				};
-			}
-			if (request?.mode !== "boundary") return { state, effect: NONE };
-			if (request.generation !== state.generation) return stale(state, request);
-			if (event.aborted) return abortedRequest(state, request);
-			const proposal: Proposal = {
-				windowId: state.nextRun?.windowId ?? event.newWindowId,
-				kind: "boundary",
-				resets: state.window.resets + 1,
-				handoff: state.handoff,
-			};
-			return {
-				state: { ...state, request: undefined, nextRun: undefined, proposal },
-				effect: { type: "propose-reset", request, proposal },
-			};
+			// An explicit reset at this boundary serves the threshold too; otherwise the threshold reset first.
+			const due = state.request?.mode === "boundary" ? undefined : thresholdBoundary(state, event);
+			if (due && due.effect.type !== "none") return due;
+			return boundaryStep({ ...state, thresholdDue: false }, event);
 		}
 		case "confirm":
 			return commit(state, event.found);

@@ -111,6 +111,8 @@ export interface ResetState {
 	 * starting Pi's compaction.
 	 */
 	readonly othersAnswerCompactions: boolean;
+	/** An answer of this turn went over Pi's compaction threshold: the reset is due at its boundary (threshold.ts). */
+	readonly thresholdDue: boolean;
 }
 
 /** A checkpoint warning waiting to be written into the session. */
@@ -159,7 +161,14 @@ export type ResetEvent =
 			/** The work of the window before the run (none when absent; ignored for a fresh request). */
 			readonly carried?: CarriedWork;
 	  }
-	| { readonly type: "boundary"; readonly aborted: boolean; readonly newWindowId: string }
+	| {
+			readonly type: "boundary";
+			readonly aborted: boolean;
+			readonly newWindowId: string;
+			/** A `turn_end` after an answer Pi would compact at its threshold (threshold.ts `preemptableAnswer`). */
+			readonly preemptable?: boolean;
+	  }
+	| { readonly type: "threshold" }
 	| { readonly type: "confirm"; readonly found: CommittedWindow | undefined }
 	| {
 			readonly type: "compaction";
@@ -200,6 +209,7 @@ export type ResetEffect =
 	| { readonly type: "project-next-run"; readonly nextRun: NextRun }
 	| { readonly type: "propose-reset"; readonly request: ResetRequest; readonly proposal: Proposal }
 	| { readonly type: "propose-next-run"; readonly nextRun: NextRun; readonly proposal: Proposal }
+	| { readonly type: "propose-threshold-reset"; readonly proposal: Proposal }
 	| {
 			readonly type: "cancelled";
 			readonly request: ResetRequest;
@@ -259,5 +269,6 @@ export function initialState(enabled = true): ResetState {
 		warning: undefined,
 		handoff: undefined,
 		othersAnswerCompactions: false,
+		thresholdDue: false,
 	};
 }

@@ -1,0 +1,70 @@
+/**
+ * Resets at Pi's threshold, taken at the turn's boundary instead of in Pi's compaction.
+ *
+ * Pi compacts an answer whose context is over its threshold (`compaction.enabled` and
+ * `contextTokens > contextWindow - reserveTokens`, Pi's `shouldCompact`) after the run or before
+ * the next request, asking every `session_before_compact` handler in load order: an extension that
+ * summarises there bills its summary even when pi-reset's later answer replaces it. A reset
+ * committed at that answer's `turn_end` comes first: Pi skips an answer older than the newest
+ * compaction and the next request's context is small, so Pi starts no compaction and no handler
+ * bills anything, in either load order. Overflow recovery (an error or cut answer) still goes
+ * through Pi's compaction, which retries the request.
+ */
+import type { Proposal, ResetState, Step } from "./state.js";
+
+/** What Pi's threshold rule reads. */
+export interface ThresholdFacts {
+	/** Pi's `compaction.enabled`. */
+	readonly autoCompaction: boolean;
+	/** Tokens in the next request: the answer's usage plus an estimate of what came after it. */
+	readonly contextTokens: number | undefined;
+	/** The model's context window (0 or less: unknown). */
+	readonly contextWindow: number;
+	/** Pi's effective `compaction.reserveTokens`. */
+	readonly reserveTokens: number;
+}
+
+/** Pi's own threshold rule (`shouldCompact`): true when Pi would start its threshold compaction. */
+export function overPiThreshold(facts: ThresholdFacts): boolean {
+	if (!facts.autoCompaction || facts.contextWindow <= 0 || facts.contextTokens === undefined) return false;
+	return facts.contextTokens > facts.contextWindow - facts.reserveTokens;
+}
+
+/**
+ * Answers whose threshold compaction the boundary can take over: a finished answer or a tool turn.
+ * An error or a cut answer (`length`) goes to Pi's overflow recovery, which compacts and retries;
+ * an aborted one is compacted by Pi only before the next prompt.
+ */
+export function preemptableAnswer(stopReason: string | undefined): boolean {
+	return stopReason === "stop" || stopReason === "toolUse";
+}
+
+/** An answer went over Pi's threshold: the reset is due at this turn's boundary. */
+export function thresholdCrossed(state: ResetState): Step {
+	if (!state.enabled || state.proposal || state.thresholdDue) return { state, effect: { type: "none" } };
+	return { state: { ...state, thresholdDue: true }, effect: { type: "none" } };
+}
+
+/**
+ * The boundary after an answer over Pi's threshold: the reset Pi's compaction would have drawn,
+ * proposed here (a run serving an idle `/reset` is folded in: its window opens now). Undefined
+ * when no threshold reset is due; a boundary that cannot take it over leaves it to Pi.
+ */
+export function thresholdBoundary(
+	state: ResetState,
+	event: { readonly aborted: boolean; readonly preemptable?: boolean; readonly newWindowId: string },
+): Step | undefined {
+	if (!state.thresholdDue) return undefined;
+	const next = { ...state, thresholdDue: false };
+	if (event.aborted || event.preemptable !== true) return { state: next, effect: { type: "none" } };
+	const proposal: Proposal = {
+		windowId: state.nextRun?.windowId ?? event.newWindowId,
+		kind: "boundary",
+		resets: state.window.resets + 1,
+		handoff: state.handoff,
+	};
+	return {
+		state: { ...next, nextRun: undefined, proposal },
+		effect: { type: "propose-threshold-reset", proposal },
+	};
+}
