@@ -231,7 +231,7 @@ describe("runProcess", () => {
 			}),
 		).toEqual({ status: "aborted", started: false });
 		const pid = Number(readFileSync(pidFile, "utf8"));
-		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
+		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
 	});
 
 	it("parent death: after a SIGKILL of the process that started it, the child does not outlive it", async () => {
