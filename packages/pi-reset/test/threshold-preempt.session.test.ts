@@ -163,3 +163,48 @@ describe("pi-reset alone at Pi's threshold", () => {
 		expect(harness.errors).toEqual([]);
 	});
 });
+
+describe("a window Pi would not compact (Pi's keepRecentTokens, default 20000)", () => {
+	// Pi compacts only a window with something before its keep-recent budget (prepareCompaction):
+	// small windows are never compacted, whatever the usage. The boundary reset takes over Pi's
+	// compaction, so it must not reset where Pi would not: a model whose answers stay over the
+	// threshold would otherwise get a reset after every answer, each new window too.
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: answers that stay over the threshold in small windows are never reset", async () => {
+		harness = await startSession({ ...usageFirst });
+		harness.script(reply("a"), reply("b"), reply("c"));
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		await harness.prompt("one");
+		await harness.prompt("two");
+		await harness.prompt("three");
+		expect(compactions(harness)).toHaveLength(0);
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: a tool loop whose every answer is over the threshold is not reset at every turn", async () => {
+		harness = await startSession({ ...usageFirst });
+		harness.script(toolCall("echo", { text: "1" }), toolCall("echo", { text: "2" }), reply("done"));
+		harness.setUsage(() => overThreshold);
+		await harness.prompt("one");
+		expect(compactions(harness)).toHaveLength(0);
+		expect(harness.requests).toHaveLength(3);
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: a large window is reset once, and the new window's answers over the threshold are not reset again", async () => {
+		harness = await startSession({ ...usageFirst });
+		harness.script(
+			toolCall("echo", { text: "BIG ".repeat(25_000) }),
+			reply("big answer"),
+			reply("next"),
+			reply("again"),
+		);
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		await harness.prompt("REQUEST-ONE read it");
+		expect(compactions(harness)).toHaveLength(1);
+		await harness.prompt("two");
+		await harness.prompt("three");
+		expect(compactions(harness)).toHaveLength(1);
+		expect(resetCause(compactions(harness)[0])).toBe("threshold");
+		expect(harness.errors).toEqual([]);
+	});
+});

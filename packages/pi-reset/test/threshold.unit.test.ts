@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { initialState, reduceReset } from "../src/core/reducer.js";
-import { overPiThreshold, preemptableAnswer } from "../src/core/threshold.js";
+import { overPiThreshold, piCompactsWindow, preemptableAnswer } from "../src/core/threshold.js";
 
 const facts = { autoCompaction: true, contextTokens: 111_617, contextWindow: 128_000, reserveTokens: 16_384 };
 
@@ -79,5 +79,16 @@ describe("the threshold reset in the reducer", () => {
 		const step = reduceReset(due, boundary);
 		expect(step.effect).toMatchObject({ type: "propose-threshold-reset", proposal: { windowId: "w1-next" } });
 		expect(step.state.nextRun).toBeUndefined();
+	});
+});
+
+describe("piCompactsWindow (Pi's compaction eligibility)", () => {
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: a message must be older than the keep-recent budget", () => {
+		expect(piCompactsWindow([], 20_000)).toBe(false);
+		expect(piCompactsWindow([30_000], 20_000)).toBe(false);
+		expect(piCompactsWindow([19_999, 5_000], 20_000)).toBe(false);
+		expect(piCompactsWindow([20_000, 1], 20_000)).toBe(true);
+		expect(piCompactsWindow([10_000, 10_000, 3], 20_000)).toBe(true);
+		expect(piCompactsWindow([1, 1], 1)).toBe(true);
 	});
 });
