@@ -208,3 +208,27 @@ describe("a window Pi would not compact (Pi's keepRecentTokens, default 20000)",
 		expect(harness.errors).toEqual([]);
 	});
 });
+
+describe("model-specific compaction settings (compaction.modelOverrides)", () => {
+	it("at Pi's threshold pi-reset resets at the boundary: the model's own reserveTokens and keepRecentTokens decide, as in Pi", async () => {
+		harness = await startSession({ ...usageFirst }, [compactionSummary]);
+		const model = harness.session.model;
+		const key = `${model?.provider}/${model?.id}`;
+		// Pi's defaults would neither compact at 100,000 tokens (threshold 111,616) nor a window this
+		// small (keepRecentTokens 20,000); the model's overrides make it do both.
+		harness.session.settingsManager.applyOverrides({
+			compaction: { modelOverrides: { [key]: { reserveTokens: 50_000, keepRecentTokens: 1 } } },
+		});
+		harness.script(reply("warm up"), reply("big answer"), reply("PEER SUMMARY"), reply("next"));
+		await harness.prompt("zero");
+		harness.setUsage((m) => (m.stopReason === "stop" ? { totalTokens: 100_000, input: 100_000 } : undefined));
+		await harness.prompt("REQUEST-ONE please");
+		harness.setUsage(undefined);
+		await harness.prompt("two");
+		expect(summaryCalls(harness)).toBe(0);
+		const all = compactions(harness);
+		expect(all).toHaveLength(1);
+		expect(resetCause(all[0])).toBe("threshold");
+		expect(harness.errors).toEqual([]);
+	});
+});
