@@ -127,6 +127,19 @@ describe("pi-reset alone at Pi's threshold", () => {
 		expect(harness.errors).toEqual([]);
 	});
 
+	it("at Pi's threshold pi-reset resets at the boundary: an answer's own usage decides, so a prompt estimated over the threshold whose answer is under it is not reset", async () => {
+		harness = await startSession({ ...usageFirst, settings: compactable });
+		harness.script(reply("a"), reply("b"), reply("c"));
+		harness.setUsage((m) => (m.stopReason === "stop" ? underThreshold : undefined));
+		await harness.prompt("one");
+		// Pi's estimate of this prompt (characters / 4) puts the window over the threshold; the provider
+		// then reports the answer under it, and Pi (which reads that usage after the run) compacts nothing.
+		await harness.prompt(`two ${"word ".repeat(10_000)}`);
+		await harness.prompt("three");
+		expect(compactions(harness)).toHaveLength(0);
+		expect(harness.errors).toEqual([]);
+	});
+
 	it("with Pi's compaction.enabled off, an answer over the threshold is not reset (Pi would not compact either)", async () => {
 		harness = await startSession({ ...usageFirst, settings: { compaction: { enabled: false } } });
 		harness.script(reply("a"), reply("b"));

@@ -114,7 +114,8 @@ export interface ThresholdWatchInputs {
 
 /**
  * Called with the window meter's estimate after every message (the answer's usage plus what came
- * after it, Pi's own measure): over Pi's threshold, the reset is due at this turn's boundary.
+ * after it, Pi's own measure): over Pi's threshold, the reset is due at this turn's boundary; an
+ * answer whose own usage is under it again takes that back.
  */
 export function createThresholdWatch(
 	control: ResetControl,
@@ -122,13 +123,14 @@ export function createThresholdWatch(
 ): (contextTokens: number | undefined, ctx: ExtensionContext) => void {
 	return (contextTokens, ctx) => {
 		const state = control.state;
-		if (!state.enabled || state.thresholdDue || state.proposal) return;
-		const facts = {
+		if (!state.enabled || state.proposal) return;
+		const over = overPiThreshold({
 			autoCompaction: inputs.autoCompaction(),
 			contextTokens,
 			contextWindow: ctx.model?.contextWindow ?? 0,
 			reserveTokens: inputs.reserveTokens(ctx),
-		};
-		if (overPiThreshold(facts)) control.dispatch({ type: "threshold" }, ctx);
+		});
+		// Dispatched only on a change: due when over, no longer due when an answer measured it under.
+		if (over !== state.thresholdDue) control.dispatch({ type: "threshold", over }, ctx);
 	};
 }

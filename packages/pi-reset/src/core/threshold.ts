@@ -56,8 +56,18 @@ export function preemptableAnswer(stopReason: string | undefined): boolean {
 	return stopReason === "stop" || stopReason === "toolUse";
 }
 
-/** An answer went over Pi's threshold: the reset is due at this turn's boundary. */
-export function thresholdCrossed(state: ResetState): Step {
+/**
+ * The window's measure after a message: over Pi's threshold, the reset is due at this turn's
+ * boundary; under it again, it is not. Only an answer lowers the measure: its provider usage
+ * replaces the estimate of what came before it (a long prompt estimated over the threshold whose
+ * answer reports under it), and Pi reads that usage after the run, so it compacts nothing either.
+ */
+export function thresholdCrossed(state: ResetState, over: boolean): Step {
+	if (!over) {
+		return state.thresholdDue
+			? { state: { ...state, thresholdDue: false }, effect: { type: "none" } }
+			: { state, effect: { type: "none" } };
+	}
 	if (!state.enabled || state.proposal || state.thresholdDue) return { state, effect: { type: "none" } };
 	return { state: { ...state, thresholdDue: true }, effect: { type: "none" } };
 }
