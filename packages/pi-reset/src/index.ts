@@ -18,7 +18,7 @@ import { createRequestMasker } from "./adapters/masking.js";
 import { RECALL_TOOL_NAME, registerRecallTool } from "./adapters/recall.js";
 import { registerResetRenderers } from "./adapters/renderers.js";
 import { createReserveReader, maskingSettings } from "./adapters/settings.js";
-import { createThresholdWatch } from "./adapters/threshold-reset.js";
+import { createPiCompacts, createThresholdWatch } from "./adapters/threshold-reset.js";
 import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./adapters/tool.js";
 
 /** The pi-reset extension factory. */
@@ -37,7 +37,9 @@ export default function piReset(pi: ExtensionAPI): void {
 	// extension narrowed the tools) nothing is masked and no text offers recall.
 	const recallActive = () => pi.getActiveTools().includes(RECALL_TOOL_NAME);
 	const reserveTokens = (ctx: ExtensionContext) => reserve.get(ctx);
-	control.attachBoundary(createResetBoundary(pi, control, { work, recallActive, reserveTokens }));
+	control.attachBoundary(
+		createResetBoundary(pi, control, { work, recallActive, reserveTokens, piCompacts: createPiCompacts(pi) }),
+	);
 	registerNewContextTool(pi, control);
 	registerRecallTool(pi);
 	control.attachSwitch(createToolVisibility(pi, [TOOL_NAME, RECALL_TOOL_NAME]));

@@ -127,6 +127,19 @@ describe("pi-reset alone at Pi's threshold", () => {
 		expect(harness.errors).toEqual([]);
 	});
 
+	it("at Pi's threshold pi-reset resets at the boundary: an answer's own usage decides, so a prompt estimated over the threshold whose answer is under it is not reset", async () => {
+		harness = await startSession({ ...usageFirst, settings: compactable });
+		harness.script(reply("a"), reply("b"), reply("c"));
+		harness.setUsage((m) => (m.stopReason === "stop" ? underThreshold : undefined));
+		await harness.prompt("one");
+		// Pi's estimate of this prompt (characters / 4) puts the window over the threshold; the provider
+		// then reports the answer under it, and Pi (which reads that usage after the run) compacts nothing.
+		await harness.prompt(`two ${"word ".repeat(10_000)}`);
+		await harness.prompt("three");
+		expect(compactions(harness)).toHaveLength(0);
+		expect(harness.errors).toEqual([]);
+	});
+
 	it("with Pi's compaction.enabled off, an answer over the threshold is not reset (Pi would not compact either)", async () => {
 		harness = await startSession({ ...usageFirst, settings: { compaction: { enabled: false } } });
 		harness.script(reply("a"), reply("b"));
@@ -160,6 +173,75 @@ describe("pi-reset alone at Pi's threshold", () => {
 		await harness.session.compact();
 		expect(summaryCalls(harness)).toBe(1);
 		expect(compactions(harness)[0]?.summary).toContain("PEER SUMMARY");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+describe("a window Pi would not compact (Pi's keepRecentTokens, default 20000)", () => {
+	// Pi compacts only a window with something before its keep-recent budget (prepareCompaction):
+	// small windows are never compacted, whatever the usage. The boundary reset takes over Pi's
+	// compaction, so it must not reset where Pi would not: a model whose answers stay over the
+	// threshold would otherwise get a reset after every answer, each new window too.
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: answers that stay over the threshold in small windows are never reset", async () => {
+		harness = await startSession({ ...usageFirst });
+		harness.script(reply("a"), reply("b"), reply("c"));
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		await harness.prompt("one");
+		await harness.prompt("two");
+		await harness.prompt("three");
+		expect(compactions(harness)).toHaveLength(0);
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: a tool loop whose every answer is over the threshold is not reset at every turn", async () => {
+		harness = await startSession({ ...usageFirst });
+		harness.script(toolCall("echo", { text: "1" }), toolCall("echo", { text: "2" }), reply("done"));
+		harness.setUsage(() => overThreshold);
+		await harness.prompt("one");
+		expect(compactions(harness)).toHaveLength(0);
+		expect(harness.requests).toHaveLength(3);
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: a large window is reset once, and the new window's answers over the threshold are not reset again", async () => {
+		harness = await startSession({ ...usageFirst });
+		harness.script(
+			toolCall("echo", { text: "BIG ".repeat(25_000) }),
+			reply("big answer"),
+			reply("next"),
+			reply("again"),
+		);
+		harness.setUsage((m) => (m.stopReason === "stop" ? overThreshold : undefined));
+		await harness.prompt("REQUEST-ONE read it");
+		expect(compactions(harness)).toHaveLength(1);
+		await harness.prompt("two");
+		await harness.prompt("three");
+		expect(compactions(harness)).toHaveLength(1);
+		expect(resetCause(compactions(harness)[0])).toBe("threshold");
+		expect(harness.errors).toEqual([]);
+	});
+});
+
+describe("model-specific compaction settings (compaction.modelOverrides)", () => {
+	it("at Pi's threshold pi-reset resets at the boundary: the model's own reserveTokens and keepRecentTokens decide, as in Pi", async () => {
+		harness = await startSession({ ...usageFirst }, [compactionSummary]);
+		const model = harness.session.model;
+		const key = `${model?.provider}/${model?.id}`;
+		// Pi's defaults would neither compact at 100,000 tokens (threshold 111,616) nor a window this
+		// small (keepRecentTokens 20,000); the model's overrides make it do both.
+		harness.session.settingsManager.applyOverrides({
+			compaction: { modelOverrides: { [key]: { reserveTokens: 50_000, keepRecentTokens: 1 } } },
+		});
+		harness.script(reply("warm up"), reply("big answer"), reply("PEER SUMMARY"), reply("next"));
+		await harness.prompt("zero");
+		harness.setUsage((m) => (m.stopReason === "stop" ? { totalTokens: 100_000, input: 100_000 } : undefined));
+		await harness.prompt("REQUEST-ONE please");
+		harness.setUsage(undefined);
+		await harness.prompt("two");
+		expect(summaryCalls(harness)).toBe(0);
+		const all = compactions(harness);
+		expect(all).toHaveLength(1);
+		expect(resetCause(all[0])).toBe("threshold");
 		expect(harness.errors).toEqual([]);
 	});
 });

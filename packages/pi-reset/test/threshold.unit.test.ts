@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { initialState, reduceReset } from "../src/core/reducer.js";
-import { overPiThreshold, preemptableAnswer } from "../src/core/threshold.js";
+import { overPiThreshold, piCompactsWindow, preemptableAnswer } from "../src/core/threshold.js";
 
 const facts = { autoCompaction: true, contextTokens: 111_617, contextWindow: 128_000, reserveTokens: 16_384 };
 
@@ -22,8 +22,15 @@ describe("overPiThreshold (Pi's shouldCompact)", () => {
 });
 
 describe("the threshold reset in the reducer", () => {
-	const crossed = reduceReset(initialState(), { type: "threshold" }).state;
+	const crossed = reduceReset(initialState(), { type: "threshold", over: true }).state;
 	const boundary = { type: "boundary", aborted: false, preemptable: true, newWindowId: "w1-abcd" } as const;
+
+	it("thresholdCrossed: an answer whose own usage is under the threshold again takes the due reset back", () => {
+		const under = reduceReset(crossed, { type: "threshold", over: false });
+		expect(under.state.thresholdDue).toBe(false);
+		expect(under.effect).toEqual({ type: "none" });
+		expect(reduceReset(under.state, boundary).effect.type).not.toBe("propose-threshold-reset");
+	});
 
 	it("thresholdBoundary: a turn_end after an answer over the threshold proposes the reset (a boundary proposal for a new window)", () => {
 		expect(crossed.thresholdDue).toBe(true);
@@ -48,7 +55,9 @@ describe("the threshold reset in the reducer", () => {
 	});
 
 	it("thresholdCrossed: with pi-reset off nothing is due", () => {
-		expect(reduceReset(initialState(false), { type: "threshold" }).state.thresholdDue).toBe(false);
+		expect(reduceReset(initialState(false), { type: "threshold", over: true }).state.thresholdDue).toBe(
+			false,
+		);
 	});
 
 	it("an explicit reset at the same boundary serves the threshold: one reset, the explicit one", () => {
@@ -75,9 +84,20 @@ describe("the threshold reset in the reducer", () => {
 			baseLeafId: "e1",
 			newWindowId: "w1-next",
 		}).state;
-		const due = reduceReset(running, { type: "threshold" }).state;
+		const due = reduceReset(running, { type: "threshold", over: true }).state;
 		const step = reduceReset(due, boundary);
 		expect(step.effect).toMatchObject({ type: "propose-threshold-reset", proposal: { windowId: "w1-next" } });
 		expect(step.state.nextRun).toBeUndefined();
+	});
+});
+
+describe("piCompactsWindow (Pi's compaction eligibility)", () => {
+	it("at Pi's threshold pi-reset resets only a window Pi would compact: a message must be older than the keep-recent budget", () => {
+		expect(piCompactsWindow([], 20_000)).toBe(false);
+		expect(piCompactsWindow([30_000], 20_000)).toBe(false);
+		expect(piCompactsWindow([19_999, 5_000], 20_000)).toBe(false);
+		expect(piCompactsWindow([20_000, 1], 20_000)).toBe(true);
+		expect(piCompactsWindow([10_000, 10_000, 3], 20_000)).toBe(true);
+		expect(piCompactsWindow([1, 1], 1)).toBe(true);
 	});
 });

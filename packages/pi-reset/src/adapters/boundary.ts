@@ -47,6 +47,8 @@ export interface BoundaryOptions {
 	readonly recallActive?: () => boolean;
 	/** Pi's effective `compaction.reserveTokens` (the threshold reset keeps a turn within half the usable window). */
 	readonly reserveTokens?: ReserveTokens;
+	/** Whether Pi would compact the window now (threshold-reset.ts `createPiCompacts`); absent: yes. */
+	readonly piCompacts?: (ctx: ExtensionContext) => boolean;
 }
 
 /** The boot text of a run that started after `/reset` while idle (rendered identically twice). */
@@ -131,8 +133,12 @@ function propose(
 	// A run serving an idle /reset has no compaction yet: its window starts after the run's base leaf.
 	const windowStart = control.state.nextRun?.baseLeafId;
 	// Pi checks an answer against its threshold after its turn_end: only there can the reset come first.
+	// Only a window Pi would compact: where Pi would not, no reset either (read only when one is due).
 	const preemptable =
-		event.type === "turn_end" && preemptableAnswer((event.message as { stopReason?: string }).stopReason);
+		event.type === "turn_end" &&
+		preemptableAnswer((event.message as { stopReason?: string }).stopReason) &&
+		control.state.thresholdDue &&
+		options.piCompacts?.(ctx) !== false;
 	const effect = control.dispatch(
 		{ type: "boundary", aborted, preemptable, newWindowId: control.mintWindowId() },
 		ctx,

@@ -24,7 +24,7 @@ import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
 const MARGIN_TOKENS = 1024;
 
 /** Pi's effective `compaction.keepRecentTokens` for the current model (override, setting, default). */
-function keepRecentTokens(
+export function keepRecentTokens(
 	pi: Pick<ExtensionAPI, "getSettings">,
 	ctx: Pick<ExtensionContext, "model">,
 ): number {

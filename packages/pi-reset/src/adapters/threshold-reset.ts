@@ -7,16 +7,19 @@
  */
 import {
 	type CompactionEntryDraft,
+	type ExtensionAPI,
 	type ExtensionContext,
 	estimateTokens,
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
+import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
 import type { Proposal } from "../core/reducer.js";
 import { bootText } from "../core/texts.js";
-import { overPiThreshold } from "../core/threshold.js";
+import { overPiThreshold, piCompactsWindow } from "../core/threshold.js";
 import { resetDetails, turnInProgress } from "../core/window.js";
 import type { WorkReader } from "./carry.js";
 import type { ResetControl } from "./control.js";
+import { keepRecentTokens } from "./idle-reset.js";
 
 /** Pi's effective `compaction.reserveTokens` for the current model. */
 export type ReserveTokens = (ctx: ExtensionContext) => number;
@@ -40,6 +43,32 @@ export function keptTurn(
 	return tokens <= budget
 		? { firstKeptEntryId: turn.firstKeptEntryId, dropped: false }
 		: { firstKeptEntryId: undefined, dropped: true };
+}
+
+/**
+ * The message tokens of the window Pi would compact, newest first: back from the leaf to its
+ * compaction, then the entries that compaction kept (Pi projects them into the window).
+ */
+function* windowMessageTokens(ctx: ExtensionContext): Generator<number> {
+	let keptFrom: string | undefined;
+	for (const entry of walkBackFromLeaf(ctx.sessionManager)) {
+		if (keptFrom === undefined && entry.type === "compaction") {
+			if (entry.firstKeptEntryId === entry.id || !entry.firstKeptEntryId) return;
+			keptFrom = entry.firstKeptEntryId;
+			continue;
+		}
+		if (entry.type === "compaction") return;
+		if (entry.type === "message") yield estimateTokens(entry.message);
+		if (entry.id === keptFrom) return;
+	}
+}
+
+/**
+ * Whether Pi would compact the current window at its threshold (`piCompactsWindow`). Walks the
+ * window only at a boundary after an answer over the threshold, and stops past the keep budget.
+ */
+export function createPiCompacts(pi: Pick<ExtensionAPI, "getSettings">): (ctx: ExtensionContext) => boolean {
+	return (ctx) => piCompactsWindow(windowMessageTokens(ctx), keepRecentTokens(pi, ctx));
 }
 
 /** What the threshold reset needs besides the proposal. */
@@ -85,7 +114,8 @@ export interface ThresholdWatchInputs {
 
 /**
  * Called with the window meter's estimate after every message (the answer's usage plus what came
- * after it, Pi's own measure): over Pi's threshold, the reset is due at this turn's boundary.
+ * after it, Pi's own measure): over Pi's threshold, the reset is due at this turn's boundary; an
+ * answer whose own usage is under it again takes that back.
  */
 export function createThresholdWatch(
 	control: ResetControl,
@@ -93,13 +123,14 @@ export function createThresholdWatch(
 ): (contextTokens: number | undefined, ctx: ExtensionContext) => void {
 	return (contextTokens, ctx) => {
 		const state = control.state;
-		if (!state.enabled || state.thresholdDue || state.proposal) return;
-		const facts = {
+		if (!state.enabled || state.proposal) return;
+		const over = overPiThreshold({
 			autoCompaction: inputs.autoCompaction(),
 			contextTokens,
 			contextWindow: ctx.model?.contextWindow ?? 0,
 			reserveTokens: inputs.reserveTokens(ctx),
-		};
-		if (overPiThreshold(facts)) control.dispatch({ type: "threshold" }, ctx);
+		});
+		// Dispatched only on a change: due when over, no longer due when an answer measured it under.
+		if (over !== state.thresholdDue) control.dispatch({ type: "threshold", over }, ctx);
 	};
 }

@@ -167,7 +167,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			};
 		}
 		case "threshold":
-			return thresholdCrossed(state);
+			return thresholdCrossed(state, event.over);
 		case "boundary": {
 			if (state.proposal) return { state, effect: NONE };
 			// An explicit reset at this boundary serves the threshold too; otherwise the threshold reset first.

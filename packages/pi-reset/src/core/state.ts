@@ -168,7 +168,8 @@ export type ResetEvent =
 			/** A `turn_end` after an answer Pi would compact at its threshold (threshold.ts `preemptableAnswer`). */
 			readonly preemptable?: boolean;
 	  }
-	| { readonly type: "threshold" }
+	/** The window's measure after a message: over Pi's threshold or not (a later answer's own usage decides). */
+	| { readonly type: "threshold"; readonly over: boolean }
 	| { readonly type: "confirm"; readonly found: CommittedWindow | undefined }
 	| {
 			readonly type: "compaction";

@@ -31,6 +31,23 @@ export function overPiThreshold(facts: ThresholdFacts): boolean {
 }
 
 /**
+ * Pi's compaction eligibility (`prepareCompaction`): Pi keeps the window's newest `keepRecentTokens`
+ * and compacts only when a message is before them, so a window whose messages after its oldest fit
+ * in that budget is never compacted, whatever its usage. The boundary reset takes Pi's compaction
+ * over, so it resets only such a window too: otherwise a model whose answers stay over the
+ * threshold would get a reset after every answer, in every new window. Message tokens newest
+ * first, read lazily (stops once an older message is found past the budget).
+ */
+export function piCompactsWindow(tokensNewestFirst: Iterable<number>, keepRecentTokens: number): boolean {
+	let kept = 0;
+	for (const tokens of tokensNewestFirst) {
+		if (kept >= keepRecentTokens) return true;
+		kept += tokens;
+	}
+	return false;
+}
+
+/**
  * Answers whose threshold compaction the boundary can take over: a finished answer or a tool turn.
  * An error or a cut answer (`length`) goes to Pi's overflow recovery, which compacts and retries;
  * an aborted one is compacted by Pi only before the next prompt.
@@ -39,8 +56,18 @@ export function preemptableAnswer(stopReason: string | undefined): boolean {
 	return stopReason === "stop" || stopReason === "toolUse";
 }
 
-/** An answer went over Pi's threshold: the reset is due at this turn's boundary. */
-export function thresholdCrossed(state: ResetState): Step {
+/**
+ * The window's measure after a message: over Pi's threshold, the reset is due at this turn's
+ * boundary; under it again, it is not. Only an answer lowers the measure: its provider usage
+ * replaces the estimate of what came before it (a long prompt estimated over the threshold whose
+ * answer reports under it), and Pi reads that usage after the run, so it compacts nothing either.
+ */
+export function thresholdCrossed(state: ResetState, over: boolean): Step {
+	if (!over) {
+		return state.thresholdDue
+			? { state: { ...state, thresholdDue: false }, effect: { type: "none" } }
+			: { state, effect: { type: "none" } };
+	}
 	if (!state.enabled || state.proposal || state.thresholdDue) return { state, effect: { type: "none" } };
 	return { state: { ...state, thresholdDue: true }, effect: { type: "none" } };
 }
