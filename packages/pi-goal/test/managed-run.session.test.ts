@@ -72,7 +72,8 @@ describe("managed-run protocol (peer wire format)", () => {
 				goalId: lastGoal(harness).id,
 			}),
 		]);
-		await vi.waitFor(() => expect(harness?.providerCalls).toBe(2));
+		// goal_complete beside bash: Pi may ask once more after the batch (a third call), so at least two.
+		await vi.waitFor(() => expect(harness?.providerCalls).toBeGreaterThanOrEqual(2));
 		await settle(harness);
 		await harness.prompt("/goal clear");
 		expect(log.events).toHaveLength(2);
