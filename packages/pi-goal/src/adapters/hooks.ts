@@ -14,7 +14,7 @@ import {
 } from "@pi-lifecycle/lifecycle-kit";
 import { messageCost, messageTokens, type UsageLike } from "../core/accounting.js";
 import { readContinuationDetails, readContractDetails } from "../core/contract.js";
-import { type AssistantLike, errorFacts } from "../core/errors.js";
+import { type AssistantLike, effectiveStopReason, errorFacts } from "../core/errors.js";
 import { EMPTY_STATE } from "../core/goal-transitions.js";
 import { isOwnContinuationDetails } from "../core/ownership.js";
 import { type RestoreLookup, restoreBranch } from "../core/persistence.js";
@@ -188,7 +188,8 @@ export function registerHooks(pi: ExtensionAPI, deps: HookDeps): void {
 			if (tokens > 0)
 				controller.apply({ type: "tokens", tokens, leafBefore: ctx.sessionManager.getLeafId() }, ctx);
 			noteCost(controller, ctx, messageCost(message.usage), tokens);
-			const assistant = event.message as AssistantLike;
+			const stopReason = effectiveStopReason(event.message as AssistantLike) as AssistantLike["stopReason"];
+			const assistant = { ...(event.message as AssistantLike), stopReason };
 			if (controller.goal?.status === "active")
 				deps.batch.response((assistant as { content?: unknown }).content);
 			// ctx.model is a getter into Pi's model runtime: read it only for an error response.

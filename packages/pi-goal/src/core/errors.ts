@@ -39,3 +39,26 @@ export function errorFacts(message: AssistantLike, contextWindow?: number): Erro
 		usageWording,
 	};
 }
+
+/**
+ * Abort messages of an AbortSignal that fired before the provider answered (Node's and undici's
+ * AbortError, pi-ai's own). Pi 1.3 records such a request as `stopReason: "error"` with this text.
+ */
+const ABORT_MESSAGES = new Set([
+	"This operation was aborted",
+	"The operation was aborted",
+	"Request was aborted",
+]);
+
+/**
+ * The stop reason as pi-goal reads it: a request aborted before any answer is "aborted" on every Pi
+ * (Pi 1.3 reports it as an error), so it is neither a model response nor a provider error.
+ */
+export function effectiveStopReason(message: {
+	readonly stopReason?: string;
+	readonly errorMessage?: string;
+}): string | undefined {
+	if (message.stopReason === "error" && ABORT_MESSAGES.has(String(message.errorMessage ?? "").trim()))
+		return "aborted";
+	return message.stopReason;
+}

@@ -8,7 +8,7 @@
  */
 import { messageCost, messageTokens, type UsageLike } from "./accounting.js";
 import { readContinuationDetails } from "./contract.js";
-import { errorFacts } from "./errors.js";
+import { effectiveStopReason, errorFacts } from "./errors.js";
 import { countTurn } from "./safety.js";
 import { observeStep } from "./stuck.js";
 import { type CallFacts, callsOf, type ResultFacts, replyStep, resultText, toolStep } from "./stuck-facts.js";
@@ -155,8 +155,9 @@ export function replayAfter(
 			responses++;
 			const cost = messageCost(message.usage);
 			if (goal?.status === "active" && cost > 0) goal = { ...goal, costSpent: (goal.costSpent ?? 0) + cost };
-			if (goal?.status !== "active" || message.stopReason === "aborted") continue;
-			const error = message.stopReason === "error";
+			const stopReason = effectiveStopReason(message);
+			if (goal?.status !== "active" || stopReason === "aborted") continue;
+			const error = stopReason === "error";
 			const facts = assistantTurn(message.content);
 			const exempt =
 				error &&
