@@ -147,7 +147,12 @@ function capturingPi(capture: (tool: ToolDefinition) => void): {
 		if (event === "session_start") starts.push(handler);
 		return () => undefined;
 	};
-	const members: Record<string | symbol, unknown> = { registerTool: capture, getAllTools: () => [], on };
+	const members: Record<string | symbol, unknown> = {
+		registerTool: capture,
+		getAllTools: () => [],
+		getCommands: () => [],
+		on,
+	};
 	const pi = new Proxy({} as ExtensionAPI, {
 		get: (_target, prop) => (prop in members ? members[prop] : prop === "then" ? undefined : inert),
 	});
