@@ -35,7 +35,14 @@ function script(path: string, body: string): string {
 function withGrandchild(base: string, work: string): { tool: string; grandchild: () => number } {
 	const pidFile = join(base, "grandchild.pid");
 	const tool = script(join(base, "tools", "work"), `${work} & echo $! > ${pidFile}; wait`);
-	return { tool, grandchild: () => Number(readFileSync(pidFile, "utf8")) };
+	return { tool, grandchild: () => readPid(pidFile) };
+}
+
+/** The pid a script wrote to `file`; throws until all of it is there (the shell creates the file before it writes). */
+function readPid(file: string): number {
+	const pid = existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : Number.NaN;
+	if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no pid in ${file} yet`);
+	return pid;
 }
 
 /** runProcess options for `command` in the untrusted project `root`. */
@@ -196,10 +203,9 @@ describe("runProcess", () => {
 			timeoutMs: 30_000,
 			signal: controller.signal,
 		});
-		await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true), { timeout: 5_000 });
+		const pid = await vi.waitFor(() => readPid(pidFile), { timeout: 5_000 });
 		controller.abort();
 		expect(await running).toEqual({ status: "aborted", started: true });
-		const pid = Number(readFileSync(pidFile, "utf8"));
 		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 3_000 });
 		const skipped = await runProcess({
 			...untrusted(root, tool),
@@ -219,7 +225,7 @@ describe("runProcess", () => {
 			timeoutMs: 30_000,
 			registry,
 		});
-		await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true), { timeout: 5_000 });
+		const pid = await vi.waitFor(() => readPid(pidFile), { timeout: 5_000 });
 		registry.closeAll();
 		expect(await running).toEqual({ status: "aborted", started: true });
 		expect(registry.size).toBe(0);
@@ -230,7 +236,6 @@ describe("runProcess", () => {
 				registry,
 			}),
 		).toEqual({ status: "aborted", started: false });
-		const pid = Number(readFileSync(pidFile, "utf8"));
 		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
 	});
 
@@ -252,10 +257,9 @@ setInterval(() => {}, 1000);`;
 		const parent = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", parentFile], {
 			stdio: "ignore",
 		});
-		await vi.waitFor(() => expect(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()).toBeTruthy(), {
+		const pid = await vi.waitFor(() => readPid(pidFile), {
 			timeout: 30_000,
 		});
-		const pid = Number(readFileSync(pidFile, "utf8"));
 		expect(alive(pid)).toBe(true);
 		parent.kill("SIGKILL");
 		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 30_000, interval: 50 });
@@ -279,10 +283,9 @@ setInterval(() => {}, 1000);`;
 		const parent = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", parentFile], {
 			stdio: "ignore",
 		});
-		await vi.waitFor(() => expect(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()).toBeTruthy(), {
+		const pid = await vi.waitFor(() => readPid(pidFile), {
 			timeout: 30_000,
 		});
-		const pid = Number(readFileSync(pidFile, "utf8"));
 		expect(alive(pid)).toBe(true);
 		parent.kill("SIGKILL");
 		await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 30_000, interval: 50 });
