@@ -12,7 +12,7 @@ import {
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { untilNoDescendant } from "../support/child-processes.js";
+import { hasDescendant, untilNoDescendant } from "../support/child-processes.js";
 import { duplicatedFunction } from "../support/duplicates.js";
 import { activeGoalId, permutations, texts } from "../support/model.js";
 import { type ExtensionName, installPacked, type PackedInstall } from "../support/packed.js";
@@ -48,6 +48,21 @@ const think =
 		return step(context, options, state, model);
 	};
 
+/**
+ * The first answer after the write: pi-jscpd's check of it starts at the boundary, while this
+ * request is made, but a loaded machine can start it later than THINK_MS. Waits (up to 15 s) until
+ * a jscpd child has been seen, then thinks as above (until it is gone, and THINK_MS for the report).
+ */
+const thinkAfterWrite =
+	(step: DynamicStep): DynamicStep =>
+	async (context, options, state, model) => {
+		const deadline = Date.now() + 15_000;
+		while (Date.now() < deadline && !hasDescendant(/jscpd/))
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		await untilNoDescendant(/jscpd/);
+		return think(step)(context, options, state, model);
+	};
+
 const writeDuplicates: DynamicStep = () =>
 	fauxAssistantMessage(
 		[
@@ -58,8 +73,8 @@ const writeDuplicates: DynamicStep = () =>
 	);
 /** Review passes that say different things: replies differing only in a number are the same reply to pi-goal's stuck detector. */
 const REVIEWS = ["Reviewing alpha.ts.", "Reviewing beta.ts next.", "Checking both modules together."];
-const review = (n: number): DynamicStep =>
-	think(() => fauxAssistantMessage(fauxText(REVIEWS[n - 1] ?? `Review ${n}.`)));
+const review = (n: number, pace: (step: DynamicStep) => DynamicStep = think): DynamicStep =>
+	pace(() => fauxAssistantMessage(fauxText(REVIEWS[n - 1] ?? `Review ${n}.`)));
 const complete: DynamicStep = (context) =>
 	fauxAssistantMessage(
 		[
@@ -78,7 +93,7 @@ describe.each(permutations(ALL))("load order %s, %s, %s", (...order) => {
 	it("a duplicate written in one goal iteration reaches the model within the next two iterations, in one run", async () => {
 		harness = await createScriptedSession({
 			extensionPaths: pathsIn(order),
-			responses: [writeDuplicates, review(1), review(2), review(3), complete],
+			responses: [writeDuplicates, review(1, thinkAfterWrite), review(2), review(3), complete],
 		});
 		await harness.prompt("/goal Write the alpha and beta modules");
 		expect(harness.errors).toEqual([]);
@@ -108,7 +123,7 @@ describe.each(permutations(ALL))("load order %s, %s, %s", (...order) => {
 				writeDuplicates,
 				// While this answer is being thought, the check finishes and its finding is appended
 				// at the end of this turn, right before the reset the model asks for: never seen.
-				think(() =>
+				thinkAfterWrite(() =>
 					fauxAssistantMessage([fauxToolCall("new_context", { handoff: "Modules written; review next." })], {
 						stopReason: "toolUse",
 					}),
