@@ -126,6 +126,7 @@ export {
 } from "./settings.js";
 export { OVERRIDDEN_NOTE, type SettingsChange, saveAndReload } from "./settings-change.js";
 export { type ArmedSubscription, createArmedSubscription } from "./subscription.js";
+export { cutText, cutTextEnd, hasLoneSurrogate, sliceText } from "./text-cut.js";
 export {
 	createFooterStatus,
 	createOnceReporter,
