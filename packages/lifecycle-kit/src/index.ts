@@ -100,6 +100,7 @@ export {
 	resolveExecutable,
 	safePathEntries,
 } from "./process-policy.js";
+export { processWideValue } from "./process-wide.js";
 export {
 	decideTrustAtSessionStart,
 	type ExplicitTrustOptions,
