@@ -156,6 +156,23 @@ export function writeScript(path: string, body: string): string {
 	return path;
 }
 
+/**
+ * Real jscpd behind a gate: when `<gate>/hold` exists, the next scan blocks until `<gate>/release`
+ * (`<gate>/started` says it is blocked; `marker` names the waiting process for {@link processesWith}).
+ */
+export function gatedJscpd(gate: string, marker: string): string {
+	return writeScript(
+		join(gate, "bin", "jscpd"),
+		`REAL='${realJscpd()}'
+if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
+if [ -f '${gate}/hold' ]; then
+	rm -f '${gate}/hold'; touch '${gate}/started'
+	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
+fi
+exec "$REAL" "$@"`,
+	);
+}
+
 /** The real jscpd behind `<agentDir>/bin/jscpd`, failing near-copy detection (`--similarity`) with `stderr` and exit `code`. */
 export function nearFailingJscpd(agentDir: string, stderr: string, code: number): string {
 	return writeScript(
