@@ -40,7 +40,7 @@ describe("baseline writes on a local fault", () => {
 			"ENOSPC-write",
 			/^the disk holding Pi's agent folder is full \(ENOSPC: .*baselines.*\); free disk space$/,
 		],
-	])("%s: the error names the folder and the next step", (code, text) => {
+	] as const)("%s: the error names the folder and the next step", (code, text) => {
 		const agentDir = realpathSync(mkdtempSync(join(tmpdir(), "jscpd-baseline-fault-")));
 		dirs.push(agentDir);
 		faults.code = code;
