@@ -18,7 +18,14 @@ const pnpm = process.env.npm_execpath;
 if (!pnpm) throw new Error("run through pnpm (pnpm publish:dry-run) so npm_execpath is set");
 
 const required = {
-	"lifecycle-kit": ["dist/index.js", "dist/index.d.ts", "dist/testing/index.js", "dist/testing/index.d.ts"],
+	"lifecycle-kit": [
+		"dist/index.js",
+		"dist/index.d.ts",
+		"dist/testing/index.js",
+		"dist/testing/index.d.ts",
+		"dist/text.js",
+		"dist/text.d.ts",
+	],
 	"pi-reset": ["dist/index.js", "dist/index.d.ts"],
 	"pi-goal": ["dist/index.js", "dist/index.d.ts"],
 	"pi-jscpd": ["dist/index.js", "dist/index.d.ts"],

@@ -85,6 +85,11 @@ describe.each(names)("packed %s", (name) => {
 			expect(files).toContain("dist/testing/index.js");
 			expect(files).toContain("dist/testing/index.d.ts");
 		});
+
+		it("exports the pure text subpath as built JS", () => {
+			expect(files).toContain("dist/text.js");
+			expect(files).toContain("dist/text.d.ts");
+		});
 	}
 });
 

@@ -94,6 +94,35 @@ function resetNotices(stderr: { mock: { calls: unknown[][] } }): string[] {
 	return stderr.mock.calls.map((call) => String(call[0])).filter((line) => line.includes("pi-reset:"));
 }
 
+/**
+ * Two runs, the second a tool turn a peer's `ctx.compact()` ends (usage: `toolTokens` for the tool
+ * turn, `answerTokens` for answers). Checks the compaction is pi-reset's reset and stopped the run
+ * after its tool turn, then sends "three" and returns what the model received in the new window.
+ */
+async function compactedAfterToolTurn(h: ScriptedSession, toolTokens: number, answerTokens: number) {
+	h.setUsage((m) =>
+		m.stopReason === "toolUse"
+			? { totalTokens: toolTokens, input: toolTokens }
+			: { totalTokens: answerTokens, input: answerTokens },
+	);
+	h.script(reply("first"), toolCall("read", { path: "missing.txt" }));
+	await h.prompt("one");
+	await h.prompt("two");
+	await h.session.waitForIdle();
+	await vi.waitFor(() => expect(compactions(h)).toHaveLength(1));
+	expect(isResetCompaction(compactions(h)[0])).toBe(true);
+	// The compaction aborted the run after its tool turn: no further request in the old window.
+	expect(h.providerCalls).toBe(2);
+	expect(h.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
+		{ aborted: false },
+		{ aborted: true },
+	]);
+	h.setUsage(undefined);
+	h.script(reply("fresh"));
+	await h.prompt("three");
+	return text(h.requests.at(-1));
+}
+
 describe.each(Object.entries(ours))("with %s", (_label, set) => {
 	describe.each([
 		["first", true],
@@ -205,27 +234,7 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 				extensionPaths: loadOrder(set, TRIGGER, peerFirst),
 				settings: compactable,
 			});
-			harness.setUsage((m) =>
-				m.stopReason === "toolUse"
-					? { totalTokens: 105_000, input: 105_000 }
-					: { totalTokens: 50_000, input: 50_000 },
-			);
-			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }));
-			await harness.prompt("one");
-			await harness.prompt("two");
-			await harness.session.waitForIdle();
-			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(1));
-			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
-			// The compaction aborted the run after its tool turn: no further request in the old window.
-			expect(harness.providerCalls).toBe(2);
-			expect(harness.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
-				{ aborted: false },
-				{ aborted: true },
-			]);
-			harness.setUsage(undefined);
-			harness.script(reply("fresh"));
-			await harness.prompt("three");
-			const fresh = text(harness.requests.at(-1));
+			const fresh = await compactedAfterToolTurn(harness, 105_000, 50_000);
 			expect(fresh).toContain(BOOT);
 			expect(fresh).toContain("three");
 			expect(summarisations(harness)).toBe(0);
@@ -237,27 +246,7 @@ describe.each(Object.entries(ours))("with %s", (_label, set) => {
 				extensionPaths: loadOrder(set, AUTO, peerFirst),
 				settings: compactable,
 			});
-			harness.setUsage((m) =>
-				m.stopReason === "toolUse"
-					? { totalTokens: 95_000, input: 95_000 }
-					: { totalTokens: 10_000, input: 10_000 },
-			);
-			harness.script(reply("first"), toolCall("read", { path: "missing.txt" }));
-			await harness.prompt("one");
-			await harness.prompt("two");
-			await harness.session.waitForIdle();
-			await vi.waitFor(() => expect(compactions(harness as ScriptedSession)).toHaveLength(1));
-			expect(isResetCompaction(compactions(harness)[0])).toBe(true);
-			// The compaction aborted the run after its tool turn: no further request in the old window.
-			expect(harness.providerCalls).toBe(2);
-			expect(harness.events.filter((e) => e.type === "agent_settled").map((e) => e.info)).toEqual([
-				{ aborted: false },
-				{ aborted: true },
-			]);
-			harness.setUsage(undefined);
-			harness.script(reply("fresh"));
-			await harness.prompt("three");
-			expect(text(harness.requests.at(-1))).toContain(BOOT);
+			expect(await compactedAfterToolTurn(harness, 95_000, 10_000)).toContain(BOOT);
 			expect(summarisations(harness)).toBe(0);
 			expect(harness.errors).toEqual([]);
 		});

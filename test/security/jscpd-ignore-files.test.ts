@@ -14,14 +14,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-	createScriptedSession,
-	reply,
-	type ScriptedSession,
-	toolCall,
-} from "@pi-lifecycle/lifecycle-kit/testing";
+import { reply, type ScriptedSession, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JscpdController } from "../../packages/pi-jscpd/src/adapters/controller.js";
 import {
 	type Capability,
 	pinnedCandidate,
@@ -29,8 +23,8 @@ import {
 } from "../../packages/pi-jscpd/src/adapters/locate.js";
 import { ProcessRunner } from "../../packages/pi-jscpd/src/adapters/runner.js";
 import { runScan } from "../../packages/pi-jscpd/src/adapters/scan.js";
-import { allExtensions, fakeJscpd, tempDir } from "../reliability/support/extensions.js";
-import { duplicated, put, sandbox } from "./support/hostile.js";
+import { fakeJscpd, tempDir } from "../reliability/support/extensions.js";
+import { duplicated, openJscpdSession, put, sandbox } from "./support/hostile.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -94,23 +88,9 @@ describe("security: ignore files jscpd would read are inspected first", () => {
 	it("untrusted session: the skipped ignore file is named in /jscpd status, with why", async () => {
 		const s = duplicatedProject("pi-security-fifo-status-");
 		expect(spawnSync("mkfifo", [join(s.root, "src", ".ignore")]).status).toBe(0);
-		const agentDir = tempDir("pi-security-agent-");
-		let controller: JscpdController | undefined;
-		harness = await createScriptedSession({
-			cwd: s.root,
-			projectTrusted: false,
-			extensions: allExtensions({
-				agentDir,
-				order: ["pi-jscpd"],
-				jscpd: {
-					onController: (c) => {
-						controller = c;
-					},
-				},
-			}),
-		});
-		const c = controller as JscpdController | undefined;
-		if (!c) throw new Error("pi-jscpd did not load");
+		const opened = await openJscpdSession(s.root, false);
+		harness = opened.harness;
+		const c = opened.controller;
 		await vi.waitFor(() => expect(c.status().baseline.status).toBe("accepted"), { timeout: 30_000 });
 		expect(c.status().baseline.groups).toBe(1);
 		expect(c.status().skippedIgnoreFiles).toEqual([
@@ -127,23 +107,9 @@ describe("security: an untrusted repository's .git file pointing outside is neve
 		put(join(s.outside, "repo", "info", "exclude"), "gen/\n");
 		put(join(s.outside, "repo", "worktrees", "w", "commondir"), "../..\n");
 		put(join(s.root, ".git"), `gitdir: ${join(s.outside, "repo", "worktrees", "w")}\n`);
-		const agentDir = tempDir("pi-security-agent-");
-		let controller: JscpdController | undefined;
-		harness = await createScriptedSession({
-			cwd: s.root,
-			projectTrusted: false,
-			extensions: allExtensions({
-				agentDir,
-				order: ["pi-jscpd"],
-				jscpd: {
-					onController: (c) => {
-						controller = c;
-					},
-				},
-			}),
-		});
-		const c = controller as JscpdController | undefined;
-		if (!c) throw new Error("pi-jscpd did not load");
+		const opened = await openJscpdSession(s.root, false);
+		harness = opened.harness;
+		const c = opened.controller;
 		await vi.waitFor(() => expect(c.status().baseline.status).toBe("accepted"), { timeout: 30_000 });
 		harness.script(toolCall("write", { path: "gen/copy.ts", content: duplicated("copy") }), reply("done"));
 		await harness.prompt("write gen/copy.ts");

@@ -20,6 +20,7 @@ import {
 	escapeLink,
 	hostileGitRepo,
 	markersIn,
+	openJscpdSession,
 	put,
 	type Sandbox,
 	sandbox,
@@ -41,24 +42,11 @@ async function jscpdSession(
 	s: Sandbox,
 	trusted: boolean,
 ): Promise<{ h: ScriptedSession; c: JscpdController }> {
-	const agentDir = tempDir("pi-security-agent-");
-	harness = await createScriptedSession({
-		cwd: s.root,
-		projectTrusted: trusted,
-		extensions: allExtensions({
-			agentDir,
-			order: ["pi-jscpd"],
-			jscpd: {
-				onController: (c) => {
-					controller = c;
-				},
-			},
-		}),
-	});
-	const c = controller as JscpdController | undefined;
-	if (!c) throw new Error("pi-jscpd did not load");
-	await c.settled();
-	return { h: harness, c };
+	const opened = await openJscpdSession(s.root, trusted);
+	harness = opened.harness;
+	controller = opened.controller;
+	await controller.settled();
+	return { h: harness, c: controller };
 }
 
 /** The text of every jscpd_run result on the branch. */

@@ -100,6 +100,7 @@ export {
 	resolveExecutable,
 	safePathEntries,
 } from "./process-policy.js";
+export { processWideValue } from "./process-wide.js";
 export {
 	decideTrustAtSessionStart,
 	type ExplicitTrustOptions,
@@ -126,6 +127,7 @@ export {
 } from "./settings.js";
 export { OVERRIDDEN_NOTE, type SettingsChange, saveAndReload } from "./settings-change.js";
 export { type ArmedSubscription, createArmedSubscription } from "./subscription.js";
+export { cutText, cutTextEnd, hasLoneSurrogate, sliceText } from "./text-cut.js";
 export {
 	createFooterStatus,
 	createOnceReporter,

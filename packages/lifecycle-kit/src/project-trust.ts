@@ -13,13 +13,13 @@ import {
 	ProjectTrustStore,
 } from "@earendil-works/pi-coding-agent";
 import { piCliApproval } from "./pi-cli-approval.js";
+import { processWideValue } from "./process-wide.js";
 import {
 	dirKey,
 	forgetSavedByPi,
 	harnessTrusted,
 	isSavedByPi,
 	markSavedByPi,
-	processGlobal,
 	type SessionTrust,
 	sessionTrust,
 	setSessionTrust,
@@ -160,7 +160,7 @@ export function decideTrustAtSessionStart(
  * saved entry or saves one. Unseen (no kit saw the startup): every untrusted session may be it.
  */
 function reloadSaveWatch(): { seen: boolean; cwd: string | undefined } {
-	return processGlobal("@pi-lifecycle/trust-reload-save-cwd.v1", () => ({ seen: false, cwd: undefined }));
+	return processWideValue("@pi-lifecycle/trust-reload-save-cwd.v1", () => ({ seen: false, cwd: undefined }));
 }
 
 function watchPiReloadSave(input: Inputs): void {
@@ -201,7 +201,7 @@ export const SAVED_BY_PI_NOTICE =
 	"Pi saves this project as trusted by itself on /reload, without asking you. The pi-lifecycle extensions (pi-reset, pi-goal, pi-jscpd) do not count that as your decision and keep the project untrusted: no git, no project settings or jscpd config. Start pi with --approve to trust it.";
 
 function tellSavedByPiOnce(ctx: TrustContext): void {
-	const told = processGlobal("@pi-lifecycle/trust-saved-by-pi-told.v1", () => new Set<string>());
+	const told = processWideValue("@pi-lifecycle/trust-saved-by-pi-told.v1", () => new Set<string>());
 	const key = dirKey(ctx.cwd);
 	if (told.has(key)) return;
 	told.add(key);

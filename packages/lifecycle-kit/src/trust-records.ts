@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { processWideValue } from "./process-wide.js";
 
 /** The key a directory is recorded under: its real path when it exists, as Pi's trust store keys it. */
 export function dirKey(cwd: string): string {
@@ -17,19 +18,11 @@ export function dirKey(cwd: string): string {
 	}
 }
 
-/** A process-wide value shared by every kit copy, under a versioned `Symbol.for` name. */
-export function processGlobal<T>(name: string, create: () => T): T {
-	const holder = globalThis as { [key: symbol]: unknown };
-	const key = Symbol.for(name);
-	holder[key] ??= create();
-	return holder[key] as T;
-}
-
 // ---- the kit test harness's explicit decisions -------------------------------------------------
 
 /** Live explicit "trusted" records per directory (a count, so overlapping hosts undo only their own). */
 function harnessDecisions(): Map<string, number> {
-	return processGlobal("@pi-lifecycle/explicit-project-trust", () => new Map<string, number>());
+	return processWideValue("@pi-lifecycle/explicit-project-trust", () => new Map<string, number>());
 }
 
 /** Internal (test harness): records that the host trusted `cwd` explicitly; returns the undo. */
@@ -80,7 +73,7 @@ export interface SessionTrust {
  * decides trust again for it.
  */
 function sessionDecisions(): WeakMap<object, SessionTrust> {
-	return processGlobal("@pi-lifecycle/session-trust.v1", () => new WeakMap<object, SessionTrust>());
+	return processWideValue("@pi-lifecycle/session-trust.v1", () => new WeakMap<object, SessionTrust>());
 }
 
 export function sessionTrust(session: object): SessionTrust | undefined {
@@ -102,7 +95,7 @@ const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** Predicted in this process (also kept when the file cannot be written). */
 function predictedInProcess(): Set<string> {
-	return processGlobal("@pi-lifecycle/trust-saved-by-pi.v1", () => new Set<string>());
+	return processWideValue("@pi-lifecycle/trust-saved-by-pi.v1", () => new Set<string>());
 }
 
 function readRecord(agentDir: string): Set<string> {

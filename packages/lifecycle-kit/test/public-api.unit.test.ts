@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as main from "../src/index.js";
 import * as testing from "../src/testing/index.js";
+import { checkPureImports } from "../src/testing/purity.js";
+import * as text from "../src/text.js";
 
 const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -26,13 +28,14 @@ function exportedNames(entry: string): string[] {
 }
 
 describe.each([
-	["@pi-lifecycle/lifecycle-kit", "src/index.ts", main],
-	["@pi-lifecycle/lifecycle-kit/testing", "src/testing/index.ts", testing],
-] as const)("public API of %s", (_entry, file, module) => {
+	["@pi-lifecycle/lifecycle-kit", "src/index.ts", main, 10],
+	["@pi-lifecycle/lifecycle-kit/testing", "src/testing/index.ts", testing, 10],
+	["@pi-lifecycle/lifecycle-kit/text", "src/text.ts", text, 4],
+] as const)("public API of %s", (_entry, file, module, fewest) => {
 	const names = exportedNames(file);
 
 	it("every export, types included, is documented in the README", () => {
-		expect(names.length).toBeGreaterThan(10);
+		expect(names.length).toBeGreaterThanOrEqual(fewest);
 		expect(names.filter((name) => !readme.includes(`\`${name}`))).toEqual([]);
 	});
 
@@ -40,6 +43,13 @@ describe.each([
 		const runtime = Object.keys(module);
 		expect(runtime.every((name) => names.includes(name))).toBe(true);
 		expect(runtime.filter((name) => !new RegExp(`\\b${name}\\b`).test(tests))).toEqual([]);
+	});
+});
+
+describe("the text entry", () => {
+	it("is pure: a package's pure core may import it (no runtime import at all)", () => {
+		const report = checkPureImports([join(root, "src", "text.ts")]);
+		expect(report.violations).toEqual([]);
 	});
 });
 

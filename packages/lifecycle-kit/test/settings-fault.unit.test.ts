@@ -6,31 +6,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { LocalFaultInjection } from "../src/testing/local-faults.js";
 
-const faults = vi.hoisted(() => ({ code: undefined as string | undefined }));
+const faults = vi.hoisted(() => ({ code: undefined as LocalFaultInjection | undefined }));
 vi.mock("node:fs", async (importOriginal) => {
-	const fs = await importOriginal<typeof import("node:fs")>();
-	return {
-		...fs,
-		writeFileSync: (...args: Parameters<typeof fs.writeFileSync>) => {
-			const [path] = args;
-			if (faults.code === "ENOSPC-write" && typeof path === "string" && path.endsWith(".tmp")) {
-				// What Node throws when the disk fills during the write: no path, only the syscall.
-				throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
-					code: "ENOSPC",
-					syscall: "write",
-				});
-			}
-			if (faults.code && typeof path === "string" && path.endsWith(".tmp")) {
-				const text = faults.code === "EROFS" ? "read-only file system" : "no space left on device";
-				throw Object.assign(new Error(`${faults.code}: ${text}, open '${path}'`), {
-					code: faults.code,
-					path,
-				});
-			}
-			return fs.writeFileSync(...args);
-		},
-	};
+	const { withTmpWriteFaults } = await import("../src/testing/local-faults.js");
+	return withTmpWriteFaults(await importOriginal<typeof import("node:fs")>(), faults);
 });
 
 const { check, saveSettings } = await import("../src/index.js");

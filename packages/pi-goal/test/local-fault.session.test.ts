@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import {
 	captureConsole,
 	createScriptedSession,
+	failSessionWrites,
 	reply,
 	type ScriptedSession,
 } from "@pi-lifecycle/lifecycle-kit/testing";
@@ -18,19 +19,6 @@ afterEach(async () => {
 	await harness?.dispose();
 	harness = undefined;
 });
-
-/** From the next write on, Pi's session manager fails as a read-only or full disk does. */
-function failSessionWrites(h: ScriptedSession, code: "EROFS" | "ENOSPC"): void {
-	const manager = h.session.sessionManager as unknown as {
-		_persist(entry: unknown): void;
-		getSessionFile(): string;
-	};
-	const file = manager.getSessionFile();
-	const text = code === "EROFS" ? "read-only file system" : "no space left on device";
-	manager._persist = () => {
-		throw Object.assign(new Error(`${code}: ${text}, open '${file}'`), { code, path: file, syscall: "open" });
-	};
-}
 
 describe("local faults in a goal run", () => {
 	it.each([

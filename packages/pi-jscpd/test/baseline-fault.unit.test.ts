@@ -5,32 +5,13 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LocalFaultInjection } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const faults = vi.hoisted(() => ({ code: undefined as string | undefined }));
+const faults = vi.hoisted(() => ({ code: undefined as LocalFaultInjection | undefined }));
 vi.mock("node:fs", async (importOriginal) => {
-	const fs = await importOriginal<typeof import("node:fs")>();
-	return {
-		...fs,
-		writeFileSync: (...args: Parameters<typeof fs.writeFileSync>) => {
-			const [path] = args;
-			if (faults.code === "ENOSPC-write" && typeof path === "string" && path.endsWith(".tmp")) {
-				// What Node throws when the disk fills during the write: no path, only the syscall.
-				throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
-					code: "ENOSPC",
-					syscall: "write",
-				});
-			}
-			if (faults.code && typeof path === "string" && path.endsWith(".tmp")) {
-				const text = faults.code === "EROFS" ? "read-only file system" : "no space left on device";
-				throw Object.assign(new Error(`${faults.code}: ${text}, open '${path}'`), {
-					code: faults.code,
-					path,
-				});
-			}
-			return fs.writeFileSync(...args);
-		},
-	};
+	const { withTmpWriteFaults } = await import("@pi-lifecycle/lifecycle-kit/testing");
+	return withTmpWriteFaults(await importOriginal<typeof import("node:fs")>(), faults);
 });
 
 const { baselinePath, writeBaseline } = await import("../src/adapters/baseline.js");
@@ -59,7 +40,7 @@ describe("baseline writes on a local fault", () => {
 			"ENOSPC-write",
 			/^the disk holding Pi's agent folder is full \(ENOSPC: .*baselines.*\); free disk space$/,
 		],
-	])("%s: the error names the folder and the next step", (code, text) => {
+	] as const)("%s: the error names the folder and the next step", (code, text) => {
 		const agentDir = realpathSync(mkdtempSync(join(tmpdir(), "jscpd-baseline-fault-")));
 		dirs.push(agentDir);
 		faults.code = code;

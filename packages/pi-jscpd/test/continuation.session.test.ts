@@ -6,17 +6,16 @@ import { goalLoop } from "./goal-loop.js";
 import {
 	customMessages,
 	duplicatedFunction,
+	gatedJscpd,
 	hasBaseline,
 	type JscpdSession,
 	jscpdSession,
 	otherFunction,
 	processesWith,
-	realJscpd,
 	remove,
 	tempDir,
 	waitFor,
 	writeFiles,
-	writeScript,
 } from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
@@ -37,20 +36,6 @@ function project() {
 	dirs.push(root, agentDir, gate);
 	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
 	return { root, agentDir, gate };
-}
-
-/** Real jscpd behind a gate: when `<gate>/hold` exists, the next scan blocks until `<gate>/release`. */
-function gatedJscpd(gate: string, marker: string): string {
-	return writeScript(
-		join(gate, "bin", "jscpd"),
-		`REAL='${realJscpd()}'
-if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
-if [ -f '${gate}/hold' ]; then
-	rm -f '${gate}/hold'; touch '${gate}/started'
-	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
-fi
-exec "$REAL" "$@"`,
-	);
 }
 
 const sees = (request: RecordedRequest | undefined) =>

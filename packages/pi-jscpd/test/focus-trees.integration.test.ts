@@ -4,15 +4,16 @@
  * repository whose whole scan reads folders the default ignores list (a committed `dist/`).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { findNewGroups } from "../src/adapters/find-new.js";
-import { probeCapability } from "../src/adapters/locate.js";
-import { ProjectIndex } from "../src/adapters/project-index.js";
-import { ProcessRunner } from "../src/adapters/runner.js";
-import { runScan } from "../src/adapters/scan.js";
-import { indexGroups, type LineIndex } from "../src/core/identity.js";
 import type { Detection } from "../src/core/kinds.js";
 import { findingLine } from "../src/core/presentation.js";
-import { duplicatedFunction, gitInit, realJscpd, remove, tempDir, writeFiles } from "./helpers.js";
+import {
+	duplicatedFunction,
+	gitInit,
+	remove,
+	tempDir,
+	wholeAndFocusedFinder,
+	writeFiles,
+} from "./helpers.js";
 
 const DEFAULT: Detection = { kinds: ["exact", "renamed", "similar"], similarity: 0.7 };
 const EXACT: Detection = { kinds: ["exact"], similarity: 0.7 };
@@ -28,30 +29,7 @@ async function setup(
 	dirs.push(root);
 	writeFiles(root, files);
 	if (opts.git) gitInit(root);
-	const runner = new ProcessRunner();
-	if (opts.trusted) runner.bind({ root, trusted: true } as never);
-	const capability = await probeCapability(runner, [{ command: realJscpd(), source: "override" }], {
-		cwd: root,
-	});
-	const scan = await runScan(runner, capability, { root, paths: [], timeoutMs: 60_000, detection });
-	if (scan.status !== "ok") throw new Error(scan.reason);
-	const baseline: LineIndex = indexGroups(scan.report.groups);
-	const index = new ProjectIndex({ trusted: () => Boolean(opts.trusted) });
-	index.prepare(root, detection);
-	const find = async (changed: string[], focused: boolean) => {
-		const outcome = await findNewGroups({
-			runner,
-			capability,
-			root,
-			timeoutMs: 60_000,
-			detection,
-			baseline: () => baseline,
-			changed: () => new Set(changed),
-			...(focused ? { focus: (set, signal) => index.focus(set, signal) } : {}),
-		});
-		if (outcome.status !== "ok") throw new Error(outcome.reason);
-		return outcome;
-	};
+	const find = await wholeAndFocusedFinder(root, detection, Boolean(opts.trusted));
 	const both = async (changed: string[]) => {
 		const whole = await find(changed, false);
 		const focused = await find(changed, true);
@@ -118,11 +96,11 @@ describe("a focused check finds what a whole scan finds", () => {
 		const { root, both } = await setup({
 			...filler(40),
 			"src/a.ts": duplicatedFunction("aT"),
-			"src/b.ts": duplicatedFunction("bT") + "\nexport const q = 1;\n",
+			"src/b.ts": `${duplicatedFunction("bT")}\nexport const q = 1;\n`,
 			"src/other.ts": target(),
 		});
 		writeFiles(root, {
-			"src/b.ts": duplicatedFunction("bT") + "\nexport const q = 1;\n" + target().replace("target", "t2"),
+			"src/b.ts": `${duplicatedFunction("bT")}\nexport const q = 1;\n${target().replace("target", "t2")}`,
 		});
 		const r = await both(["src/b.ts"]);
 		expect(r.whole.length).toBe(1);

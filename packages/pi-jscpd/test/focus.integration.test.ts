@@ -6,14 +6,8 @@
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { findNewGroups } from "../src/adapters/find-new.js";
-import { probeCapability } from "../src/adapters/locate.js";
-import { ProjectIndex } from "../src/adapters/project-index.js";
-import { ProcessRunner } from "../src/adapters/runner.js";
-import { runScan } from "../src/adapters/scan.js";
 import { FingerprintIndexBuilder, fingerprintsOf, partnersOf } from "../src/core/fingerprints.js";
 import { focusTooWide } from "../src/core/focus.js";
-import { indexGroups, type LineIndex } from "../src/core/identity.js";
 import { type Detection, shapeOf } from "../src/core/kinds.js";
 import { findingLine } from "../src/core/presentation.js";
 import {
@@ -21,9 +15,9 @@ import {
 	INVOICE,
 	NEAR,
 	RENAMED,
-	realJscpd,
 	remove,
 	tempDir,
+	wholeAndFocusedFinder,
 	writeFiles,
 } from "./helpers.js";
 
@@ -44,29 +38,7 @@ async function setup(files: Record<string, string>, detection: Detection = DEFAU
 	const all: Record<string, string> = {};
 	for (let i = 0; i < 40; i++) all[`src/lib/u${i}.ts`] = unrelated(i);
 	writeFiles(root, { ...all, ...files });
-	const runner = new ProcessRunner();
-	const capability = await probeCapability(runner, [{ command: realJscpd(), source: "override" }], {
-		cwd: root,
-	});
-	const scan = await runScan(runner, capability, { root, paths: [], timeoutMs: 60_000, detection });
-	if (scan.status !== "ok") throw new Error(scan.reason);
-	const baseline: LineIndex = indexGroups(scan.report.groups);
-	const index = new ProjectIndex({ trusted: () => false });
-	index.prepare(root, detection);
-	const find = async (changed: string[], focused: boolean) => {
-		const outcome = await findNewGroups({
-			runner,
-			capability,
-			root,
-			timeoutMs: 60_000,
-			detection,
-			baseline: () => baseline,
-			changed: () => new Set(changed),
-			...(focused ? { focus: (set, signal) => index.focus(set, signal) } : {}),
-		});
-		if (outcome.status !== "ok") throw new Error(outcome.reason);
-		return outcome;
-	};
+	const find = await wholeAndFocusedFinder(root, detection);
 	/** Findings of the whole scan and of the focused one, as text; and what the focused one read. */
 	const both = async (changed: string[]) => {
 		const whole = await find(changed, false);

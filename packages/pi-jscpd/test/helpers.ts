@@ -7,7 +7,13 @@ import type { ExtensionFactory, ExtensionUIContext } from "@earendil-works/pi-co
 import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, expect, vi } from "vitest";
 import type { JscpdController } from "../src/adapters/controller.js";
-import { pinnedCandidate } from "../src/adapters/locate.js";
+import { findNewGroups } from "../src/adapters/find-new.js";
+import { pinnedCandidate, probeCapability } from "../src/adapters/locate.js";
+import { ProjectIndex } from "../src/adapters/project-index.js";
+import { ProcessRunner } from "../src/adapters/runner.js";
+import { runScan } from "../src/adapters/scan.js";
+import { indexGroups, type LineIndex } from "../src/core/identity.js";
+import type { Detection } from "../src/core/kinds.js";
 import { createJscpdExtension, type JscpdOptions } from "../src/index.js";
 
 /** A ~20-line function that jscpd reports when it appears twice. */
@@ -148,12 +154,61 @@ export function realJscpd(): string {
 	return pinned.command;
 }
 
+/**
+ * The real jscpd's baseline scan of `root` (as it is now), and `find(changed, focused)`: the new
+ * findings of the `changed` files against that baseline, from a whole scan or a focused one (the
+ * project's fingerprint index), for tests that compare the two.
+ */
+export async function wholeAndFocusedFinder(root: string, detection: Detection, trusted = false) {
+	const runner = new ProcessRunner();
+	if (trusted) runner.bind({ root, trusted: true } as never);
+	const capability = await probeCapability(runner, [{ command: realJscpd(), source: "override" }], {
+		cwd: root,
+	});
+	const scan = await runScan(runner, capability, { root, paths: [], timeoutMs: 60_000, detection });
+	if (scan.status !== "ok") throw new Error(scan.reason);
+	const baseline: LineIndex = indexGroups(scan.report.groups);
+	const index = new ProjectIndex({ trusted: () => trusted });
+	index.prepare(root, detection);
+	return async (changed: string[], focused: boolean) => {
+		const outcome = await findNewGroups({
+			runner,
+			capability,
+			root,
+			timeoutMs: 60_000,
+			detection,
+			baseline: () => baseline,
+			changed: () => new Set(changed),
+			...(focused ? { focus: (set, signal) => index.focus(set, signal) } : {}),
+		});
+		if (outcome.status !== "ok") throw new Error(outcome.reason);
+		return outcome;
+	};
+}
+
 /** Writes an executable `/bin/sh` script. */
 export function writeScript(path: string, body: string): string {
 	mkdirSync(dirname(path), { recursive: true });
 	writeFileSync(path, `#!/bin/sh\n${body}\n`);
 	chmodSync(path, 0o755);
 	return path;
+}
+
+/**
+ * Real jscpd behind a gate: when `<gate>/hold` exists, the next scan blocks until `<gate>/release`
+ * (`<gate>/started` says it is blocked; `marker` names the waiting process for {@link processesWith}).
+ */
+export function gatedJscpd(gate: string, marker: string): string {
+	return writeScript(
+		join(gate, "bin", "jscpd"),
+		`REAL='${realJscpd()}'
+if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
+if [ -f '${gate}/hold' ]; then
+	rm -f '${gate}/hold'; touch '${gate}/started'
+	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
+fi
+exec "$REAL" "$@"`,
+	);
 }
 
 /** The real jscpd behind `<agentDir>/bin/jscpd`, failing near-copy detection (`--similarity`) with `stderr` and exit `code`. */

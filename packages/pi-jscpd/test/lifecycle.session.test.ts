@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import {
 	customMessages,
 	duplicatedFunction,
+	gatedJscpd,
 	hasBaseline,
 	type JscpdSession,
 	jscpdSession,
@@ -36,20 +37,6 @@ function project(files: Record<string, string> = { "src/a.ts": duplicatedFunctio
 	return { root, agentDir, gate };
 }
 
-/** Real jscpd behind a gate: when `<gate>/hold` exists, the next scan blocks until `<gate>/release`. */
-function gatedJscpd(gate: string, marker: string): string {
-	return writeScript(
-		join(gate, "bin", "jscpd"),
-		`REAL='${realJscpd()}'
-if [ "$1" = "--version" ]; then exec "$REAL" --version; fi
-if [ -f '${gate}/hold' ]; then
-	rm -f '${gate}/hold'; touch '${gate}/started'
-	sh -c 'while [ ! -f "$0/release" ]; do sleep 0.05; done; : ${marker}' '${gate}'
-fi
-exec "$REAL" "$@"`,
-	);
-}
-
 function writeDuplicate(session: JscpdSession) {
 	session.script(
 		toolCall("write", { path: "src/b.ts", content: duplicatedFunction("computeOrder") }),
@@ -74,6 +61,22 @@ function captureOutput(): { stdout: string[]; stderr: string[] } {
 	vi.spyOn(console, "error").mockImplementation(record(stderr));
 	vi.spyOn(process.stderr, "write").mockImplementation(record(stderr));
 	return { stdout, stderr };
+}
+
+/**
+ * A session on a gated jscpd whose automatic check after writing b.ts is held (the baseline came
+ * first): resolves once that check has started. `marker` names its waiting process.
+ */
+async function heldAutomaticCheck(marker: string): Promise<JscpdSession> {
+	const { root, agentDir, gate } = project();
+	const s = await jscpdSession({ project: root, agentDir, jscpd: { executable: gatedJscpd(gate, marker) } });
+	h = s;
+	await waitFor(() => expect(hasBaseline(s)).toBe(true));
+	writeFileSync(join(gate, "hold"), "");
+	writeDuplicate(s);
+	await s.prompt("write b.ts");
+	await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+	return s;
 }
 
 describe("checkpoint lifecycle (scripted sessions)", () => {
@@ -123,19 +126,8 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 	});
 
 	it("an explicit scan during an automatic check takes priority: it cancels the check, which resumes afterwards", async () => {
-		const { root, agentDir, gate } = project();
 		const marker = `pijscpdgate${process.pid}${Date.now()}`;
-		const s = await jscpdSession({
-			project: root,
-			agentDir,
-			jscpd: { executable: gatedJscpd(gate, marker) },
-		});
-		h = s;
-		await waitFor(() => expect(hasBaseline(s)).toBe(true));
-		writeFileSync(join(gate, "hold"), "");
-		writeDuplicate(s);
-		await s.prompt("write b.ts");
-		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		const s = await heldAutomaticCheck(marker);
 		expect(s.controller.status().scheduler.automaticActive).toBe(true);
 
 		const output = captureOutput();
@@ -220,19 +212,8 @@ describe("checkpoint lifecycle (scripted sessions)", () => {
 	});
 
 	it("a new prompt cancels the automatic check and leaves its generation unattempted", async () => {
-		const { root, agentDir, gate } = project();
 		const marker = `pijscpdprompt${process.pid}${Date.now()}`;
-		const s = await jscpdSession({
-			project: root,
-			agentDir,
-			jscpd: { executable: gatedJscpd(gate, marker) },
-		});
-		h = s;
-		await waitFor(() => expect(hasBaseline(s)).toBe(true));
-		writeFileSync(join(gate, "hold"), "");
-		writeDuplicate(s);
-		await s.prompt("write b.ts");
-		await waitFor(() => expect(existsSync(join(gate, "started"))).toBe(true));
+		const s = await heldAutomaticCheck(marker);
 
 		s.script(reply("answer to the next prompt"));
 		await s.prompt("next question");

@@ -15,10 +15,12 @@ import { registerContextHook } from "./adapters/context.js";
 import { createControl } from "./adapters/control.js";
 import { registerLifecycle } from "./adapters/lifecycle.js";
 import { createRequestMasker } from "./adapters/masking.js";
+import { createReserveReader } from "./adapters/pi-compaction-settings.js";
+import { createPiCompacts } from "./adapters/pi-compacts-window.js";
 import { RECALL_TOOL_NAME, registerRecallTool } from "./adapters/recall.js";
 import { registerResetRenderers } from "./adapters/renderers.js";
-import { createReserveReader, maskingSettings } from "./adapters/settings.js";
-import { createPiCompacts, createThresholdWatch } from "./adapters/threshold-reset.js";
+import { maskingSettings } from "./adapters/settings.js";
+import { createThresholdWatch } from "./adapters/threshold-reset.js";
 import { createToolVisibility, registerNewContextTool, TOOL_NAME } from "./adapters/tool.js";
 
 /** The pi-reset extension factory. */

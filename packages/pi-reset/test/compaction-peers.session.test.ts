@@ -84,50 +84,52 @@ describe("pi-reset loaded before a summarising compaction extension, at a compac
 	});
 });
 
+/**
+ * pi-reset beside a summarising extension loaded later: an idle `/reset HANDOFF-A` in a window Pi
+ * can compact starts Pi's compaction, which the other extension answers (one summary call); then
+ * the message "two". The answers of "three" and "four" are scripted too.
+ */
+async function resetAnsweredByPeer(): Promise<ScriptedSession> {
+	vi.spyOn(console, "error").mockImplementation(() => {});
+	const h = await startSession({ settings: compactable, extensions: [compactionSummary] });
+	const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
+	h.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
+	await h.prompt("one");
+	// A window Pi can compact: pi-reset starts Pi's compaction, the later extension answers it.
+	await h.prompt("/reset HANDOFF-A");
+	expect(summaryCalls(h)).toBe(1);
+	await h.prompt("two");
+	return h;
+}
+
+/** An idle `/reset HANDOFF-B` and the message "four": the reset waits for it, no second summary is paid for. */
+async function expectResetUnbilled(h: ScriptedSession): Promise<void> {
+	await h.prompt("/reset HANDOFF-B");
+	await h.prompt("four");
+	expect(summaryCalls(h)).toBe(1);
+	const last = allText(h.requests.at(-1));
+	expect(last).toContain("HANDOFF-B");
+	expect(last).toContain("four");
+	expect(h.errors).toEqual([]);
+}
+
 describe("an idle /reset beside a summarising compaction extension loaded later", () => {
 	it("othersAnswerCompactions: once another extension answered a compaction pi-reset started, an idle /reset no longer starts one (it would pay for a summary pi-reset then replaces)", async () => {
-		vi.spyOn(console, "error").mockImplementation(() => {});
-		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
-		const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
-		harness.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
-		await harness.prompt("one");
-		// A window Pi can compact: pi-reset starts Pi's compaction, the later extension answers it.
-		await harness.prompt("/reset HANDOFF-A");
-		expect(summaryCalls(harness)).toBe(1);
-		await harness.prompt("two");
+		harness = await resetAnsweredByPeer();
 		expect(allText(harness.requests.at(-1))).toContain("HANDOFF-A");
 		await harness.prompt("three");
 		// Again a window Pi can compact: this time the reset waits for the next message, no summary is paid for.
-		await harness.prompt("/reset HANDOFF-B");
-		await harness.prompt("four");
-		expect(summaryCalls(harness)).toBe(1);
-		const last = allText(harness.requests.at(-1));
-		expect(last).toContain("HANDOFF-B");
-		expect(last).toContain("four");
-		expect(harness.errors).toEqual([]);
+		await expectResetUnbilled(harness);
 	});
 });
 
 describe("othersAnswerCompactions across /reload", () => {
 	it("othersAnswerCompactions is read back from the session: after /reload an idle /reset still does not start a compaction the later extension would bill", async () => {
-		vi.spyOn(console, "error").mockImplementation(() => {});
-		harness = await startSession({ settings: compactable, extensions: [compactionSummary] });
-		const big = (label: string) => reply(`${label} ${"long answer text ".repeat(400)}`);
-		harness.script(big("ONE"), reply("PEER SUMMARY"), big("TWO"), big("THREE"), reply("FOUR"));
-		await harness.prompt("one");
-		await harness.prompt("/reset HANDOFF-A");
-		expect(summaryCalls(harness)).toBe(1);
-		await harness.prompt("two");
+		harness = await resetAnsweredByPeer();
 		await harness.prompt("three");
 		// A new extension runtime (same Pi process): the session file still says another extension answers.
 		await harness.reload();
-		await harness.prompt("/reset HANDOFF-B");
-		await harness.prompt("four");
-		expect(summaryCalls(harness)).toBe(1);
-		const last = allText(harness.requests.at(-1));
-		expect(last).toContain("HANDOFF-B");
-		expect(last).toContain("four");
-		expect(harness.errors).toEqual([]);
+		await expectResetUnbilled(harness);
 	});
 });
 

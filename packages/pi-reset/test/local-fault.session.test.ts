@@ -3,7 +3,7 @@
  * read-only or full session folder), `/reset off` and a handoff say which folder and what to do,
  * instead of failing with a bare error. The fault is injected where Pi's session manager writes.
  */
-import { captureConsole, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import { captureConsole, failSessionWrites, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSession } from "./helpers.js";
 
@@ -12,18 +12,6 @@ afterEach(async () => {
 	await harness?.dispose();
 	harness = undefined;
 });
-
-function failSessionWrites(h: ScriptedSession, code: "EROFS" | "ENOSPC"): void {
-	const manager = h.session.sessionManager as unknown as {
-		_persist(entry: unknown): void;
-		getSessionFile(): string;
-	};
-	const file = manager.getSessionFile();
-	const text = code === "EROFS" ? "read-only file system" : "no space left on device";
-	manager._persist = () => {
-		throw Object.assign(new Error(`${code}: ${text}, open '${file}'`), { code, path: file, syscall: "open" });
-	};
-}
 
 describe("pi-reset on a local fault", () => {
 	it("/reset off with a read-only session folder: the switch applies and the notice names the folder", async () => {
@@ -50,13 +38,7 @@ describe("pi-reset on a local fault", () => {
 
 	it("a disk that fills during Pi's write (Node names no path then): the notice still names the session folder", async () => {
 		harness = await startSession({ session: "file" });
-		const manager = harness.session.sessionManager as unknown as { _persist(entry: unknown): void };
-		manager._persist = () => {
-			throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
-				code: "ENOSPC",
-				syscall: "write",
-			});
-		};
+		failSessionWrites(harness, "ENOSPC-write");
 		const output = captureConsole({ streams: ["error", "log"] });
 		await harness.prompt("/reset off");
 		expect(output.text()).toMatch(

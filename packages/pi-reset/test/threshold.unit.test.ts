@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { initialState, reduceReset } from "../src/core/reducer.js";
-import { overPiThreshold, piCompactsWindow, preemptableAnswer } from "../src/core/threshold.js";
+import {
+	IDLE_COMPACTION_MARGIN_TOKENS,
+	overPiThreshold,
+	piCompactsWindow,
+	piSurelyCompactsWindow,
+	preemptableAnswer,
+} from "../src/core/threshold.js";
 
 const facts = { autoCompaction: true, contextTokens: 111_617, contextWindow: 128_000, reserveTokens: 16_384 };
 
@@ -99,5 +105,19 @@ describe("piCompactsWindow (Pi's compaction eligibility)", () => {
 		expect(piCompactsWindow([20_000, 1], 20_000)).toBe(true);
 		expect(piCompactsWindow([10_000, 10_000, 3], 20_000)).toBe(true);
 		expect(piCompactsWindow([1, 1], 1)).toBe(true);
+	});
+});
+
+describe("piSurelyCompactsWindow (an idle /reset asks Pi to compact only a window it surely compacts)", () => {
+	it("an idle /reset opens its window at once when Pi can compact the window: more than the budget plus the margin after the oldest message", () => {
+		const budget = 20_000 + IDLE_COMPACTION_MARGIN_TOKENS;
+		expect(piSurelyCompactsWindow([], 20_000)).toBe(false);
+		expect(piSurelyCompactsWindow([budget * 2], 20_000)).toBe(false);
+		expect(piSurelyCompactsWindow([budget, 1], 20_000)).toBe(false);
+		expect(piSurelyCompactsWindow([budget + 1, 1], 20_000)).toBe(true);
+		expect(piSurelyCompactsWindow([budget - 10, 11, 1], 20_000)).toBe(true);
+		// A window Pi compacts at its threshold may still be too small for the idle margin.
+		expect(piCompactsWindow([20_000, 1], 20_000)).toBe(true);
+		expect(piSurelyCompactsWindow([20_000, 1], 20_000)).toBe(false);
 	});
 });

@@ -13,7 +13,9 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { tempDir } from "../../reliability/support/extensions.js";
+import { createScriptedSession, type ScriptedSession } from "@pi-lifecycle/lifecycle-kit/testing";
+import type { JscpdController } from "../../../packages/pi-jscpd/src/adapters/controller.js";
+import { allExtensions, tempDir } from "../../reliability/support/extensions.js";
 
 /** Writes a file, creating its directory. */
 export function put(path: string, text: string, mode?: number): void {
@@ -157,4 +159,32 @@ export function userGitStatus(root: string): void {
 export function escapeLink(s: Sandbox, linkPath: string): void {
 	mkdirSync(dirname(join(s.root, linkPath)), { recursive: true });
 	symlinkSync(s.outside, join(s.root, linkPath));
+}
+
+/**
+ * Pi's real session in `root` with pi-jscpd alone (a fresh agent dir), the project trusted or not;
+ * resolves once pi-jscpd has loaded, with its controller.
+ */
+export async function openJscpdSession(
+	root: string,
+	trusted: boolean,
+): Promise<{ harness: ScriptedSession; controller: JscpdController }> {
+	const agentDir = tempDir("pi-security-agent-");
+	let controller: JscpdController | undefined;
+	const harness = await createScriptedSession({
+		cwd: root,
+		projectTrusted: trusted,
+		extensions: allExtensions({
+			agentDir,
+			order: ["pi-jscpd"],
+			jscpd: {
+				onController: (c) => {
+					controller = c;
+				},
+			},
+		}),
+	});
+	const loaded = controller as JscpdController | undefined;
+	if (!loaded) throw new Error("pi-jscpd did not load");
+	return { harness, controller: loaded };
 }

@@ -23,6 +23,7 @@ export {
 	toolCalls,
 } from "./faux-steps.js";
 export { messageText, requestTexts } from "./inspect.js";
+export { failSessionWrites, type LocalFaultInjection, withTmpWriteFaults } from "./local-faults.js";
 export {
 	checkPureImports,
 	type ImportViolation,

@@ -3,8 +3,10 @@
  * after `edit`, or start a new goal whose objective is the whole text. The TUI asks; without a UI
  * it edits (the documented reading: a script that says `edit` means the subcommand).
  */
+
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import { cutText } from "@pi-lifecycle/lifecycle-kit";
 import { goalIdentity } from "../core/menu-model.js";
 import { isUnfinished } from "../core/types.js";
 import type { GoalController } from "./controller.js";
@@ -17,11 +19,11 @@ export type EditChoice = "edit" | "start" | "changed" | undefined;
 
 /** Why a UI-less `/goal edit <text>` without a goal did nothing, and how to start that goal. */
 export function noGoalToEditHint(text: string): string {
-	return `To start a goal with this objective, run /goal -- ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+	return `To start a goal with this objective, run /goal -- ${text.length > 60 ? `${cutText(text, 60)}…` : text}`;
 }
 
 function shorten(text: string): string {
-	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+	return text.length > 80 ? `${cutText(text, 80)}…` : text;
 }
 
 /** Asks whether `/goal edit <text>` edits the objective or starts a new goal (TUI only). */

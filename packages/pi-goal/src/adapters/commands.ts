@@ -3,8 +3,10 @@
  * before replacing an unfinished goal (dialog when the UI has one, otherwise a clear refusal),
  * and starts idle work through the waker.
  */
+
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { DialogScope } from "@pi-lifecycle/lifecycle-kit";
+import { cutText } from "@pi-lifecycle/lifecycle-kit";
 import { elapsedMs, formatCost, formatDuration, formatTokens, goalTokens } from "../core/accounting.js";
 import { goalSituation, HELP_TEXT, parseGoalCommand } from "../core/command-parse.js";
 import { nextStep } from "../core/footer.js";
@@ -53,7 +55,7 @@ export function statusText(controller: GoalController): string {
 	const used = goalTokens(goal.usage, branchTotal);
 	const lines = [
 		`Goal ${goal.id}: ${describeGoalState(goal, settings.automaticTurns)}`,
-		`Objective: ${goal.objective.length > 300 ? `${goal.objective.slice(0, 300)}…` : goal.objective}`,
+		`Objective: ${goal.objective.length > 300 ? `${cutText(goal.objective, 300)}…` : goal.objective}`,
 		`Tokens: ${formatTokens(used)}${goal.tokenBudget === null ? "" : ` of ${formatTokens(goal.tokenBudget)}`}`,
 		`Active time: ${formatDuration(elapsedMs(goal.clock, now))}`,
 		...costLines(goal),
@@ -83,7 +85,7 @@ async function confirmReplace(controller: GoalController, ctx: ExtensionCommandC
 	}
 	return ctx.ui.confirm(
 		"Replace the current goal?",
-		`Goal ${goal.id} is ${describeGoalState(goal, controller.settings.automaticTurns)}: ${goal.objective.slice(0, 200)}`,
+		`Goal ${goal.id} is ${describeGoalState(goal, controller.settings.automaticTurns)}: ${cutText(goal.objective, 200)}`,
 	);
 }
 

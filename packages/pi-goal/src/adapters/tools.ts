@@ -3,7 +3,9 @@
  * the exact current goal id, the active status and run ownership; a stale call is rejected with
  * an error result and no side effects. Success ends the turn (`terminate: true`).
  */
+
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { cutText } from "@pi-lifecycle/lifecycle-kit";
 import { Type } from "typebox";
 import { decideCompletion } from "../core/completion.js";
 import type { GoalEvent } from "../core/goal-machine.js";
@@ -174,7 +176,7 @@ export function registerTools(
 				if (!reason) return { rejected: "Rejected: the reason is empty." };
 				const text = `${reason}${params.evidence ? ` (evidence: ${String(params.evidence).trim()})` : ""}`;
 				return {
-					event: { type: "blocked", reason: text.slice(0, 2000), byResponse: true },
+					event: { type: "blocked", reason: cutText(text, 2000), byResponse: true },
 					done: "Goal marked blocked.",
 				};
 			},

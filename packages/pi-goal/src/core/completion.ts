@@ -6,6 +6,8 @@
  * test/completion-corpus.unit.test.ts measures both error kinds.
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
+
 /** Phrases that admit unfinished work. Negated forms ("nothing left to do") do not match. */
 export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/\b(?:still|yet) (?:need|needs|have|has) to\b|\bstill needs? (?:work|fixing|tests?|docs?)\b/i,
@@ -98,7 +100,7 @@ function doubt(summary: string, facts: CompletionFacts): { phrase: string; reaso
 		const listed = open.slice(0, 3).join("; ");
 		return {
 			phrase: listed,
-			reason: `Not completed yet: open_items lists ${open.length} open item(s) ("${listed.slice(0, 160)}"). Finish them, or if every requirement is met call goal_complete again with open_items empty.`,
+			reason: `Not completed yet: open_items lists ${open.length} open item(s) ("${cutText(listed, 160)}"). Finish them, or if every requirement is met call goal_complete again with open_items empty.`,
 		};
 	}
 	const unchecked = UNCHECKED.exec(summary)?.[0]?.trim();
@@ -106,7 +108,7 @@ function doubt(summary: string, facts: CompletionFacts): { phrase: string; reaso
 	if (phrase !== undefined)
 		return {
 			phrase,
-			reason: `Not completed yet: the summary says "${phrase.slice(0, 80)}". If every requirement is met, call goal_complete again and it will be accepted; otherwise keep working.`,
+			reason: `Not completed yet: the summary says "${cutText(phrase, 80)}". If every requirement is met, call goal_complete again and it will be accepted; otherwise keep working.`,
 		};
 	if (facts.openItems === undefined && !readableAsEnglish(summary))
 		return {

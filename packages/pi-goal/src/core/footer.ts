@@ -1,4 +1,5 @@
 /** Footer text for status key `pi-goal` (pure). */
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { elapsedMs, formatCost, formatDuration, formatTokens, goalTokens } from "./accounting.js";
 import { shortPauseWords } from "./goal-words.js";
 import { LOCAL_FAULT_REASON } from "./outcome.js";
@@ -25,7 +26,7 @@ function waitText(goal: GoalRecord, now: number): string {
 	}
 	if (wait.kind === "provider_error" || wait.kind === "provider_retry")
 		return wait.reason.startsWith(LOCAL_FAULT_REASON) ? "waiting local fault" : "waiting provider error";
-	return `waiting ${wait.reason}`.slice(0, 60);
+	return cutText(`waiting ${wait.reason}`, 60);
 }
 
 /** What the user can do next in the goal's state (for /goal status), or undefined. */

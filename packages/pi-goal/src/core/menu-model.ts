@@ -3,6 +3,7 @@
  * goal identity a dialog captures, and parsing of settings values typed into a dialog.
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { formatCost, formatTokens, parseCost, parseTokenCount } from "./accounting.js";
 import { shortStateWords } from "./goal-words.js";
 import { type GoalRecord, type GoalSettings, MAX_OBJECTIVE } from "./types.js";
@@ -69,7 +70,7 @@ export function menuItems(goal: GoalRecord | null): MenuItem[] {
 export function menuTitle(goal: GoalRecord | null): string {
 	if (!goal) return "Goal · none";
 	const state = shortStateWords(goal);
-	const objective = goal.objective.length > 60 ? `${goal.objective.slice(0, 59)}…` : goal.objective;
+	const objective = goal.objective.length > 60 ? `${cutText(goal.objective, 59)}…` : goal.objective;
 	return `Goal ${goal.id} · ${state} · ${objective}`;
 }
 

@@ -5,6 +5,8 @@
  * header, `Goal id: …`) is quoted with a leading `> ` (a real `>` inside the text is `&gt;`).
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
+
 /** Control characters other than tab and newline, and bidi overrides (removed). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -16,7 +18,7 @@ const LOOKS_OWN = /^\s*(?:\[|goal[\s_-]*id\b|pi-goal\b|&lt;)/i;
 
 /** Bounds text to `max` characters (an ellipsis marks a cut). */
 export function bound(text: string, max: number): string {
-	return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+	return text.length > max ? `${cutText(text, Math.max(0, max - 1))}…` : text;
 }
 
 /** Quotes multi-line user text for a prompt block (see the module comment). */

@@ -6,6 +6,7 @@
  * `isRetryableAssistantError()` / `isContextOverflow()` do (see errors.ts). Its list follows the
  * non-retryable provider-limit list of pi-ai's retry classifier plus generic credit/billing words.
  */
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { MAX_DETAIL } from "./types.js";
 
 /** Usage-limit wording (case-insensitive). One place; no retry patterns. */
@@ -47,5 +48,5 @@ export function sanitizeDetail(text: unknown, max = MAX_DETAIL, fallback = "no e
 	const raw = typeof text === "string" ? text : "";
 	const clean = raw.replace(ANSI, " ").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
 	if (clean === "") return fallback;
-	return clean.length > max ? `${clean.slice(0, Math.max(1, max - 1))}…` : clean;
+	return clean.length > max ? `${cutText(clean, Math.max(1, max - 1))}…` : clean;
 }

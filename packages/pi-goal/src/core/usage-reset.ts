@@ -5,6 +5,8 @@
  * future `resetsAt` among the confirmed exhausted buckets. Everything else falls back.
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
+
 /** The model a query is about. */
 export interface QueryScope {
 	/** Provider id of the selected model. */
@@ -74,7 +76,7 @@ function readHint(report: unknown, scope: QueryScope, requestedAt: number, now: 
 	const { version, status, provider, fetchedAt, expiresAt, buckets } = report;
 	if (version !== 1) return fail("malformed report");
 	if (status !== "ok")
-		return fail(typeof status === "string" ? `report status ${status.slice(0, 40)}` : "report status not ok");
+		return fail(typeof status === "string" ? `report status ${cutText(status, 40)}` : "report status not ok");
 	if (provider !== scope.provider) return fail("report is for another provider");
 	if (!finite(fetchedAt) || fetchedAt < requestedAt || fetchedAt > now) return fail("stale report");
 	if (expiresAt !== undefined && (!finite(expiresAt) || expiresAt <= now)) return fail("stale report");

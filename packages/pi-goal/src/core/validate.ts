@@ -4,6 +4,7 @@
  * have written, and it is rebuilt field by field (unknown keys are dropped). Anything else is
  * rejected so the restore falls back to the previous valid entry, or to no goal.
  */
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { STUCK_WINDOW } from "./stuck.js";
 import { readStuckSteps } from "./stuck-facts.js";
 import {
@@ -170,7 +171,7 @@ function readGoalUnsafe(value: unknown): GoalRecord | undefined {
 		// Display-only text: a long one is cut rather than rejected (rejecting would resurrect an older state).
 		...(outcome === undefined
 			? {}
-			: { outcome: outcome.length > MAX_OUTCOME ? `${outcome.slice(0, MAX_OUTCOME)}…` : outcome }),
+			: { outcome: outcome.length > MAX_OUTCOME ? `${cutText(outcome, MAX_OUTCOME)}…` : outcome }),
 		...(wait === undefined ? {} : { wait }),
 		iteration,
 		usage,

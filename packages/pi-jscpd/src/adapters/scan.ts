@@ -9,6 +9,7 @@
  * config is read. Either way a finding whose file resolves outside the root is dropped.
  */
 
+import { cutTextEnd } from "@pi-lifecycle/lifecycle-kit";
 import { type Detection, type DetectionPlan, detectionPlan, EXACT_ONLY } from "../core/kinds.js";
 import type { ParsedReport } from "../core/report.js";
 import { ReportStream } from "../core/report-stream.js";
@@ -44,9 +45,7 @@ export function crashDetail(stderr: string): string {
 		lines.unshift(line);
 	}
 	const detail = lines.join(" ");
-	return detail.length <= MAX_CRASH_DETAIL
-		? detail
-		: `…${detail.slice(detail.length - MAX_CRASH_DETAIL + 1)}`;
+	return detail.length <= MAX_CRASH_DETAIL ? detail : `…${cutTextEnd(detail, MAX_CRASH_DETAIL - 1)}`;
 }
 
 /** The outcome of one scan. */

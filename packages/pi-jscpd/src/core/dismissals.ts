@@ -6,6 +6,7 @@
  * new finding, which is reported again.
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { copyCounts, covers, splitCopies } from "./copy-keys.js";
 
 /** Custom entry type of a dismissal or its undo. */
@@ -90,7 +91,7 @@ export function replayDismissals(entries: readonly DismissalEntry[]): {
 		}
 		dismissed = applyDismissal(dismissed, entry.data);
 		const key = entry.data.keys.join(" ");
-		if (entry.data.action === "dismiss") where.set(key, entry.data.where.slice(0, 400));
+		if (entry.data.action === "dismiss") where.set(key, cutText(entry.data.where, 400));
 		else where.delete(key);
 	}
 	return { dismissed, malformed, saved: savedDismissals(dismissed, where), where };

@@ -3,6 +3,7 @@
  * bounded: at most `max` findings, each one line plus locations.
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import type { CheckOutcome } from "./check-outcome.js";
 import type { CopyNote, Finding, Selection } from "./compare.js";
 import { locationText, printablePath } from "./project-paths.js";
@@ -19,7 +20,7 @@ const where = locationText;
 
 /** Bounds a text to {@link MAX_TEXT} characters. */
 export function bound(text: string): string {
-	return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 20)}\n… (truncated)`;
+	return text.length <= MAX_TEXT ? text : `${cutText(text, MAX_TEXT - 20)}\n… (truncated)`;
 }
 
 /** What a renamed or near-miss clone is called in messages. */

@@ -3,6 +3,7 @@
  * the agent, the two blocks side by side, and the `/jscpd dismiss` answers. All bounded.
  */
 
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import type { FindingKind, FindingSource } from "./findings-store.js";
 import { bound, side } from "./presentation.js";
 import { printablePath, UNPRINTABLE_CLASS } from "./project-paths.js";
@@ -94,7 +95,7 @@ export function snippetText(header: string, text: string | undefined, start: num
 	const lines = text.split(/\r?\n/).slice(start - 1, end);
 	if (lines.length === 0) return `${header}\n  (the file no longer has these lines)`;
 	const shown = lines.slice(0, SNIPPET_LINES).map((line, i) => {
-		const clipped = line.length > SNIPPET_WIDTH ? `${line.slice(0, SNIPPET_WIDTH - 1)}…` : line;
+		const clipped = line.length > SNIPPET_WIDTH ? `${cutText(line, SNIPPET_WIDTH - 1)}…` : line;
 		return `${String(start + i).padStart(5)} │ ${clipped.replace(/\t/g, "  ").replace(CONTROL, "\ufffd")}`;
 	});
 	if (lines.length > shown.length) shown.push(`      … ${lines.length - shown.length} more line(s)`);

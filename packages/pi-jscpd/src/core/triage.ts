@@ -3,7 +3,9 @@
  * was told, as one numbered list (what Browse and `/jscpd dismiss <n>` number). One holder per
  * runtime, built with the runtime's parts (parts.ts) that read it for the checkpoint and the footer.
  */
+
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { beyondCovered, type Finding } from "./compare.js";
 import {
 	applyDismissal,
@@ -203,7 +205,7 @@ export class Triage {
 			return { ok: false, reason: "failed", item, error };
 		}
 		this.#dismissed = applyDismissal(this.#dismissed, data);
-		if (dismiss) this.#where.set(data.keys.join(" "), data.where.slice(0, 400));
+		if (dismiss) this.#where.set(data.keys.join(" "), cutText(data.where, 400));
 		this.#deps.changed();
 		return { ok: true, item: { ...item, dismissed: dismiss } };
 	}

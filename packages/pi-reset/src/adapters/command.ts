@@ -9,9 +9,10 @@ import { warningMargin } from "../core/meter.js";
 import { COMMAND_HELP, type MaskingFacts, statusReport } from "../core/texts.js";
 import { confirmCommitted } from "./boundary.js";
 import { notify, type ResetControl } from "./control.js";
-import { compactNow, piWillCompact } from "./idle-reset.js";
+import { compactNow } from "./idle-reset.js";
 import { persistEnabled, restore } from "./lifecycle.js";
-import type { ReserveReader } from "./settings.js";
+import type { ReserveReader } from "./pi-compaction-settings.js";
+import { piWillCompact } from "./pi-compacts-window.js";
 import { normaliseHandoff } from "./tool.js";
 
 /** Command name (DESIGN.md §3). */

@@ -15,7 +15,8 @@ import { othersAnsweredIn, restoreFromBranch, STATE_ENTRY, sessionSwitch } from 
 import { confirmProposal } from "./boundary.js";
 import type { WorkReader } from "./carry.js";
 import { notify, type ResetControl, sessionWriteError } from "./control.js";
-import { DEFAULT_SETTINGS, type ReserveReader, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
+import type { ReserveReader } from "./pi-compaction-settings.js";
+import { DEFAULT_SETTINGS, type ResetSettings, SETTINGS_SPEC } from "./settings.js";
 
 /** Settings of the current session (read at session_start). */
 export interface SettingsHolder {

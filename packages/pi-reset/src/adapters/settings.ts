@@ -1,8 +1,7 @@
 /**
  * pi-reset settings (`<agentDir>/pi-lifecycle/pi-reset.json`, project `.pi/pi-lifecycle/pi-reset.json`
- * when trusted), and Pi's own compaction reserve.
+ * when trusted). Pi's own compaction settings are read in pi-compaction-settings.ts.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { check, type SettingsSpec, type SettingsValidation } from "@pi-lifecycle/lifecycle-kit";
 import {
 	DEFAULT_KEEP_LARGE_TURNS,
@@ -10,7 +9,7 @@ import {
 	DEFAULT_STEP_TURNS,
 	type MaskingSettings,
 } from "../core/masking.js";
-import { DEFAULT_RESERVE_TOKENS, MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "../core/texts.js";
+import { MAX_REQUEST_CHARS, WARNING_MARGIN_TOKENS } from "../core/texts.js";
 
 /** What a user can set. */
 export interface ResetSettings {
@@ -101,66 +100,3 @@ export const SETTINGS_SPEC: SettingsSpec<ResetSettings> = {
 	defaults: DEFAULT_SETTINGS,
 	validate: validateSettings,
 };
-
-function nonNegativeInteger(value: unknown): number | undefined {
-	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-}
-
-/**
- * Pi's effective `compaction.reserveTokens` for the current model: the model override, the
- * ordinary setting, then Pi's default (the order Pi itself uses).
- */
-export function reserveTokens(
-	pi: Pick<ExtensionAPI, "getSettings">,
-	ctx: Pick<ExtensionContext, "model">,
-): number {
-	try {
-		const compaction = pi.getSettings().compaction;
-		const key = ctx.model ? `${ctx.model.provider}/${ctx.model.id}` : undefined;
-		const override = key ? compaction?.modelOverrides?.[key]?.reserveTokens : undefined;
-		return (
-			nonNegativeInteger(override) ?? nonNegativeInteger(compaction?.reserveTokens) ?? DEFAULT_RESERVE_TOKENS
-		);
-	} catch {
-		return DEFAULT_RESERVE_TOKENS;
-	}
-}
-
-/** Pi's `compaction.enabled` (Pi's default: on): whether Pi compacts at its threshold at all. */
-export function autoCompactionEnabled(pi: Pick<ExtensionAPI, "getSettings">): boolean {
-	try {
-		return pi.getSettings().compaction?.enabled !== false;
-	} catch {
-		return true;
-	}
-}
-
-/** Reads the reserve and Pi's compaction switch once per run (Pi copies all settings on every read). */
-export interface ReserveReader {
-	/** Re-reads the reserve and the switch (call when a run starts). */
-	refresh(ctx: Pick<ExtensionContext, "model">): void;
-	/** The reserve read last, reading it now if never read. */
-	get(ctx: Pick<ExtensionContext, "model">): number;
-	/** Pi's `compaction.enabled` read last, reading it now if never read. */
-	autoCompaction(): boolean;
-}
-
-/** Creates a {@link ReserveReader}. */
-export function createReserveReader(pi: Pick<ExtensionAPI, "getSettings">): ReserveReader {
-	let cached: number | undefined;
-	let enabled: boolean | undefined;
-	return {
-		refresh(ctx) {
-			cached = reserveTokens(pi, ctx);
-			enabled = autoCompactionEnabled(pi);
-		},
-		get(ctx) {
-			cached ??= reserveTokens(pi, ctx);
-			return cached;
-		},
-		autoCompaction() {
-			enabled ??= autoCompactionEnabled(pi);
-			return enabled;
-		},
-	};
-}

@@ -7,19 +7,16 @@
  */
 import {
 	type CompactionEntryDraft,
-	type ExtensionAPI,
 	type ExtensionContext,
 	estimateTokens,
 	type SessionEntry,
 } from "@earendil-works/pi-coding-agent";
-import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
 import type { Proposal } from "../core/reducer.js";
 import { bootText } from "../core/texts.js";
-import { overPiThreshold, piCompactsWindow } from "../core/threshold.js";
+import { overPiThreshold } from "../core/threshold.js";
 import { resetDetails, turnInProgress } from "../core/window.js";
 import type { WorkReader } from "./carry.js";
 import type { ResetControl } from "./control.js";
-import { keepRecentTokens } from "./idle-reset.js";
 
 /** Pi's effective `compaction.reserveTokens` for the current model. */
 export type ReserveTokens = (ctx: ExtensionContext) => number;
@@ -43,32 +40,6 @@ export function keptTurn(
 	return tokens <= budget
 		? { firstKeptEntryId: turn.firstKeptEntryId, dropped: false }
 		: { firstKeptEntryId: undefined, dropped: true };
-}
-
-/**
- * The message tokens of the window Pi would compact, newest first: back from the leaf to its
- * compaction, then the entries that compaction kept (Pi projects them into the window).
- */
-function* windowMessageTokens(ctx: ExtensionContext): Generator<number> {
-	let keptFrom: string | undefined;
-	for (const entry of walkBackFromLeaf(ctx.sessionManager)) {
-		if (keptFrom === undefined && entry.type === "compaction") {
-			if (entry.firstKeptEntryId === entry.id || !entry.firstKeptEntryId) return;
-			keptFrom = entry.firstKeptEntryId;
-			continue;
-		}
-		if (entry.type === "compaction") return;
-		if (entry.type === "message") yield estimateTokens(entry.message);
-		if (entry.id === keptFrom) return;
-	}
-}
-
-/**
- * Whether Pi would compact the current window at its threshold (`piCompactsWindow`). Walks the
- * window only at a boundary after an answer over the threshold, and stops past the keep budget.
- */
-export function createPiCompacts(pi: Pick<ExtensionAPI, "getSettings">): (ctx: ExtensionContext) => boolean {
-	return (ctx) => piCompactsWindow(windowMessageTokens(ctx), keepRecentTokens(pi, ctx));
 }
 
 /** What the threshold reset needs besides the proposal. */

@@ -5,7 +5,7 @@
  * calls. Only Pi's types are imported; a test checks this module stays pure.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import { cutText } from "./cut.js";
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { contentText } from "./window.js";
 
 /** Largest digest in characters (about 1,000 tokens by Pi's chars/4 estimate); see bench `reset-digest`. */

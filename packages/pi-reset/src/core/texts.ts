@@ -1,7 +1,7 @@
 /**
  * Every text pi-reset shows the model or the user. Pure functions, no Pi imports.
  */
-import { cutText } from "./cut.js";
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { HANDOFF_REQUEST, presentHandoff } from "./handoff.js";
 
 /** Largest handoff kept, in characters (a longer one is cut by `bound`, not refused by the tool schema). */

@@ -47,6 +47,27 @@ export function piCompactsWindow(tokensNewestFirst: Iterable<number>, keepRecent
 	return false;
 }
 
+/** Tokens above Pi's keep-recent budget a window must have for an idle `/reset` to ask Pi to compact it. */
+export const IDLE_COMPACTION_MARGIN_TOKENS = 1024;
+
+/**
+ * Whether Pi surely compacts a window asked for now (an idle `/reset` asks Pi's manual compaction):
+ * {@link piCompactsWindow} with a margin, the messages after the oldest more than `keepRecentTokens`
+ * plus {@link IDLE_COMPACTION_MARGIN_TOKENS}. Pi refuses a window below its budget with an error
+ * ("Nothing to compact"), and the caller counts only the window's own messages, so it errs towards
+ * "no" (the reset then opens with the next run).
+ */
+export function piSurelyCompactsWindow(
+	tokensNewestFirst: Iterable<number>,
+	keepRecentTokens: number,
+): boolean {
+	// Token counts are whole numbers: more than `budget` is at least `floor(budget) + 1`.
+	return piCompactsWindow(
+		tokensNewestFirst,
+		Math.floor(keepRecentTokens + IDLE_COMPACTION_MARGIN_TOKENS) + 1,
+	);
+}
+
 /**
  * Answers whose threshold compaction the boundary can take over: a finished answer or a tool turn.
  * An error or a cut answer (`length`) goes to Pi's overflow recovery, which compacts and retries;

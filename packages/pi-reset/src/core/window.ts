@@ -4,7 +4,9 @@
  *
  * Only Pi's types are imported (erased at build time); a test checks this module stays pure.
  */
+
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { foreignWindowId } from "./compaction-peers.js";
 import { INITIAL_WINDOW, type PendingHandoff, type WindowState } from "./reducer.js";
 
@@ -59,7 +61,7 @@ export function readResetDetails(details: unknown): ResetDetails | undefined {
 	if (typeof windowId !== "string" || windowId.length === 0 || windowId.length > MAX_WINDOW_ID_CHARS)
 		return undefined;
 	if (typeof resets !== "number" || !Number.isSafeInteger(resets) || resets < 0) return undefined;
-	const cause = typeof ours.cause === "string" ? ours.cause.slice(0, MAX_WINDOW_ID_CHARS) : "";
+	const cause = typeof ours.cause === "string" ? cutText(ours.cause, MAX_WINDOW_ID_CHARS) : "";
 	return { v: 1, windowId, resets, cause };
 }
 
