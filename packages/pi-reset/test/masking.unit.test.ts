@@ -19,6 +19,8 @@ import {
 import { MAX_RECALL_CHARS } from "../src/core/recall.js";
 
 const big = "x".repeat(MIN_MASKED_CHARS);
+/** A high surrogate without its low half, or a low half without its high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const user = (text = big): PlanMessage => ({ role: "user", content: [{ type: "text", text }] });
 const assistant = (): PlanMessage => ({ role: "assistant", content: [] });
 const result = (id: string, text = big, isError = false): PlanMessage => ({
@@ -181,5 +183,17 @@ describe("masking plan rules", () => {
 		expect(describeCall("custom", { a: 1 })).toBe('custom {"a":1}');
 		expect(describeCall("none", {})).toBe("none");
 		expect(describeCall("bash", { command: "y".repeat(500) }).length).toBeLessThanOrEqual(125);
+	});
+
+	it("describeCall never splits a character: a cut inside an emoji leaves no lone surrogate in the stub", () => {
+		// Every cut position falls once between the halves of an emoji (path, command, arguments as JSON).
+		for (let pad = 100; pad < 124; pad++) {
+			const long = `${"x".repeat(pad)}${"😀".repeat(40)}`;
+			for (const args of [{ path: long }, { command: long }, { name: long }]) {
+				const call = describeCall("tool", args);
+				expect(call).not.toMatch(LONE_SURROGATE);
+				expect(stubText({ call, chars: 900, images: 0, ref: "r1" })).not.toMatch(LONE_SURROGATE);
+			}
+		}
 	});
 });

@@ -14,6 +14,7 @@
  * The plan is incremental: {@link observe} commits messages up to the newest assistant message
  * and {@link advance} moves the horizon; neither looks at committed messages again.
  */
+import { cutText } from "./cut.js";
 
 /** Masking settings. */
 export interface MaskingSettings {
@@ -223,7 +224,7 @@ const MAX_CALL_CHARS = 120;
 
 function oneLine(text: string, max: number): string {
 	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+	return flat.length <= max ? flat : `${cutText(flat, max - 1)}…`;
 }
 
 /** Names a call by its arguments: the path, command or pattern, else its arguments as JSON. */

@@ -5,7 +5,7 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { foreignWindowId } from "./compaction-peers.js";
-import { cutText } from "./cut.js";
+import { cutText, sliceText } from "./cut.js";
 import { describeCall, MAX_RECALL_CHARS } from "./masking.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "./window.js";
 
@@ -137,7 +137,7 @@ function oneLine(text: string): string {
 function snippet(text: string, at: number, length: number): string {
 	const start = Math.max(0, at - SNIPPET_BEFORE);
 	const end = Math.min(text.length, at + length + SNIPPET_AFTER);
-	return `${start > 0 ? "…" : ""}${oneLine(text.slice(start, end))}${end < text.length ? "…" : ""}`;
+	return `${start > 0 ? "…" : ""}${oneLine(sliceText(text, start, end))}${end < text.length ? "…" : ""}`;
 }
 
 /**
