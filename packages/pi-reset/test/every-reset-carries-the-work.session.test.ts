@@ -277,3 +277,43 @@ describe("an idle /reset opens its window where it was asked for when Pi can com
 		expect(harness.errors).toEqual([]);
 	});
 });
+
+describe("/reset twice in a row", () => {
+	it("a note given while a reset is pending becomes its handoff (it is not dropped), and the window still carries the request and the digest", async () => {
+		harness = await startSession();
+		harness.script(...work(3), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("/reset SECOND-NOTE: the parser is next");
+		await harness.prompt("continue");
+		const first = harness.requests.at(-1);
+		expectCarriedWork(first, "src/mod0\\.ts", true);
+		expect(allText(first)).toContain("Handoff from the previous window:\nSECOND-NOTE: the parser is next");
+	});
+
+	it("emptyWindowCarriesEarlierWork: a reset of a window that did nothing since its opening note carries that note's handoff and digest on", async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(BIG_WRITE, ...work(3), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset FIRST-NOTE: mod1 is next");
+		expect(branchTypes(harness).at(-1)).toBe("compaction");
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const first = harness.requests.at(-1);
+		expectCarriedWork(first, "src/mod0\\.ts", true);
+		expect(allText(first)).toContain("FIRST-NOTE: mod1 is next");
+	});
+
+	it("emptyWindowCarriesEarlierWork stops at a fresh start: /reset --fresh, then /reset, brings nothing from before back", async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(BIG_WRITE, ...work(3), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset --fresh");
+		expect(branchTypes(harness).at(-1)).toBe("compaction");
+		await harness.prompt("/reset");
+		await harness.prompt("write the README");
+		const text = allText(harness.requests.at(-1));
+		expect(text).not.toContain("mechanical digest");
+		expect(text).not.toContain("src/mod0.ts");
+	});
+});

@@ -11,7 +11,8 @@ import type { ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-a
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
 import { windowDigest } from "../core/digest.js";
 import { type CarriedWork, NOTHING_CARRIED } from "../core/reducer.js";
-import { bound } from "../core/texts.js";
+import { bound, FRESH_START_LINE } from "../core/texts.js";
+import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "../core/window.js";
 import { LastUserRequest } from "./last-request.js";
 
 type Session = ExtensionContext["sessionManager"];
@@ -25,14 +26,60 @@ export interface WorkReader {
 	read(session: Session, windowStart?: string | null): CarriedWork;
 }
 
-/** The closing window's entries, oldest first: back from the leaf to its compaction (exclusive) or `start`. */
-function windowEntries(session: Session, start: string | null | undefined): SessionEntry[] {
+/** Most windows that did nothing a digest reads past (each reset in a row without work is one). */
+const MAX_EMPTY_WINDOWS = 8;
+/** Longest excerpt of an earlier window's handoff carried in a digest. */
+const MAX_EARLIER_HANDOFF_CHARS = 1500;
+
+/** The closing window's work: its entries (oldest first) and a handoff it was opened with but did not act on. */
+interface WindowWork {
+	readonly entries: SessionEntry[];
+	readonly earlierHandoff: string | undefined;
+}
+
+/**
+ * Rule emptyWindowCarriesEarlierWork: the closing window's entries, back from the leaf to its
+ * compaction (exclusive) or `start`. A window that did nothing since it opened (no answer: a second
+ * `/reset` in a row, `new_context` as the first call) has no work of its own to carry, so the
+ * window before it is read too, with the handoff given there: a reset in a row never loses the
+ * digest and the handoff the first one carried.
+ */
+function windowWork(session: Session, start: string | null | undefined): WindowWork {
 	const entries: SessionEntry[] = [];
+	let earlierHandoff: string | undefined;
+	let answered = false;
+	let skipped = 0;
+	let fresh = false;
 	for (const entry of walkBackFromLeaf(session)) {
-		if (entry.type === "compaction" || entry.id === start) break;
+		if (entry.id === start) break;
+		if (entry.type === "compaction") {
+			const opensFresh = fresh || entry.summary.includes(FRESH_START_LINE);
+			if (answered || opensFresh || !readResetDetails(entry.details) || skipped >= MAX_EMPTY_WINDOWS) break;
+			skipped++;
+			continue;
+		}
+		// `/reset --fresh` opened this window: the user asked to leave the earlier ones behind.
+		if (entry.type === "custom_message" && entry.customType === BOOT_MESSAGE)
+			fresh = contentText(entry.content).includes(FRESH_START_LINE);
+		if (entry.type === "message" && entry.message.role === "assistant") answered = true;
+		if (
+			skipped > 0 &&
+			earlierHandoff === undefined &&
+			entry.type === "custom" &&
+			entry.customType === HANDOFF_ENTRY
+		)
+			earlierHandoff = readHandoff(entry.data)?.text;
 		entries.push(entry);
 	}
-	return entries.reverse();
+	return { entries: entries.reverse(), earlierHandoff };
+}
+
+/** The digest of the closing window, with the handoff of an earlier window it did not act on. */
+function digestOf(work: WindowWork): string | undefined {
+	const digest = windowDigest(work.entries);
+	if (work.earlierHandoff === undefined) return digest;
+	const handoff = `The handoff it opened with (not acted on yet):\n${bound(work.earlierHandoff, MAX_EARLIER_HANDOFF_CHARS)}`;
+	return digest ? `${handoff}\n${digest}` : handoff;
 }
 
 /** Creates the reader of one runtime (its request lookup is cached per session). */
@@ -44,7 +91,7 @@ export function createWorkReader(maxRequestChars: () => number): WorkReader {
 				const request = userRequest.find(session);
 				return {
 					userRequest: request ? bound(request, maxRequestChars()) : undefined,
-					digest: windowDigest(windowEntries(session, windowStart)),
+					digest: digestOf(windowWork(session, windowStart)),
 				};
 			} catch {
 				// A reset never fails for want of its extras: it opens the window with the handoff alone.

@@ -204,7 +204,12 @@ export type ResetEvent =
 export type ResetEffect =
 	| { readonly type: "none" }
 	| { readonly type: "rejected-off" }
-	| { readonly type: "already-pending"; readonly request: ResetRequest }
+	| {
+			readonly type: "already-pending";
+			readonly request: ResetRequest;
+			/** Where the request's handoff went: the pending reset carries it, or the next one does. */
+			readonly handoff?: "this" | "next";
+	  }
 	| { readonly type: "arm-boundary"; readonly request: ResetRequest }
 	| { readonly type: "queued-next-run"; readonly request: ResetRequest }
 	| { readonly type: "project-next-run"; readonly nextRun: NextRun }

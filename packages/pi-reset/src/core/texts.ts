@@ -70,6 +70,10 @@ export function quoteData(text: string): string {
 export const RECALL_LINE =
 	"Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
 
+/** The boot note's line for `/reset --fresh` (a later reset in a row reads no further back than it). */
+export const FRESH_START_LINE =
+	"The user asked for a fresh start: nothing else from the earlier windows is carried over.";
+
 /** The text that opens a new window: window id, handoff, the user's request, where history is. */
 export function bootText(facts: BootFacts): string {
 	const lines = [
@@ -79,11 +83,7 @@ export function bootText(facts: BootFacts): string {
 	];
 	if (facts.handoff) lines.push("", ...presentHandoff(facts.handoff, quoteData));
 	else lines.push("", "No handoff note was written for this window.");
-	if (facts.fresh)
-		lines.push(
-			"",
-			"The user asked for a fresh start: nothing else from the earlier windows is carried over.",
-		);
+	if (facts.fresh) lines.push("", FRESH_START_LINE);
 	if (facts.digest)
 		lines.push("", "What the previous window did (a mechanical digest):", quoteData(facts.digest));
 	if (facts.userRequest) {
