@@ -179,10 +179,23 @@ describe("masking plan rules", () => {
 
 	it("describeCall names the path or command, else the arguments, on one bounded line", () => {
 		expect(describeCall("bash", { command: "ls -la\n  src" })).toBe("bash ls -la src");
-		expect(describeCall("grep", { pattern: "foo", path: "src" })).toBe("grep src");
+		expect(describeCall("grep", { pattern: "foo", path: "src" })).toBe("grep src pattern=foo");
 		expect(describeCall("custom", { a: 1 })).toBe('custom {"a":1}');
 		expect(describeCall("none", {})).toBe("none");
 		expect(describeCall("bash", { command: "y".repeat(500) }).length).toBeLessThanOrEqual(125);
+	});
+
+	it("describeCall tells calls of one tool on one path apart: the other short arguments follow the main one", () => {
+		expect(describeCall("read", { path: "src/a.ts", offset: 200, limit: 100 })).toBe(
+			"read src/a.ts offset=200 limit=100",
+		);
+		expect(describeCall("grep", { pattern: "TODO", path: "src", ignoreCase: true })).toBe(
+			"grep src pattern=TODO ignoreCase=true",
+		);
+		// Contents and long values are not names: they stay out of the stub.
+		expect(describeCall("write", { path: "a.ts", content: "x".repeat(500) })).toBe("write a.ts");
+		expect(describeCall("edit", { path: "a.ts", edits: [{ oldText: "a", newText: "b" }] })).toBe("edit a.ts");
+		expect(describeCall("bash", { command: "ls", timeout: 30 })).toBe("bash ls timeout=30");
 	});
 
 	it("describeCall never splits a character: a cut inside an emoji leaves no lone surrogate in the stub", () => {
