@@ -304,6 +304,21 @@ describe("/reset twice in a row", () => {
 		expect(allText(first)).toContain("FIRST-NOTE: mod1 is next");
 	});
 
+	it("emptyWindowCarriesEarlierWork: new_context as a window's first call carries the work the window before it did", async () => {
+		harness = await startSession();
+		harness.script(
+			...work(3),
+			toolCall("new_context", { handoff: "FIRST-HANDOFF: mod1 is next" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt(LATEST);
+		const last = harness.requests.at(-1);
+		expect(allText(last).match(/\[pi-reset\] Context window w2-/g)).toHaveLength(1);
+		expectCarriedWork(last, "src/mod0\\.ts", false);
+		expect(allText(last)).toContain("FIRST-HANDOFF: mod1 is next");
+	});
+
 	it("emptyWindowCarriesEarlierWork stops at a fresh start: /reset --fresh, then /reset, brings nothing from before back", async () => {
 		harness = await startSession({ settings: compactable });
 		harness.script(BIG_WRITE, ...work(3), reply(ANSWER), reply("continuing"));

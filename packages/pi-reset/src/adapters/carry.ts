@@ -14,6 +14,7 @@ import { type CarriedWork, NOTHING_CARRIED } from "../core/reducer.js";
 import { bound, FRESH_START_LINE } from "../core/texts.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "../core/window.js";
 import { LastUserRequest } from "./last-request.js";
+import { TOOL_NAME } from "./tool.js";
 
 type Session = ExtensionContext["sessionManager"];
 
@@ -35,6 +36,16 @@ const MAX_EARLIER_HANDOFF_CHARS = 1500;
 interface WindowWork {
 	readonly entries: SessionEntry[];
 	readonly earlierHandoff: string | undefined;
+}
+
+/** An answer that did something: text, or a tool call other than `new_context` (which only ends the window). */
+function didWork(entry: SessionEntry): boolean {
+	if (entry.type !== "message" || entry.message.role !== "assistant") return false;
+	return entry.message.content.some(
+		(block) =>
+			(block.type === "text" && block.text.trim() !== "") ||
+			(block.type === "toolCall" && block.name !== TOOL_NAME),
+	);
 }
 
 /**
@@ -61,7 +72,7 @@ function windowWork(session: Session, start: string | null | undefined): WindowW
 		// `/reset --fresh` opened this window: the user asked to leave the earlier ones behind.
 		if (entry.type === "custom_message" && entry.customType === BOOT_MESSAGE)
 			fresh = contentText(entry.content).includes(FRESH_START_LINE);
-		if (entry.type === "message" && entry.message.role === "assistant") answered = true;
+		if (didWork(entry)) answered = true;
 		if (
 			skipped > 0 &&
 			earlierHandoff === undefined &&
