@@ -332,3 +332,25 @@ describe("/reset twice in a row", () => {
 		expect(text).not.toContain("src/mod0.ts");
 	});
 });
+
+describe("a window an idle /reset opened", () => {
+	it("windowWork reads the kept entries: the digest of the next reset lists what the window's first turn did", async () => {
+		harness = await startSession();
+		harness.script(
+			toolCall("write", { path: "src/first.ts", content: "x" }),
+			reply("A1"),
+			toolCall("write", { path: "src/second.ts", content: "y" }),
+			reply(ANSWER),
+			reply("continuing"),
+		);
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toMatch(/Files it modified \(they already contain that work\): src\/second\.ts/);
+		expect(text).toContain("write(src/second.ts)");
+		expect(text).toContain(ANSWER);
+	});
+});

@@ -7,7 +7,7 @@
  * Read at a reset only, never on a hot event: the request lookup walks back over the entries added
  * since the last lookup (last-request.ts), the digest over the closing window's entries.
  */
-import type { ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
+import type { CompactionEntry, ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
 import { windowDigest } from "../core/digest.js";
 import { type CarriedWork, NOTHING_CARRIED } from "../core/reducer.js";
@@ -49,11 +49,15 @@ function didWork(entry: SessionEntry): boolean {
 }
 
 /**
- * Rule emptyWindowCarriesEarlierWork: the closing window's entries, back from the leaf to its
- * compaction (exclusive) or `start`. A window that did nothing since it opened (no answer: a second
- * `/reset` in a row, `new_context` as the first call) has no work of its own to carry, so the
- * window before it is read too, with the handoff given there: a reset in a row never loses the
- * digest and the handoff the first one carried.
+ * The closing window's entries, back from the leaf to its compaction or `start`, with what the
+ * compaction kept (Pi's own rule for a window: the entries after the compaction, and those from its
+ * `firstKeptEntryId` on; a window an idle `/reset` opened keeps its run's first turn that way).
+ *
+ * Rule emptyWindowCarriesEarlierWork: a window that did nothing since it opened (no text and no
+ * tool call but `new_context`: a second `/reset` in a row, `new_context` as the first call) has no
+ * work of its own to carry, so the window before it is read too, with the handoff given there: a
+ * reset in a row never loses the digest and the handoff the first one carried. A window
+ * `/reset --fresh` opened, or another extension's compaction, is as far back as it reads.
  */
 function windowWork(session: Session, start: string | null | undefined): WindowWork {
 	const entries: SessionEntry[] = [];
@@ -61,12 +65,25 @@ function windowWork(session: Session, start: string | null | undefined): WindowW
 	let answered = false;
 	let skipped = 0;
 	let fresh = false;
+	/** The compaction that opened the window being read, while its kept entries are read. */
+	let opening: CompactionEntry | undefined;
+	/** Whether the window before `opening` is read too (the window did nothing); else the walk ends. */
+	const readsOn = (compaction: CompactionEntry): boolean => {
+		const opensFresh = fresh || compaction.summary.includes(FRESH_START_LINE);
+		if (answered || opensFresh || !readResetDetails(compaction.details) || skipped >= MAX_EMPTY_WINDOWS)
+			return false;
+		skipped++;
+		fresh = false;
+		return true;
+	};
 	for (const entry of walkBackFromLeaf(session)) {
 		if (entry.id === start) break;
 		if (entry.type === "compaction") {
-			const opensFresh = fresh || entry.summary.includes(FRESH_START_LINE);
-			if (answered || opensFresh || !readResetDetails(entry.details) || skipped >= MAX_EMPTY_WINDOWS) break;
-			skipped++;
+			if (opening) break;
+			// A compaction that keeps nothing names no entry, or itself.
+			if (entry.firstKeptEntryId && entry.firstKeptEntryId !== entry.id) opening = entry;
+			else if (readsOn(entry)) continue;
+			else break;
 			continue;
 		}
 		// `/reset --fresh` opened this window: the user asked to leave the earlier ones behind.
@@ -81,6 +98,10 @@ function windowWork(session: Session, start: string | null | undefined): WindowW
 		)
 			earlierHandoff = readHandoff(entry.data)?.text;
 		entries.push(entry);
+		if (opening && entry.id === opening.firstKeptEntryId) {
+			if (!readsOn(opening)) break;
+			opening = undefined;
+		}
 	}
 	return { entries: entries.reverse(), earlierHandoff };
 }
