@@ -353,4 +353,55 @@ describe("a window an idle /reset opened", () => {
 		expect(text).toContain("write(src/second.ts)");
 		expect(text).toContain(ANSWER);
 	});
+
+	it('requestsBeforeResets: idle /reset and "continue", again and again, keeps the task the user gave before the first reset', async () => {
+		harness = await startSession();
+		harness.script(
+			toolCall("write", { path: "src/first.ts", content: "x" }),
+			reply("A1"),
+			reply("A2"),
+			reply("A3"),
+			reply("A4"),
+		);
+		await harness.prompt(LATEST);
+		for (const next of ["continue", "go on", "keep going"]) {
+			await harness.prompt("/reset");
+			await harness.prompt(next);
+			const text = allText(harness.requests.at(-1));
+			expect(text).toContain(LATEST);
+			expect(text).toContain("The user's latest request before this reset, verbatim:");
+		}
+		const last = allText(harness.requests.at(-1));
+		// Newest first, each from before a reset: "go on", then "continue" or the task.
+		expect(last.indexOf("go on")).toBeLessThan(last.indexOf(LATEST));
+		expect(last).toContain("user: keep going");
+	});
+
+	it("requestsBeforeResets stops at a fresh start and within one window carries only the newest request", async () => {
+		harness = await startSession();
+		harness.script(reply("A1"), reply("A2"), reply("A3"), reply("A4"));
+		await harness.prompt("OLD-TASK: the parser");
+		await harness.prompt("/reset --fresh");
+		await harness.prompt("NEW-TASK: the docs");
+		await harness.prompt("NEWER-ASK: the README first");
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("NEWER-ASK: the README first");
+		expect(text).not.toContain("NEW-TASK");
+		expect(text).not.toContain("OLD-TASK");
+	});
+
+	it('requestsBeforeResets in a reset Pi starts: /compact after an idle /reset and "continue" keeps the task', async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(reply("A1"), BIG_WRITE, reply("A2"), reply("A3"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		await harness.session.compact();
+		await harness.prompt("go on");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("starts here because the user compacted the session");
+		expect(text).toContain(LATEST);
+	});
 });

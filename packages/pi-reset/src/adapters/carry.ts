@@ -13,7 +13,7 @@ import { windowDigest } from "../core/digest.js";
 import { type CarriedWork, NOTHING_CARRIED } from "../core/reducer.js";
 import { bound, FRESH_START_LINE } from "../core/texts.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "../core/window.js";
-import { LastUserRequest } from "./last-request.js";
+import { LastUserRequest, requestsBeforeResets } from "./last-request.js";
 import { TOOL_NAME } from "./tool.js";
 
 type Session = ExtensionContext["sessionManager"];
@@ -123,6 +123,7 @@ export function createWorkReader(maxRequestChars: () => number): WorkReader {
 				const request = userRequest.find(session);
 				return {
 					userRequest: request ? bound(request, maxRequestChars()) : undefined,
+					earlierRequests: request ? requestsBeforeResets(session, maxRequestChars()) : undefined,
 					digest: digestOf(windowWork(session, windowStart)),
 				};
 			} catch {

@@ -41,6 +41,8 @@ export interface CarriedWork {
 	readonly userRequest: string | undefined;
 	/** The mechanical digest of the closing window. */
 	readonly digest: string | undefined;
+	/** The user's requests before `userRequest`, each from before a reset, newest first (last-request.ts). */
+	readonly earlierRequests?: readonly string[];
 }
 
 /**

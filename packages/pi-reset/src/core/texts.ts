@@ -34,6 +34,8 @@ export interface BootFacts {
 	readonly kept: "nothing" | "turn" | "prompt";
 	/** Set when the turn in progress was too large to keep. */
 	readonly droppedTurn?: boolean;
+	/** The user's requests before `userRequest`, each from before an earlier reset, newest first. */
+	readonly earlierRequests?: readonly string[];
 	/** The mechanical digest of the closed window, if it did anything. */
 	readonly digest?: string;
 	/** `/reset --fresh`: the user asked to carry nothing but the handoff. */
@@ -93,6 +95,12 @@ export function bootText(facts: BootFacts): string {
 				? "The user's latest request before this reset, verbatim:"
 				: "The user's most recent request, verbatim:";
 		lines.push("", label, quoteData(facts.userRequest));
+		if (facts.earlierRequests?.length)
+			lines.push(
+				"",
+				"The user's earlier requests, each from a window before a reset (newest first):",
+				...facts.earlierRequests.flatMap((request, i) => (i === 0 ? [] : [""]).concat(quoteData(request))),
+			);
 	}
 	if (facts.kept === "turn") {
 		lines.push("", "The turn in progress (your tool calls and their results) follows unchanged.");
