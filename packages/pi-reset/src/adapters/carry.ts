@@ -9,7 +9,8 @@
  */
 import type { CompactionEntry, ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
-import { windowDigest } from "../core/digest.js";
+import { cutText } from "../core/cut.js";
+import { DIGEST_BUDGET_CHARS, windowDigest } from "../core/digest.js";
 import { type CarriedWork, NOTHING_CARRIED } from "../core/reducer.js";
 import { bound, FRESH_START_LINE } from "../core/texts.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "../core/window.js";
@@ -111,7 +112,9 @@ function digestOf(work: WindowWork): string | undefined {
 	const digest = windowDigest(work.entries);
 	if (work.earlierHandoff === undefined) return digest;
 	const handoff = `The handoff it opened with (not acted on yet):\n${bound(work.earlierHandoff, MAX_EARLIER_HANDOFF_CHARS)}`;
-	return digest ? `${handoff}\n${digest}` : handoff;
+	const text = digest ? `${handoff}\n${digest}` : handoff;
+	// Within the digest's own budget (README: at most 4,000 characters).
+	return text.length <= DIGEST_BUDGET_CHARS ? text : `${cutText(text, DIGEST_BUDGET_CHARS - 1)}…`;
 }
 
 /** Creates the reader of one runtime (its request lookup is cached per session). */
