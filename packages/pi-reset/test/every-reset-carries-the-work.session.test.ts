@@ -404,4 +404,19 @@ describe("a window an idle /reset opened", () => {
 		expect(text).toContain("starts here because the user compacted the session");
 		expect(text).toContain(LATEST);
 	});
+
+	it("requestsBeforeResets cuts a long earlier request instead of dropping it", async () => {
+		harness = await startSession();
+		harness.script(reply("A1"), reply("A2"), reply("A3"));
+		const spec = `SPEC-START ${"the module must do this. ".repeat(400)}`;
+		await harness.prompt(spec);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		await harness.prompt("/reset");
+		await harness.prompt("go on");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("SPEC-START the module must do this.");
+		expect(text).toContain("more characters are in the session file");
+		expect(text.length).toBeLessThan(spec.length);
+	});
 });

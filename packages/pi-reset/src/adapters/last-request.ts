@@ -8,7 +8,7 @@
  */
 import type { CompactionEntry, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
-import { FRESH_START_LINE } from "../core/texts.js";
+import { bound, FRESH_START_LINE } from "../core/texts.js";
 import { BOOT_MESSAGE, contentText, lastUserRequest, readResetDetails } from "../core/window.js";
 
 type Session = Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry" | "getSessionId">;
@@ -44,6 +44,8 @@ export class LastUserRequest {
 
 /** Most earlier requests a new window carries. */
 const MAX_EARLIER_REQUESTS = 4;
+/** Least room (characters) worth quoting one more earlier request in. */
+const MIN_EARLIER_CHARS = 200;
 
 /**
  * Rule requestsBeforeResets: the user's requests before the newest one, each from a window before
@@ -89,9 +91,11 @@ export function requestsBeforeResets(
 				: "";
 		if (text && !newestSeen) newestSeen = true;
 		else if (text && crossed) {
-			if (used + text.length > budget || found.length >= MAX_EARLIER_REQUESTS) return found;
-			found.push(text);
-			used += text.length;
+			// A long request is cut, not dropped: the task is what the chain is for.
+			if (budget - used < MIN_EARLIER_CHARS || found.length >= MAX_EARLIER_REQUESTS) return found;
+			const kept = bound(text, budget - used - 64);
+			found.push(kept);
+			used += kept.length;
 			crossed = false;
 		}
 		if (opening && entry.id === opening.firstKeptEntryId) {
