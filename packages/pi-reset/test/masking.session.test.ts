@@ -217,6 +217,26 @@ describe("observation masking (issue 32)", () => {
 			expect(JSON.stringify(request.messages).split("[pi-reset] Checkpoint").length - 1).toBe(1);
 	});
 
+	// Not fixed (audit round 3): the warning is appended at the end of the request that gives it, and
+	// persisted by the boundary at the end of that turn, after the model's answer and its results;
+	// the next request shows it there, so that request repeats the warned one only up to the
+	// warning (once per window: the cached prefix loses one turn). A fix would give the warning one
+	// turn later as a steered message (written where it is sent) and touches the warning's tests.
+	it.fails("the checkpoint warning keeps the cached prefix: the request after it starts with the warned request", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 50, maskStepTurns: 50 });
+		h.script(...emits(2, "k"));
+		await h.prompt("work");
+		h.setUsage({ totalTokens: 100_000, input: 100_000 });
+		h.script(...emits(3, "l"));
+		await h.prompt("more");
+		const wires = h.requests.map(wire);
+		const warned = wires.findIndex((w) => w.includes("[pi-reset] Checkpoint"));
+		expect(warned).toBeGreaterThan(0);
+		const next = wires[warned + 1] as string;
+		expect(next.startsWith((wires[warned] as string).slice(0, -1))).toBe(true);
+	});
+
 	it("/reset off hides context_recall with new_context and sends old output in full", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });
