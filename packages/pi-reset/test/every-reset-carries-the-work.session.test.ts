@@ -362,9 +362,10 @@ describe("a window an idle /reset opened", () => {
 			reply("A2"),
 			reply("A3"),
 			reply("A4"),
+			reply("A5"),
 		);
 		await harness.prompt(LATEST);
-		for (const next of ["continue", "go on", "keep going"]) {
+		for (const next of ["continue", "continue", "go on", "keep going"]) {
 			await harness.prompt("/reset");
 			await harness.prompt(next);
 			const text = allText(harness.requests.at(-1));
@@ -375,6 +376,8 @@ describe("a window an idle /reset opened", () => {
 		// Newest first, each from before a reset: "go on", then "continue" or the task.
 		expect(last.indexOf("go on")).toBeLessThan(last.indexOf(LATEST));
 		expect(last).toContain("user: keep going");
+		// The same words after two resets are quoted once.
+		expect(last.split("\ncontinue\n").length - 1).toBe(1);
 	});
 
 	it("requestsBeforeResets stops at a fresh start and within one window carries only the newest request", async () => {

@@ -64,6 +64,7 @@ export function requestsBeforeResets(
 	const found: string[] = [];
 	let used = 0;
 	let newestSeen = false;
+	const said = new Set<string>();
 	/** A reset lies between the last request seen and the entries now read. */
 	let crossed = false;
 	let fresh = false;
@@ -89,14 +90,20 @@ export function requestsBeforeResets(
 			entry.type === "message" && entry.message.role === "user"
 				? contentText(entry.message.content).trim()
 				: "";
-		if (text && !newestSeen) newestSeen = true;
-		else if (text && crossed) {
-			// A long request is cut, not dropped: the task is what the chain is for.
-			if (budget - used < MIN_EARLIER_CHARS || found.length >= MAX_EARLIER_REQUESTS) return found;
-			const kept = bound(text, budget - used - 64);
-			found.push(kept);
-			used += kept.length;
+		if (text && !newestSeen) {
+			newestSeen = true;
+			said.add(text);
+		} else if (text && crossed) {
 			crossed = false;
+			// The same words again ("continue" after each reset) are quoted once.
+			if (!said.has(text)) {
+				said.add(text);
+				// A long request is cut, not dropped: the task is what the chain is for.
+				if (budget - used < MIN_EARLIER_CHARS || found.length >= MAX_EARLIER_REQUESTS) return found;
+				const kept = bound(text, budget - used - 64);
+				found.push(kept);
+				used += kept.length;
+			}
 		}
 		if (opening && entry.id === opening.firstKeptEntryId) {
 			if (!cross(opening)) return found;
