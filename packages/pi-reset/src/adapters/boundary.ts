@@ -33,6 +33,7 @@ import {
 import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
 import { bootText, resetSummary, warningText } from "../core/texts.js";
 import { preemptableAnswer } from "../core/threshold.js";
+import { WARNED_AFTER_KEY } from "../core/warning-place.js";
 import { BOOT_MESSAGE, resetDetails, WARNING_MESSAGE } from "../core/window.js";
 import type { WorkReader } from "./carry.js";
 import type { ResetControl } from "./control.js";
@@ -78,7 +79,12 @@ export function warningMessage(
 		customType: WARNING_MESSAGE,
 		content: warningText(warning.windowId, warning.tokensLeft),
 		display,
-		details: { windowId: warning.windowId, [WINDOW_KEY]: "closing" },
+		details: {
+			windowId: warning.windowId,
+			[WINDOW_KEY]: "closing",
+			// Later requests show it where it was sent (warning-place.ts), keeping the cached prefix.
+			...(warning.after === undefined ? {} : { [WARNED_AFTER_KEY]: warning.after }),
+		},
 	};
 }
 

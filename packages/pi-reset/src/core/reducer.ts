@@ -242,7 +242,11 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				return { state, effect: NONE };
 			}
 			const window: WindowState = { ...state.window, warned: true };
-			const warning: PendingWarning = { windowId: window.id, tokensLeft: event.remaining - event.reserve };
+			const warning: PendingWarning = {
+				windowId: window.id,
+				tokensLeft: event.remaining - event.reserve,
+				...(event.after === undefined ? {} : { after: event.after }),
+			};
 			return { state: { ...state, window, warning }, effect: { type: "warn", window, warning } };
 		}
 		case "take-warning":

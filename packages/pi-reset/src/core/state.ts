@@ -123,6 +123,8 @@ export interface PendingWarning {
 	readonly windowId: string;
 	/** Tokens left before Pi's compaction threshold when it fired. */
 	readonly tokensLeft: number;
+	/** The message the warning followed in the request that gave it (warning-place.ts `messageKey`). */
+	readonly after?: string;
 }
 
 /** Facts about a committed window, read from the session. */
@@ -198,6 +200,8 @@ export type ResetEvent =
 			readonly threshold: number;
 			/** Pi's compaction reserve. */
 			readonly reserve: number;
+			/** The request's last message, which a warning given now follows (warning-place.ts). */
+			readonly after?: string;
 	  }
 	| { readonly type: "take-warning" }
 	| { readonly type: "settled"; readonly aborted: boolean };
