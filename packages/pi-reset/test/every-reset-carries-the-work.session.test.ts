@@ -277,3 +277,149 @@ describe("an idle /reset opens its window where it was asked for when Pi can com
 		expect(harness.errors).toEqual([]);
 	});
 });
+
+describe("/reset twice in a row", () => {
+	it("a note given while a reset is pending becomes its handoff (it is not dropped), and the window still carries the request and the digest", async () => {
+		harness = await startSession();
+		harness.script(...work(3), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("/reset SECOND-NOTE: the parser is next");
+		await harness.prompt("continue");
+		const first = harness.requests.at(-1);
+		expectCarriedWork(first, "src/mod0\\.ts", true);
+		expect(allText(first)).toContain("Handoff from the previous window:\nSECOND-NOTE: the parser is next");
+	});
+
+	it("emptyWindowCarriesEarlierWork: a reset of a window that did nothing since its opening note carries that note's handoff and digest on", async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(BIG_WRITE, ...work(3), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset FIRST-NOTE: mod1 is next");
+		expect(branchTypes(harness).at(-1)).toBe("compaction");
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const first = harness.requests.at(-1);
+		expectCarriedWork(first, "src/mod0\\.ts", true);
+		expect(allText(first)).toContain("FIRST-NOTE: mod1 is next");
+	});
+
+	it("emptyWindowCarriesEarlierWork: new_context as a window's first call carries the work the window before it did", async () => {
+		harness = await startSession();
+		harness.script(
+			...work(3),
+			toolCall("new_context", { handoff: "FIRST-HANDOFF: mod1 is next" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt(LATEST);
+		const last = harness.requests.at(-1);
+		expect(allText(last).match(/\[pi-reset\] Context window w2-/g)).toHaveLength(1);
+		expectCarriedWork(last, "src/mod0\\.ts", false);
+		expect(allText(last)).toContain("FIRST-HANDOFF: mod1 is next");
+	});
+
+	it("emptyWindowCarriesEarlierWork stops at a fresh start: /reset --fresh, then /reset, brings nothing from before back", async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(BIG_WRITE, ...work(3), reply(ANSWER), reply("continuing"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset --fresh");
+		expect(branchTypes(harness).at(-1)).toBe("compaction");
+		await harness.prompt("/reset");
+		await harness.prompt("write the README");
+		const text = allText(harness.requests.at(-1));
+		expect(text).not.toContain("mechanical digest");
+		expect(text).not.toContain("src/mod0.ts");
+	});
+});
+
+describe("a window an idle /reset opened", () => {
+	it("windowWork reads the kept entries: the digest of the next reset lists what the window's first turn did", async () => {
+		harness = await startSession();
+		harness.script(
+			toolCall("write", { path: "src/first.ts", content: "x" }),
+			reply("A1"),
+			toolCall("write", { path: "src/second.ts", content: "y" }),
+			reply(ANSWER),
+			reply("continuing"),
+		);
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toMatch(/Files it modified \(they already contain that work\): src\/second\.ts/);
+		expect(text).toContain("write(src/second.ts)");
+		expect(text).toContain(ANSWER);
+	});
+
+	it('requestsBeforeResets: idle /reset and "continue", again and again, keeps the task the user gave before the first reset', async () => {
+		harness = await startSession();
+		harness.script(
+			toolCall("write", { path: "src/first.ts", content: "x" }),
+			reply("A1"),
+			reply("A2"),
+			reply("A3"),
+			reply("A4"),
+			reply("A5"),
+		);
+		await harness.prompt(LATEST);
+		for (const next of ["continue", "continue", "go on", "keep going"]) {
+			await harness.prompt("/reset");
+			await harness.prompt(next);
+			const text = allText(harness.requests.at(-1));
+			expect(text).toContain(LATEST);
+			expect(text).toContain("The user's latest request before this reset, verbatim:");
+		}
+		const last = allText(harness.requests.at(-1));
+		// Newest first, each from before a reset: "go on", then "continue" or the task.
+		expect(last.indexOf("go on")).toBeLessThan(last.indexOf(LATEST));
+		expect(last).toContain("user: keep going");
+		// The same words after two resets are quoted once.
+		expect(last.split("\ncontinue\n").length - 1).toBe(1);
+	});
+
+	it("requestsBeforeResets stops at a fresh start and within one window carries only the newest request", async () => {
+		harness = await startSession();
+		harness.script(reply("A1"), reply("A2"), reply("A3"), reply("A4"));
+		await harness.prompt("OLD-TASK: the parser");
+		await harness.prompt("/reset --fresh");
+		await harness.prompt("NEW-TASK: the docs");
+		await harness.prompt("NEWER-ASK: the README first");
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("NEWER-ASK: the README first");
+		expect(text).not.toContain("NEW-TASK");
+		expect(text).not.toContain("OLD-TASK");
+	});
+
+	it('requestsBeforeResets in a reset Pi starts: /compact after an idle /reset and "continue" keeps the task', async () => {
+		harness = await startSession({ settings: compactable });
+		harness.script(reply("A1"), BIG_WRITE, reply("A2"), reply("A3"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		await harness.session.compact();
+		await harness.prompt("go on");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("starts here because the user compacted the session");
+		expect(text).toContain(LATEST);
+	});
+
+	it("requestsBeforeResets cuts a long earlier request instead of dropping it", async () => {
+		harness = await startSession();
+		harness.script(reply("A1"), reply("A2"), reply("A3"));
+		const spec = `SPEC-START ${"the module must do this. ".repeat(400)}`;
+		await harness.prompt(spec);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		await harness.prompt("/reset");
+		await harness.prompt("go on");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("SPEC-START the module must do this.");
+		expect(text).toContain("more characters are in the session file");
+		expect(text.length).toBeLessThan(spec.length);
+	});
+});

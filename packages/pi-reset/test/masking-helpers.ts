@@ -25,6 +25,10 @@ export const emitTool: ExtensionFactory = (pi: ExtensionAPI) => {
 			fail: Type.Optional(Type.Boolean()),
 		}),
 		async execute(_id, params) {
+			// Results of two turns never share a millisecond with a real model between them; the faux
+			// provider answers at once, and a reused call id with the same time names one result to
+			// pi-reset's stub cache (keyed by call id and time): the reused-id test was flaky under load.
+			await new Promise((resolve) => setTimeout(resolve, 2));
 			if (params.fail) throw new Error(outputOf(params.name, params.size));
 			return { content: [{ type: "text", text: outputOf(params.name, params.size) }], details: undefined };
 		},

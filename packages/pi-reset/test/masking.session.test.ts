@@ -217,6 +217,29 @@ describe("observation masking (issue 32)", () => {
 			expect(JSON.stringify(request.messages).split("[pi-reset] Checkpoint").length - 1).toBe(1);
 	});
 
+	// The warning is appended to the request that gives it and written into the session after the
+	// model's answer to it (the boundary at the end of that turn); later requests show it where it
+	// was sent (warningWhereSent), also after a reload.
+	it("the checkpoint warning keeps the cached prefix: the request after it starts with the warned request", async () => {
+		run++;
+		const h = await open({ maskAfterTurns: 50, maskStepTurns: 50 });
+		h.script(...emits(2, "k"));
+		await h.prompt("work");
+		h.setUsage({ totalTokens: 100_000, input: 100_000 });
+		h.script(...emits(3, "l"));
+		await h.prompt("more");
+		const wires = h.requests.map(wire);
+		const warned = wires.findIndex((w) => w.includes("[pi-reset] Checkpoint"));
+		expect(warned).toBeGreaterThan(0);
+		for (let i = warned + 1; i < wires.length; i++)
+			expect((wires[i] as string).startsWith((wires[i - 1] as string).slice(0, -1))).toBe(true);
+		await h.reload();
+		h.script(reply("after reload"));
+		await h.prompt("again");
+		const last = wire(h.requests.at(-1));
+		expect(last.startsWith((wires.at(-1) as string).slice(0, -1))).toBe(true);
+	});
+
 	it("/reset off hides context_recall with new_context and sends old output in full", async () => {
 		run++;
 		const h = await open({ maskAfterTurns: 1, maskStepTurns: 1 });

@@ -19,6 +19,8 @@ import {
 import { MAX_RECALL_CHARS } from "../src/core/recall.js";
 
 const big = "x".repeat(MIN_MASKED_CHARS);
+/** A high surrogate without its low half, or a low half without its high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const user = (text = big): PlanMessage => ({ role: "user", content: [{ type: "text", text }] });
 const assistant = (): PlanMessage => ({ role: "assistant", content: [] });
 const result = (id: string, text = big, isError = false): PlanMessage => ({
@@ -177,9 +179,34 @@ describe("masking plan rules", () => {
 
 	it("describeCall names the path or command, else the arguments, on one bounded line", () => {
 		expect(describeCall("bash", { command: "ls -la\n  src" })).toBe("bash ls -la src");
-		expect(describeCall("grep", { pattern: "foo", path: "src" })).toBe("grep src");
+		expect(describeCall("grep", { pattern: "foo", path: "src" })).toBe("grep src pattern=foo");
 		expect(describeCall("custom", { a: 1 })).toBe('custom {"a":1}');
 		expect(describeCall("none", {})).toBe("none");
 		expect(describeCall("bash", { command: "y".repeat(500) }).length).toBeLessThanOrEqual(125);
+	});
+
+	it("describeCall tells calls of one tool on one path apart: the other short arguments follow the main one", () => {
+		expect(describeCall("read", { path: "src/a.ts", offset: 200, limit: 100 })).toBe(
+			"read src/a.ts offset=200 limit=100",
+		);
+		expect(describeCall("grep", { pattern: "TODO", path: "src", ignoreCase: true })).toBe(
+			"grep src pattern=TODO ignoreCase=true",
+		);
+		// Contents and long values are not names: they stay out of the stub.
+		expect(describeCall("write", { path: "a.ts", content: "x".repeat(500) })).toBe("write a.ts");
+		expect(describeCall("edit", { path: "a.ts", edits: [{ oldText: "a", newText: "b" }] })).toBe("edit a.ts");
+		expect(describeCall("bash", { command: "ls", timeout: 30 })).toBe("bash ls timeout=30");
+	});
+
+	it("describeCall never splits a character: a cut inside an emoji leaves no lone surrogate in the stub", () => {
+		// Every cut position falls once between the halves of an emoji (path, command, arguments as JSON).
+		for (let pad = 100; pad < 124; pad++) {
+			const long = `${"x".repeat(pad)}${"😀".repeat(40)}`;
+			for (const args of [{ path: long }, { command: long }, { name: long }]) {
+				const call = describeCall("tool", args);
+				expect(call).not.toMatch(LONE_SURROGATE);
+				expect(stubText({ call, chars: 900, images: 0, ref: "r1" })).not.toMatch(LONE_SURROGATE);
+			}
+		}
 	});
 });

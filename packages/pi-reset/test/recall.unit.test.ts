@@ -12,6 +12,9 @@ import {
 	unknownRef,
 } from "../src/core/recall.js";
 
+/** A high surrogate without its low half, or a low half without its high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const texts: RecallText[] = Array.from({ length: 40 }, (_, i) => ({
 	ref: `r${i}`,
 	what: "output of read a.ts",
@@ -85,5 +88,18 @@ describe("recall search rules", () => {
 		);
 		expect(answer.text).toContain("1 match");
 		expect(answer.text).toContain("the NEEDLE here");
+	});
+
+	it("a search never splits a character: snippets cut inside emoji leave no lone surrogate", () => {
+		// The snippet starts 80 units before the match and ends 200 after it: try both parities.
+		for (const lead of ["", "a"]) {
+			const text = `${"😀".repeat(100)}${lead}NEEDLE${lead}${"😀".repeat(150)}`;
+			const answer = searchTexts(
+				[{ ref: "e1", what: `output of read ${"😀".repeat(50)}`, windowId: "w0", text }],
+				"needle",
+			);
+			expect(answer.text).toContain("NEEDLE");
+			expect(answer.text).not.toMatch(LONE_SURROGATE);
+		}
 	});
 });

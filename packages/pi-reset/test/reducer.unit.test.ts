@@ -28,9 +28,18 @@ describe("reduceReset", () => {
 	it("a request while streaming arms the boundary; a second one in the window is already pending", () => {
 		const first = run(on, toolRequest);
 		expect(first.effect.type).toBe("arm-boundary");
-		const second = run(first.state, { ...toolRequest, handoff: "other" });
+		const second = run(first.state, { ...toolRequest, handoff: undefined });
 		expect(second.effect).toMatchObject({ type: "already-pending", request: { handoff: "H" } });
 		expect(second.state).toBe(first.state);
+	});
+
+	it("alreadyPending: a /reset note given while a reset is pending is its handoff; the model's second call changes nothing", () => {
+		const first = run(on, toolRequest);
+		expect(run(first.state, { ...toolRequest, handoff: "other" }).state).toBe(first.state);
+		const second = run(first.state, { type: "request", source: "command", handoff: "note", streaming: true });
+		expect(second.effect).toMatchObject({ type: "already-pending", handoff: "this" });
+		expect(second.state.request?.handoff).toBe("note");
+		expect(second.state.handoff).toMatchObject({ text: "note", source: "command" });
 	});
 
 	it("a request while idle waits for the next run", () => {

@@ -287,6 +287,12 @@ function runSchedule(commands: readonly Command[]): void {
 		if (effect.type === "arm-boundary" || effect.type === "queued-next-run") {
 			tracked = { request: effect.request };
 		}
+		// A /reset note given while the reset is pending becomes its handoff (alreadyPending): the
+		// same reset, now with the note.
+		if (effect.type === "already-pending" && effect.handoff === "this" && state.request) {
+			expect(before.request && sameRequest(before.request, tracked?.request ?? before.request)).toBe(true);
+			tracked = { request: state.request };
+		}
 		if (tracked) {
 			const request = tracked.request;
 			const named =

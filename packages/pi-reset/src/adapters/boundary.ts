@@ -33,6 +33,7 @@ import {
 import type { NextRun, PendingWarning, Proposal, ResetRequest } from "../core/reducer.js";
 import { bootText, resetSummary, warningText } from "../core/texts.js";
 import { preemptableAnswer } from "../core/threshold.js";
+import { WARNED_AFTER_KEY } from "../core/warning-place.js";
 import { BOOT_MESSAGE, resetDetails, WARNING_MESSAGE } from "../core/window.js";
 import type { WorkReader } from "./carry.js";
 import type { ResetControl } from "./control.js";
@@ -59,6 +60,7 @@ export function nextRunBoot(nextRun: NextRun, recallAvailable = true): string {
 		cause: nextRun.request.source === "tool" ? "new_context" : "/reset",
 		handoff: nextRun.handoff?.text,
 		userRequest: nextRun.carried.userRequest,
+		earlierRequests: nextRun.carried.earlierRequests,
 		digest: nextRun.carried.digest,
 		fresh: nextRun.request.fresh,
 		kept: "prompt",
@@ -77,7 +79,12 @@ export function warningMessage(
 		customType: WARNING_MESSAGE,
 		content: warningText(warning.windowId, warning.tokensLeft),
 		display,
-		details: { windowId: warning.windowId, [WINDOW_KEY]: "closing" },
+		details: {
+			windowId: warning.windowId,
+			[WINDOW_KEY]: "closing",
+			// Later requests show it where it was sent (warning-place.ts), keeping the cached prefix.
+			...(warning.after === undefined ? {} : { [WARNED_AFTER_KEY]: warning.after }),
+		},
 	};
 }
 
@@ -107,6 +114,7 @@ function explicitDrafts(
 				cause,
 				handoff: proposal.handoff?.text,
 				userRequest: carried?.userRequest,
+				earlierRequests: carried?.earlierRequests,
 				digest: carried?.digest,
 				fresh: request.fresh,
 				kept: "nothing",

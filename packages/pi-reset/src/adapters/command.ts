@@ -74,6 +74,13 @@ function doneText(fresh: boolean, note: boolean): string {
 	return `Reset: a fresh context window starts here; ${carriedText(fresh, note, "the previous window")}.`;
 }
 
+/** A `/reset` while one is pending: a note is never dropped (reducer.ts `alreadyPending`). */
+function pendingText(handoff: "this" | "next" | undefined): string {
+	if (handoff === "this") return "A reset is already pending for this window; it carries your note.";
+	if (handoff === "next") return "A reset is already under way; your note is kept for the reset after it.";
+	return "A reset is already pending for this window.";
+}
+
 /** Registers `/reset`. */
 export function registerResetCommand(
 	pi: Pick<ExtensionAPI, "registerCommand" | "appendEntry" | "getSettings">,
@@ -151,7 +158,7 @@ export function registerResetCommand(
 				notify(ctx, "pi-reset is off for this session; /reset on turns it back on.", "warning");
 				break;
 			case "already-pending":
-				notify(ctx, "A reset is already pending for this window.", "info");
+				notify(ctx, pendingText(effect.handoff), "info");
 				break;
 			case "arm-boundary":
 				notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");

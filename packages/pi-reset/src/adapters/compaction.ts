@@ -24,6 +24,7 @@ import {
 } from "../core/window.js";
 import { confirmProposal } from "./boundary.js";
 import type { ResetControl } from "./control.js";
+import { requestsBeforeResets } from "./last-request.js";
 import { keptTurn } from "./threshold-reset.js";
 
 /** Per-runtime knobs. */
@@ -82,6 +83,9 @@ function onBeforeCompact(
 		cause,
 		handoff: compactionHandoff(event.customInstructions, effect.proposal.handoff?.text),
 		userRequest: request ? bound(request, options.maxRequestChars()) : undefined,
+		earlierRequests: request
+			? requestsBeforeResets(ctx.sessionManager, options.maxRequestChars())
+			: undefined,
 		// An idle /reset folded in before its run started: the user's next message follows.
 		kept: keep.firstKeptEntryId
 			? "turn"

@@ -29,7 +29,8 @@ import {
 	warningMargin,
 } from "../core/meter.js";
 import type { ResetState } from "../core/reducer.js";
-import { readResetDetails } from "../core/window.js";
+import { messageKey, warningWhereSent } from "../core/warning-place.js";
+import { readResetDetails, WARNING_MESSAGE } from "../core/window.js";
 import { confirmProposal, warningMessage } from "./boundary.js";
 import { followDraftCompaction } from "./compaction.js";
 import type { ResetControl } from "./control.js";
@@ -112,7 +113,8 @@ function warn(
 	// window that starts past the warning point (a huge prompt) would be reset into the same request.
 	if (!usage) return undefined;
 	const remaining = contextWindow - contextTokens(event.messages, usage);
-	const effect = control.dispatch({ type: "usage", remaining, threshold, reserve }, ctx);
+	const after = messageKey(event.messages.at(-1));
+	const effect = control.dispatch({ type: "usage", remaining, threshold, reserve, after }, ctx);
 	if (effect.type !== "warn") return undefined;
 	// This request gets the warning now; the boundary at the end of this turn persists it as part
 	// of the closing window (before any reset), so later requests and a reload see it once.
@@ -191,7 +193,8 @@ export function registerContextHook(
 			const shaped = shape(event, ctx);
 			// Masking last, on what is sent: the projected window or the request with its warning.
 			const messages = shaped?.messages ?? event.messages;
-			return options.masker.apply(messages, ctx) || shaped ? { messages } : undefined;
+			const placed = control.state.window.warned && warningWhereSent(messages, WARNING_MESSAGE);
+			return options.masker.apply(messages, ctx) || shaped || placed ? { messages } : undefined;
 		}),
 	);
 	/** The window the request shows: the next run's projection, or the request with its warning. */
@@ -223,7 +226,9 @@ export function registerContextHook(
 		seenNear = near;
 		seenMasking = options.masker.wanted();
 		const warnable = !state.window.warned && !state.request && !state.proposal && !state.nextRun;
-		if (state.enabled && (state.nextRun !== undefined || (warnable && near) || seenMasking))
+		// A warned window keeps the hook: later requests show the warning where it was sent.
+		const placing = state.window.warned;
+		if (state.enabled && (state.nextRun !== undefined || (warnable && near) || seenMasking || placing))
 			subscription.arm();
 		else subscription.disarm();
 	};

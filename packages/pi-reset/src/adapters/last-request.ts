@@ -6,9 +6,10 @@
  * because the branch before it cannot change. A branch that no longer passes through it (tree
  * navigation, another session) is walked in full.
  */
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { CompactionEntry, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { walkBackFromLeaf } from "@pi-lifecycle/lifecycle-kit";
-import { lastUserRequest } from "../core/window.js";
+import { bound, FRESH_START_LINE } from "../core/texts.js";
+import { BOOT_MESSAGE, contentText, lastUserRequest, readResetDetails } from "../core/window.js";
 
 type Session = Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry" | "getSessionId">;
 
@@ -39,4 +40,75 @@ export class LastUserRequest {
 		this.#text = text;
 		return text;
 	}
+}
+
+/** Most earlier requests a new window carries. */
+const MAX_EARLIER_REQUESTS = 4;
+/** Least room (characters) worth quoting one more earlier request in. */
+const MIN_EARLIER_CHARS = 200;
+
+/**
+ * Rule requestsBeforeResets: the user's requests before the newest one, each from a window before
+ * a pi-reset reset (newest first), as long as the newest request was given in the closing window.
+ * After an idle `/reset` the user's next message ("continue") is the newest request of the next
+ * window; without these, a second `/reset` and "continue" would carry "continue" alone and the task
+ * would be lost. Within one window only its newest request counts; a `/reset --fresh` or another
+ * extension's compaction ends the chain. At most {@link MAX_EARLIER_REQUESTS}, within `budget`
+ * characters in all. Walks the closing window and, only when the user spoke there, the windows
+ * before it up to the requests found (read at a reset only).
+ */
+export function requestsBeforeResets(
+	session: Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry">,
+	budget: number,
+): string[] {
+	const found: string[] = [];
+	let used = 0;
+	let newestSeen = false;
+	const said = new Set<string>();
+	/** A reset lies between the last request seen and the entries now read. */
+	let crossed = false;
+	let fresh = false;
+	/** The compaction whose kept entries are read (they belong to the window it opened). */
+	let opening: CompactionEntry | undefined;
+	const cross = (compaction: CompactionEntry): boolean => {
+		const ours = readResetDetails(compaction.details) !== undefined;
+		if (!newestSeen || !ours || fresh || compaction.summary.includes(FRESH_START_LINE)) return false;
+		crossed = true;
+		fresh = false;
+		return true;
+	};
+	for (const entry of walkBackFromLeaf(session)) {
+		if (entry.type === "compaction") {
+			if (opening) return found;
+			if (entry.firstKeptEntryId && entry.firstKeptEntryId !== entry.id) opening = entry;
+			else if (!cross(entry)) return found;
+			continue;
+		}
+		if (entry.type === "custom_message" && entry.customType === BOOT_MESSAGE)
+			fresh = contentText(entry.content).includes(FRESH_START_LINE);
+		const text =
+			entry.type === "message" && entry.message.role === "user"
+				? contentText(entry.message.content).trim()
+				: "";
+		if (text && !newestSeen) {
+			newestSeen = true;
+			said.add(text);
+		} else if (text && crossed) {
+			crossed = false;
+			// The same words again ("continue" after each reset) are quoted once.
+			if (!said.has(text)) {
+				said.add(text);
+				// A long request is cut, not dropped: the task is what the chain is for.
+				if (budget - used < MIN_EARLIER_CHARS || found.length >= MAX_EARLIER_REQUESTS) return found;
+				const kept = bound(text, budget - used - 64);
+				found.push(kept);
+				used += kept.length;
+			}
+		}
+		if (opening && entry.id === opening.firstKeptEntryId) {
+			if (!cross(opening)) return found;
+			opening = undefined;
+		}
+	}
+	return found;
 }

@@ -66,6 +66,7 @@ export function thresholdDraft(
 			cause: "threshold",
 			handoff: proposal.handoff?.text,
 			userRequest: carried.userRequest,
+			earlierRequests: carried.earlierRequests,
 			digest: carried.digest,
 			kept: keep.firstKeptEntryId ? "turn" : "nothing",
 			droppedTurn: keep.dropped,

@@ -14,7 +14,6 @@
  * The plan is incremental: {@link observe} commits messages up to the newest assistant message
  * and {@link advance} moves the horizon; neither looks at committed messages again.
  */
-
 import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 
 /** Masking settings. */
@@ -228,14 +227,38 @@ function oneLine(text: string, max: number): string {
 	return flat.length <= max ? flat : `${cutText(flat, max - 1)}…`;
 }
 
-/** Names a call by its arguments: the path, command or pattern, else its arguments as JSON. */
+/** Longest value of another argument a stub names (longer ones are contents, not names). */
+const MAX_EXTRA_VALUE_CHARS = 40;
+
+/** The other short scalar arguments (`offset=200`, `pattern=TODO`), in the call's order. */
+function extraArgs(record: Record<string, unknown>, main: string): string {
+	const parts: string[] = [];
+	for (const [key, value] of Object.entries(record)) {
+		if (key === main) continue;
+		if (typeof value === "number" || typeof value === "boolean") parts.push(`${key}=${value}`);
+		else if (typeof value === "string" && value.trim() && value.length <= MAX_EXTRA_VALUE_CHARS)
+			parts.push(`${key}=${oneLine(value, MAX_EXTRA_VALUE_CHARS)}`);
+	}
+	return parts.length > 0 ? ` ${parts.join(" ")}` : "";
+}
+
+/**
+ * Rule: a stub names its call apart from the others: the path, command or pattern, then the other
+ * short arguments (two reads of one file at different offsets, two greps in one folder, differ),
+ * else its arguments as JSON. Contents (a write's text, an edit's replacements) are left out.
+ */
 export function describeCall(toolName: string, args: unknown): string {
 	const record = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
 	for (const key of NAMING_KEYS) {
 		const value = record[key];
-		if (typeof value === "string" && value.trim()) return `${toolName} ${oneLine(value, MAX_CALL_CHARS)}`;
-		if (Array.isArray(value) && value.length > 0)
-			return `${toolName} ${oneLine(value.map(String).join(" "), MAX_CALL_CHARS)}`;
+		const main =
+			typeof value === "string" && value.trim()
+				? value
+				: Array.isArray(value) && value.length > 0
+					? value.map(String).join(" ")
+					: undefined;
+		if (main !== undefined)
+			return `${toolName} ${oneLine(`${main}${extraArgs(record, key)}`, MAX_CALL_CHARS)}`;
 	}
 	let json = "";
 	try {

@@ -98,6 +98,27 @@ function boundaryStep(state: ResetState, event: Extract<ResetEvent, { type: "bou
 	};
 }
 
+/**
+ * Rule: a note the user gives with `/reset` while a reset is pending is not dropped. It becomes the
+ * pending handoff: the pending reset carries it, or (when that reset is already handed to Pi with
+ * its opening note written) the next reset does. The model's second `new_context` is told that it
+ * changed nothing (the first handoff of a batch stays).
+ */
+function alreadyPending(
+	state: ResetState,
+	pending: ResetRequest,
+	event: Extract<ResetEvent, { type: "request" }>,
+): Step {
+	if (!event.handoff || event.source !== "command")
+		return { state, effect: { type: "already-pending", request: pending } };
+	const handoff: PendingHandoff = { text: event.handoff, source: event.source, windowId: pending.windowId };
+	const served = state.request === pending;
+	return {
+		state: { ...state, handoff, request: served ? { ...pending, handoff: event.handoff } : state.request },
+		effect: { type: "already-pending", request: pending, handoff: served ? "this" : "next" },
+	};
+}
+
 /** The pure transition function. */
 export function reduceReset(state: ResetState, event: ResetEvent): Step {
 	switch (event.type) {
@@ -130,9 +151,7 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 			// A run serving an idle /reset is already in its new window: a request made in it is a
 			// request to reset that window, served at its next boundary (it replaces the next-run commit).
 			const pending = state.request ?? state.proposal?.folded;
-			if (pending && pending.generation === state.generation) {
-				return { state, effect: { type: "already-pending", request: pending } };
-			}
+			if (pending && pending.generation === state.generation) return alreadyPending(state, pending, event);
 			const windowId = state.nextRun?.windowId ?? state.window.id;
 			const request: ResetRequest = {
 				source: event.source,
@@ -223,7 +242,11 @@ export function reduceReset(state: ResetState, event: ResetEvent): Step {
 				return { state, effect: NONE };
 			}
 			const window: WindowState = { ...state.window, warned: true };
-			const warning: PendingWarning = { windowId: window.id, tokensLeft: event.remaining - event.reserve };
+			const warning: PendingWarning = {
+				windowId: window.id,
+				tokensLeft: event.remaining - event.reserve,
+				...(event.after === undefined ? {} : { after: event.after }),
+			};
 			return { state: { ...state, window, warning }, effect: { type: "warn", window, warning } };
 		}
 		case "take-warning":

@@ -41,6 +41,8 @@ export interface CarriedWork {
 	readonly userRequest: string | undefined;
 	/** The mechanical digest of the closing window. */
 	readonly digest: string | undefined;
+	/** The user's requests before `userRequest`, each from before a reset, newest first (last-request.ts). */
+	readonly earlierRequests?: readonly string[];
 }
 
 /**
@@ -121,6 +123,8 @@ export interface PendingWarning {
 	readonly windowId: string;
 	/** Tokens left before Pi's compaction threshold when it fired. */
 	readonly tokensLeft: number;
+	/** The message the warning followed in the request that gave it (warning-place.ts `messageKey`). */
+	readonly after?: string;
 }
 
 /** Facts about a committed window, read from the session. */
@@ -196,6 +200,8 @@ export type ResetEvent =
 			readonly threshold: number;
 			/** Pi's compaction reserve. */
 			readonly reserve: number;
+			/** The request's last message, which a warning given now follows (warning-place.ts). */
+			readonly after?: string;
 	  }
 	| { readonly type: "take-warning" }
 	| { readonly type: "settled"; readonly aborted: boolean };
@@ -204,7 +210,12 @@ export type ResetEvent =
 export type ResetEffect =
 	| { readonly type: "none" }
 	| { readonly type: "rejected-off" }
-	| { readonly type: "already-pending"; readonly request: ResetRequest }
+	| {
+			readonly type: "already-pending";
+			readonly request: ResetRequest;
+			/** Where the request's handoff went: the pending reset carries it, or the next one does. */
+			readonly handoff?: "this" | "next";
+	  }
 	| { readonly type: "arm-boundary"; readonly request: ResetRequest }
 	| { readonly type: "queued-next-run"; readonly request: ResetRequest }
 	| { readonly type: "project-next-run"; readonly nextRun: NextRun }

@@ -34,6 +34,8 @@ export interface BootFacts {
 	readonly kept: "nothing" | "turn" | "prompt";
 	/** Set when the turn in progress was too large to keep. */
 	readonly droppedTurn?: boolean;
+	/** The user's requests before `userRequest`, each from before an earlier reset, newest first. */
+	readonly earlierRequests?: readonly string[];
 	/** The mechanical digest of the closed window, if it did anything. */
 	readonly digest?: string;
 	/** `/reset --fresh`: the user asked to carry nothing but the handoff. */
@@ -70,6 +72,10 @@ export function quoteData(text: string): string {
 export const RECALL_LINE =
 	"Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
 
+/** The boot note's line for `/reset --fresh` (a later reset in a row reads no further back than it). */
+export const FRESH_START_LINE =
+	"The user asked for a fresh start: nothing else from the earlier windows is carried over.";
+
 /** The text that opens a new window: window id, handoff, the user's request, where history is. */
 export function bootText(facts: BootFacts): string {
 	const lines = [
@@ -79,11 +85,7 @@ export function bootText(facts: BootFacts): string {
 	];
 	if (facts.handoff) lines.push("", ...presentHandoff(facts.handoff, quoteData));
 	else lines.push("", "No handoff note was written for this window.");
-	if (facts.fresh)
-		lines.push(
-			"",
-			"The user asked for a fresh start: nothing else from the earlier windows is carried over.",
-		);
+	if (facts.fresh) lines.push("", FRESH_START_LINE);
 	if (facts.digest)
 		lines.push("", "What the previous window did (a mechanical digest):", quoteData(facts.digest));
 	if (facts.userRequest) {
@@ -93,6 +95,12 @@ export function bootText(facts: BootFacts): string {
 				? "The user's latest request before this reset, verbatim:"
 				: "The user's most recent request, verbatim:";
 		lines.push("", label, quoteData(facts.userRequest));
+		if (facts.earlierRequests?.length)
+			lines.push(
+				"",
+				"The user's earlier requests, each from a window before a reset (newest first):",
+				...facts.earlierRequests.flatMap((request, i) => (i === 0 ? [] : [""]).concat(quoteData(request))),
+			);
 	}
 	if (facts.kept === "turn") {
 		lines.push("", "The turn in progress (your tool calls and their results) follows unchanged.");
