@@ -113,6 +113,48 @@ describe("stuck facts", () => {
 		expect(normalizeToolOutput("Tests: 3 failed")).not.toBe(normalizeToolOutput("Tests: 2 failed"));
 	});
 
+	it("values that change on every run (addresses, UUIDs, pids, seeds, composite durations, numbered temp dirs) are ignored", () => {
+		const pairs: [string, string][] = [
+			["<Config object at 0x7f3a2b1c4d90>", "<Config object at 0x7f3a2c4e1a22>"],
+			["Segfault at 0x0000563a1b2c", "Segfault at 0x00005611ff00"],
+			["RequestId: 3f2a9c1e-9a1b-4c2d-8e1f-1a2b3c4d5e6f", "RequestId: b81d0e77-c2d3-4a9e-b0c1-77aa88bb99cc"],
+			["(node:87) Warning: boom", "(node:101) Warning: boom"],
+			["spawned helper pid 203", "spawned helper PID: 4410"],
+			["Randomized with seed 1000", "Randomized with seed 1037"],
+			["real\t0m1.234s\nuser\t0m0.2s", "real\t0m3.9s\nuser\t0m0.31s"],
+			["done (took 1m10s)", "done (took 1h2m3.5s)"],
+			["/tmp/pytest-of-dev/pytest-3/sync0/out.json", "/tmp/pytest-of-dev/pytest-14/sync0/out.json"],
+		];
+		for (const [a, b] of pairs) expect(normalizeToolOutput(a), a).toBe(normalizeToolOutput(b));
+		// What the work changes stays: a different file, a different count, a different exit status.
+		expect(normalizeToolOutput("/tmp/a/one.json")).not.toBe(normalizeToolOutput("/tmp/a/two.json"));
+		expect(normalizeToolOutput("3 of 40 done")).not.toBe(normalizeToolOutput("4 of 40 done"));
+		expect(normalizeToolOutput("exited with code 1")).not.toBe(normalizeToolOutput("exited with code 2"));
+	});
+
+	it("a failure that says nothing (no output, only the exit status) is the same error only for the same call", () => {
+		const silent = "(no output)\n\nCommand exited with code 1";
+		const grep = (pattern: string) =>
+			toolStep(
+				[{ id: "c", name: "bash", args: { command: `grep -rn ${pattern} src` } }],
+				[{ id: "c", isError: true, text: silent }],
+			) as StuckStep;
+		expect(grep("parseConfig").error).not.toBe(grep("loadConfig").error);
+		expect(grep("parseConfig").error).toBe(grep("parseConfig").error);
+		const refused = (command: string) =>
+			toolStep(
+				[{ id: "c", name: "bash", args: { command } }],
+				[
+					{
+						id: "c",
+						isError: true,
+						text: "Error: connect ECONNREFUSED 127.0.0.1:5432\n\nCommand exited with code 1",
+					},
+				],
+			) as StuckStep;
+		expect(refused("npm run migrate").error).toBe(refused("npm run db:up").error);
+	});
+
 	it("a fresh temp directory name in the output is ignored; the file under it is kept", () => {
 		const same = [
 			"open '/tmp/vite-build-Qx7aZ2/manifest.json'",

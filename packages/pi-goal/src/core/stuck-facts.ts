@@ -81,8 +81,16 @@ const TEMP_ENTRY =
 	/((?:^|[\s'"`(=:])(?:\/private)?(?:\/tmp|\/var\/tmp|\/var\/folders\/[^/\s]+\/[^/\s]+\/T)\/|\\temp\\)[^/\\\s'"`:)]+/gi;
 
 /**
- * Tool output without its volatile parts: temp directory names, ISO and clock times, durations (`1.2s`, `340 ms`), long
- * numbers (pids, ports, byte counts) and long hex ids; whitespace collapsed. Only the head and tail
+ * The directories under a temp entry (after {@link TEMP_ENTRY}): test runners number them per run
+ * (`/tmp/pytest-of-me/pytest-14/test_load0/`), so their digits are volatile; the file name is kept.
+ */
+const TEMP_SUBDIRS = /<tmp>[^\s'"`:)]*/g;
+
+/**
+ * Tool output without its volatile parts: temp directory names (and numbered directories under
+ * them), UUIDs, memory addresses (`0x7f…`), pids and random seeds, ISO and clock times, durations
+ * (`1.2s`, `340 ms`, `0m1.234s`, `1m23s`), long numbers (pids, ports, byte counts) and long hex
+ * ids; whitespace collapsed. Only the head and tail
  * are read (a huge output is fingerprinted in O(1) of its size beyond that).
  */
 export function normalizeToolOutput(text: string): string {
@@ -92,8 +100,14 @@ export function normalizeToolOutput(text: string): string {
 			: text;
 	return edges
 		.replace(TEMP_ENTRY, "$1<tmp>")
+		.replace(TEMP_SUBDIRS, (path) => path.replace(/\d+(?=[^/\\]*[/\\])/g, "#"))
+		.replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>")
+		.replace(/\b0x[0-9a-f]{4,}\b/gi, "<addr>")
+		.replace(/\b(node|deno|bun):\d+\b/gi, "$1:<pid>")
+		.replace(/\b(pid|seed)\b[\s:=#]*-?\d+/gi, (_match, word: string) => `${word.toLowerCase()} <n>`)
 		.replace(/\d{4}-\d\d-\d\d[t ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?/gi, "<time>")
 		.replace(/\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
+		.replace(/\b(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?(?:ms|s)\b/gi, "<dur>")
 		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")
 		.replace(/\b[0-9a-f]{8,}\b/gi, "<id>")
 		.replace(/\d{5,}/g, "<n>")
@@ -133,6 +147,9 @@ function argsText(args: unknown): string {
 	}
 }
 
+/** Normalised output of a failure with nothing but Pi's exit status (or nothing at all). */
+const SILENT_FAILURE = /^(?:\(no output\))?\s*(?:command exited with code -?\d+)?$/i;
+
 /** Goal tools are the goal's own bookkeeping, not work: they never make a step. */
 const GOAL_TOOLS = new Set(["goal_complete", "goal_blocked", "goal_wait"]);
 
@@ -157,7 +174,12 @@ export function toolStep(
 		);
 		if (result?.isError) {
 			failed++;
-			error = fnv(output, error);
+			// A failure that says nothing (grep finding no match, `test -f`) is no error text: it is
+			// the same error only for the same call (different searches that find nothing are work).
+			error = fnv(
+				SILENT_FAILURE.test(output) ? `${call.name}\u0000${argsText(call.args)}\u0000${output}` : output,
+				error,
+			);
 		}
 	}
 	const first = calls[0] as CallFacts;
