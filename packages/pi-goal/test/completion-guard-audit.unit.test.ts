@@ -20,6 +20,29 @@ describe("completion guard: the English heuristic", () => {
 			expect(decide(summary), summary).toEqual({ accept: true });
 	});
 
+	it("terse English summaries made mostly of code (paths, identifiers, arrows, versions) are accepted at once", () => {
+		for (const summary of [
+			"Implemented `--json` flag (src/cli.ts) + test (test/cli.test.ts). `npm test` → 43/43 ✓",
+			"Bumped deps: react 18→19, vite 5→6. Build + tests OK.",
+			"src/a.ts, src/b.ts: removed dead code; tsc OK; vitest OK.",
+			"Renamed getUser → fetchUser across 12 files; build OK.",
+			"Refactored utils/date.ts into date/format.ts + date/parse.ts; 57/57 specs OK.",
+			"`cargo test` → 88 passed ✓",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
+	it("a non-English admission with English words or code in it is still asked about", () => {
+		for (const summary of [
+			"Parser implemented, aber Tests fehlen noch.",
+			"Build ok, deployed, aber die Doku fehlt noch in `docs/api.md`.",
+			"Parser implémenté dans src/parser.ts, mais les tests échouent encore.",
+			"Parser implemented en src/parser.ts, pero todavía faltan las pruebas.",
+			"Parser implemented, maar de tests falen nog.",
+		])
+			expect(decide(summary), summary).toMatchObject({ accept: false });
+	});
+
 	it("a Portuguese admission is not read as English because of the article 'as'", () => {
 		const summary =
 			"Implementei as alterações principais, mas ainda faltam os testes de integração e as migrações.";

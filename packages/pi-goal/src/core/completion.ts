@@ -69,15 +69,44 @@ const ENGLISH =
 	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs|green|merged|shipped|ready|lgtm|clean|resolved|released|deployed)\b/gi;
 
 /**
- * Whether the summary is text the English phrase list can judge: two or more common English words,
- * or one in a short note ("Done.", "All tests pass."). Anything else, short notes in other
- * languages too, is not (then the model is asked to state its open items, which works in every
- * language).
+ * Everyday words of other languages that English text does not use ("aber", "mais", "pero", "nog",
+ * "jeszcze"…): one of them means the summary is not English, whatever English words or code it
+ * quotes ("Parser implemented, aber Tests fehlen noch."). Words English shares ("die", "men",
+ * "met", "con", "a", "is") are left out.
+ */
+const FOREIGN =
+	/(?:^|\s)(?:und|aber|noch|nicht|ist|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|et|mais|pas|encore|est|sont|les|des|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|los|las|ainda|não|faltam|ancora|sono|manca|mancano|il|gli|ma|en|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
+
+/**
+ * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
+ * (camelCase, snake_case), flags, numbers and versions. Terse developer summaries are mostly code
+ * ("Renamed getUser → fetchUser across 12 files; build OK."), and code is in no language.
+ */
+export function proseWords(summary: string): string[] {
+	return summary
+		.replace(/`[^`]*`/g, " ")
+		.replace(/\b[a-z][a-z+.-]*:\/\/\S+/gi, " ")
+		.split(/\s+/)
+		.map((token) => token.replace(/^[("'[{<]+|[)"'\]}>.,;:!?]+$/g, ""))
+		.filter((token) => /\p{L}/u.test(token) && !/[/\\_=@#$\d]|\w\.\w|^[-+]|\p{Ll}\p{Lu}/u.test(token));
+}
+
+/**
+ * Whether the summary is text the English phrase list can judge, read from its words without the
+ * code: no everyday word of another language, and two or more common English words (past-tense
+ * "-ed" words count), or one in a short note ("Done.", "Bumped deps: react, vite. Build OK.").
+ * A summary with no words at all (only code, numbers and symbols) has nothing to miss. Anything
+ * else is not (then the model is asked to state its open items, which works in every language).
  */
 export function readableAsEnglish(summary: string): boolean {
-	const words = summary.split(/\s+/).filter((word) => /\p{L}/u.test(word));
-	const english = summary.match(ENGLISH)?.length ?? 0;
-	return english >= 2 || (english === 1 && words.length < 6);
+	const words = proseWords(summary);
+	if (words.length === 0) return true;
+	const prose = words.join(" ");
+	if (FOREIGN.test(prose)) return false;
+	const listed = prose.match(ENGLISH) ?? [];
+	const pastTense = words.filter((word) => /^[a-z]{3,}ed$/i.test(word) && !listed.includes(word));
+	const english = listed.length + pastTense.length;
+	return english >= 2 || (english === 1 && words.length < 10);
 }
 
 /** Why a completion is asked about, if it is (the most specific first). */
