@@ -3,6 +3,7 @@
  * stuck scenarios within 8 responses and never fires on any progress scenario.
  */
 import { describe, expect, it } from "vitest";
+import { fingerprint } from "../src/core/safety.js";
 import {
 	actionCycle,
 	observeStep,
@@ -130,6 +131,26 @@ describe("stuck facts", () => {
 		expect(normalizeToolOutput("/tmp/a/one.json")).not.toBe(normalizeToolOutput("/tmp/a/two.json"));
 		expect(normalizeToolOutput("3 of 40 done")).not.toBe(normalizeToolOutput("4 of 40 done"));
 		expect(normalizeToolOutput("exited with code 1")).not.toBe(normalizeToolOutput("exited with code 2"));
+	});
+
+	it("near-identical replies (punctuation, markdown, quotes and numbers aside) are the same reply", () => {
+		for (const variants of [
+			[
+				"**Step 3:** still analysing the parser.",
+				"Step 4: still analysing the parser...",
+				"Step 5 — still analysing the parser!",
+			],
+			[
+				"I'll continue working on the goal.",
+				"I'll continue working on the goal!",
+				"I’ll continue working on the goal.",
+			],
+			["- analysing `src/a.ts`", "* analysing src/a.ts"],
+		])
+			expect(new Set(variants.map((text) => replyStep(text).action)).size, variants[0]).toBe(1);
+		expect(replyStep("analysing src/a.ts").action).not.toBe(replyStep("analysing src/b.ts").action);
+		// The no-progress breaker's fingerprint reads replies the same way.
+		expect(fingerprint("Done?")).toBe(fingerprint("**Done!**"));
 	});
 
 	it("a failure that says nothing (no output, only the exit status) is the same error only for the same call", () => {

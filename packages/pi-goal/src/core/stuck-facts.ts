@@ -187,14 +187,27 @@ export function toolStep(
 	return { action: hex(action), error: failed === calls.length ? hex(error) : null, label, tools: true };
 }
 
-/** Text-only reply: numbers and whitespace normalised, so a changing step counter still matches. */
-export function replyStep(text: string): StuckStep {
-	const normalized = text
+/**
+ * A text-only reply as the repeat rules compare it: case, numbers (a changing step counter),
+ * punctuation, markdown marks, quotes and whitespace set aside, so near-identical replies match
+ * ("**Step 3:** still analysing." and "Step 4 — still analysing!").
+ */
+export function normalizeReply(text: string): string {
+	return text
 		.toLowerCase()
 		.replace(/\d+(?:[.,]\d+)*/g, "#")
-		.replace(/\s+/g, " ")
+		.replace(/[^\p{L}\p{N}#]+/gu, " ")
 		.trim();
-	return { action: `t${hex(fnv(normalized))}`, error: null, label: oneLine(text, MAX_LABEL), tools: false };
+}
+
+/** Text-only reply: near-identical replies (see {@link normalizeReply}) have the same step. */
+export function replyStep(text: string): StuckStep {
+	return {
+		action: `t${hex(fnv(normalizeReply(text)))}`,
+		error: null,
+		label: oneLine(text, MAX_LABEL),
+		tools: false,
+	};
 }
 
 /** Shapes of a persisted step's fingerprints (see {@link toolStep} and {@link replyStep}). */
