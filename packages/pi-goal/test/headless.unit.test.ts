@@ -94,6 +94,11 @@ describe("goal states in plain words", () => {
 		expect(describeGoalState(paused, null)).toBe("paused: it reached its response limit");
 	});
 
+	it("a pause by the stuck detector reads as what happened, not as a bare word", () => {
+		const paused = goalRecord({ status: "paused", pauseReason: "stuck" });
+		expect(describeGoalState(paused, 25)).toBe("paused: its work repeated itself");
+	});
+
 	it("a waiting goal is never called active", () => {
 		const text = describeGoalState(goalRecord({ wait: { reason: "the deploy", resumeAt: null } }), 25);
 		expect(text).toBe("waiting: the deploy");

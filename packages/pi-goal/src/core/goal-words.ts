@@ -20,6 +20,8 @@ export function pauseReasonWords(reason: PauseReason | string | undefined, limit
 			return limit === 1 ? "it used its 1 response" : `it used its ${limit} responses`;
 		case "no-progress":
 			return "its last replies repeated without progress";
+		case "stuck":
+			return "its work repeated itself";
 		case "workflow-busy":
 			return "another workflow is running in this session";
 		case "helpers-unavailable":
