@@ -153,6 +153,15 @@ describe("stuck facts", () => {
 		expect(fingerprint("Done?")).toBe(fingerprint("**Done!**"));
 	});
 
+	it("the same calls of a batch in another order are the same action", () => {
+		const read = (path: string) => ({ id: path, name: "read", args: { path } });
+		const results = ["a.ts", "b.ts"].map((id) => ({ id, isError: false, text: `contents of ${id}` }));
+		const ab = toolStep([read("a.ts"), read("b.ts")], results) as StuckStep;
+		const ba = toolStep([read("b.ts"), read("a.ts")], results) as StuckStep;
+		expect(ab.action).toBe(ba.action);
+		expect(ab.action).not.toBe((toolStep([read("a.ts")], results) as StuckStep).action);
+	});
+
 	it("a failure that says nothing (no output, only the exit status) is the same error only for the same call", () => {
 		const silent = "(no output)\n\nCommand exited with code 1";
 		const grep = (pattern: string) =>

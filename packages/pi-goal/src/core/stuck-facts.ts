@@ -162,26 +162,21 @@ export function toolStep(
 	results: readonly ResultFacts[],
 ): StuckStep | undefined {
 	if (calls.length === 0 || calls.some((call) => GOAL_TOOLS.has(call.name))) return undefined;
-	let action = 0x811c9dc5;
-	let error = 0x811c9dc5;
-	let failed = 0;
+	// A batch is a set of calls: the same calls in another order did the same thing.
+	const actions: string[] = [];
+	const errors: string[] = [];
 	for (const call of calls) {
 		const result = results.find((candidate) => candidate.id === call.id);
 		const output = result ? normalizeToolOutput(result.text) : "<none>";
-		action = fnv(
-			`${call.name}\u0000${argsText(call.args)}\u0000${result?.isError ? 1 : 0}\u0000${output}`,
-			action,
-		);
-		if (result?.isError) {
-			failed++;
-			// A failure that says nothing (grep finding no match, `test -f`) is no error text: it is
-			// the same error only for the same call (different searches that find nothing are work).
-			error = fnv(
-				SILENT_FAILURE.test(output) ? `${call.name}\u0000${argsText(call.args)}\u0000${output}` : output,
-				error,
-			);
-		}
+		const what = `${call.name}\u0000${argsText(call.args)}`;
+		actions.push(`${what}\u0000${result?.isError ? 1 : 0}\u0000${output}`);
+		// A failure that says nothing (grep finding no match, `test -f`) is no error text: it is
+		// the same error only for the same call (different searches that find nothing are work).
+		if (result?.isError) errors.push(SILENT_FAILURE.test(output) ? `${what}\u0000${output}` : output);
 	}
+	const action = actions.sort().reduce((hash, text) => fnv(text, hash), 0x811c9dc5);
+	const error = errors.sort().reduce((hash, text) => fnv(text, hash), 0x811c9dc5);
+	const failed = errors.length;
 	const first = calls[0] as CallFacts;
 	const label = calls.length === 1 ? callLabel(first) : `${callLabel(first)} (+${calls.length - 1} more)`;
 	return { action: hex(action), error: failed === calls.length ? hex(error) : null, label, tools: true };
