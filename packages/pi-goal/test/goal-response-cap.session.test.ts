@@ -8,11 +8,12 @@ import {
 	createScriptedSession,
 	type DynamicStep,
 	reply,
+	retryableError,
 	type ScriptedSession,
 	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { goalExtension, lastGoal, settle } from "./helpers.js";
+import { goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -97,6 +98,40 @@ describe("the response limit counts every response of the goal", () => {
 		harness = await createScriptedSession({
 			extensions: [typist, goalExtension({ settings: LIMIT })],
 			responses: [reply("I looked around."), ...busyScript(40)],
+		});
+		await harness.prompt("/goal make the build pass");
+		await settle(harness);
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+	});
+
+	it("responses of a run the user's prompt starts while the goal waits count (the prompt ends the wait)", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ settings: LIMIT })],
+			responses: [
+				busyWork(),
+				goalTool("goal_wait", { reason: "the CI run", resume_after_ms: 3_600_000 }),
+				...busyScript(40),
+			],
+		});
+		await harness.prompt("/goal make the build pass");
+		await settle(harness);
+		expect(lastGoal(harness)).toMatchObject({ status: "active", wait: { reason: "the CI run" } });
+		expect(harness.providerCalls).toBe(2);
+		await harness.prompt("how is it going?");
+		await settle(harness);
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({
+			status: "paused",
+			pauseReason: "automatic-turns",
+			safety: { automaticTurns: 5 },
+		});
+	});
+
+	it("Pi's automatic retry of a transient error stays within the limit: the error response counts", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ settings: LIMIT })],
+			responses: [busyWork(), () => retryableError() as never, ...busyScript(40)],
 		});
 		await harness.prompt("/goal make the build pass");
 		await settle(harness);
