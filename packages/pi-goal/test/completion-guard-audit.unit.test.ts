@@ -28,6 +28,7 @@ describe("completion guard: the English heuristic", () => {
 			"Renamed getUser → fetchUser across 12 files; build OK.",
 			"Refactored utils/date.ts into date/format.ts + date/parse.ts; 57/57 specs OK.",
 			"`cargo test` → 88 passed ✓",
+			"Fixed the save label: `保存` now shows in the Japanese build; tests pass.",
 		])
 			expect(decide(summary), summary).toEqual({ accept: true });
 	});
@@ -39,6 +40,8 @@ describe("completion guard: the English heuristic", () => {
 			"Parser implémenté dans src/parser.ts, mais les tests échouent encore.",
 			"Parser implemented en src/parser.ts, pero todavía faltan las pruebas.",
 			"Parser implemented, maar de tests falen nog.",
+			"Parser implemented, но тесты ещё не написаны.",
+			"Implemented the parser and updated the docs; 测试还没写。",
 		])
 			expect(decide(summary), summary).toMatchObject({ accept: false });
 	});

@@ -93,8 +93,9 @@ export function proseWords(summary: string): string[] {
 
 /**
  * Whether the summary is text the English phrase list can judge, read from its words without the
- * code: no everyday word of another language, and two or more common English words (past-tense
- * "-ed" words count), or one in a short note ("Done.", "Bumped deps: react, vite. Build OK.").
+ * code: no everyday word of another language nor words in another script, and two or more common
+ * English words (past-tense "-ed" words count), or one in a short note ("Done.", "Bumped deps:
+ * react, vite. Build OK.").
  * A summary with no words at all (only code, numbers and symbols) has nothing to miss. Anything
  * else is not (then the model is asked to state its open items, which works in every language).
  */
@@ -102,7 +103,9 @@ export function readableAsEnglish(summary: string): boolean {
 	const words = proseWords(summary);
 	if (words.length === 0) return true;
 	const prose = words.join(" ");
-	if (FOREIGN.test(prose)) return false;
+	// Another language's everyday word, or words in another script ("но тесты ещё", "测试还没写").
+	if (FOREIGN.test(prose) || words.some((word) => /\p{L}{2}/u.test(word.replace(/\p{Script=Latin}/gu, ""))))
+		return false;
 	const listed = prose.match(ENGLISH) ?? [];
 	const pastTense = words.filter((word) => /^[a-z]{3,}ed$/i.test(word) && !listed.includes(word));
 	const english = listed.length + pastTense.length;
