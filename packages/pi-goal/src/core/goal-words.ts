@@ -117,6 +117,12 @@ export function stopNotice(
 	const was = describeGoalState(before, limit);
 	const now = describeGoalState(after, limit);
 	if (was === now) return undefined;
+	// The stuck detector and the no-progress breaker name what repeated and what to do about it.
+	const repeated =
+		after.status === "paused" && (after.pauseReason === "stuck" || after.pauseReason === "no-progress")
+			? after.pauseDetail
+			: undefined;
+	if (repeated) return `Goal ${after.id} ${now}. ${repeated}`;
 	const step = next(after);
 	return `Goal ${after.id} ${now.startsWith("waiting") || now === "complete" || now === "blocked" ? "is " : ""}${now}.${step ? ` Next: ${step}` : ""}`;
 }
