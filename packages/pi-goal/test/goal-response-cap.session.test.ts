@@ -11,6 +11,7 @@ import {
 	retryableError,
 	type ScriptedSession,
 	toolCall,
+	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
@@ -137,6 +138,27 @@ describe("the response limit counts every response of the goal", () => {
 		await settle(harness);
 		expect(harness.providerCalls).toBe(5);
 		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+	});
+
+	it("a response with parallel tool calls counts once: the limit is reached at exactly its responses", async () => {
+		const batch = (): DynamicStep => () =>
+			toolCalls([
+				{ name: "bash", args: { command: `echo a ${++step}` } },
+				{ name: "bash", args: { command: `echo b ${++step}` } },
+				{ name: "bash", args: { command: `echo c ${++step} && exit 1` } },
+			]) as never;
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ settings: LIMIT })],
+			responses: Array.from({ length: 40 }, () => batch()),
+		});
+		await harness.prompt("/goal make the build pass");
+		await settle(harness);
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({
+			status: "paused",
+			pauseReason: "automatic-turns",
+			safety: { automaticTurns: 5 },
+		});
 	});
 
 	it("a user's own prompt while no goal is active is not goal work", async () => {
