@@ -29,6 +29,7 @@ describe("completion guard: the English heuristic", () => {
 			"Refactored utils/date.ts into date/format.ts + date/parse.ts; 57/57 specs OK.",
 			"`cargo test` → 88 passed ✓",
 			"Fixed the save label: `保存` now shows in the Japanese build; tests pass.",
+			"Added EN and DE translations; the IST offset is fixed; cites Smith et al.; tests pass.",
 		])
 			expect(decide(summary), summary).toEqual({ accept: true });
 	});

@@ -71,11 +71,11 @@ const ENGLISH =
 /**
  * Everyday words of other languages that English text does not use ("aber", "mais", "pero", "nog",
  * "jeszcze"…): one of them means the summary is not English, whatever English words or code it
- * quotes ("Parser implemented, aber Tests fehlen noch."). Words English shares ("die", "men",
- * "met", "con", "a", "is") are left out.
+ * quotes ("Parser implemented, aber Tests fehlen noch."). Words English shares or finished summaries
+ * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out.
  */
 const FOREIGN =
-	/(?:^|\s)(?:und|aber|noch|nicht|ist|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|et|mais|pas|encore|est|sont|les|des|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|los|las|ainda|não|faltam|ancora|sono|manca|mancano|il|gli|ma|en|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
+	/(?:^|\s)(?:und|aber|noch|nicht|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|encore|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
 
 /**
  * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
