@@ -73,6 +73,35 @@ describe("completion guard: the English heuristic", () => {
 			expect(decide(summary).accept, summary).toBe(false);
 	});
 
+	it("every phrasing of a plan or a promise of work to come is asked (let me, the plan is, I need to, I plan to, will, going to, to do)", () => {
+		for (const summary of [
+			"Here's my plan: 1) add the flag 2) write a test 3) update docs.",
+			"Let me implement the --json flag now.",
+			"Let me now add the test for the parser.",
+			"The plan is to add a --json flag and a test.",
+			"I need to add the --json flag and a test.",
+			"I plan to add the --json flag next.",
+			"Will implement the --json flag and its test next.",
+			"Going to add the flag, then a test.",
+			"To do: add the flag; write a test.",
+			"I am about to implement the flag.",
+			"Proposed approach: add a --json flag in src/cli.ts and a test.",
+		])
+			expect(decide(summary), summary).toMatchObject({ accept: false });
+	});
+
+	it("finished work that names a plan, a need or what the user may do next is accepted at once", () => {
+		for (const summary of [
+			"Implemented the flag as planned; the plan was: add flag, add test. Both done, tests pass.",
+			"Let me know if you want anything else: the flag is added and tested.",
+			"Added the flag. I needed to add a test helper too; all tests pass.",
+			"Done as the plan described: the flag, its test and the docs; npm test passes.",
+			"Flag added and tested; there is nothing else I need to fix.",
+			"The CLI will now print JSON with --json; covered by 3 new tests.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
 	it("finished work that narrates failures or pending states with the same words is accepted at once", () => {
 		for (const summary of [
 			"Tests fail on main without this patch; with it they pass (12 passed).",

@@ -30,7 +30,10 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b(?![^.;\n]*\b(?:without|before|until|unless|prior to)\b)/im,
 	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
 	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
-	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
+	// …in any common phrasing: "let me add", "the plan is to", "I need to", "I plan to", "I am about
+	// to", a sentence starting "Will implement" or "Going to add", "Proposed approach:".
+	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
 
