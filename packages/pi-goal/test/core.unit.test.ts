@@ -205,7 +205,10 @@ describe("command parsing", () => {
 			ok: true,
 			command: { kind: "edit", objective: "--json output", tokenBudget: 5_000 },
 		});
-		expect(parseGoalCommand("--tokens 100k --")).toMatchObject({ ok: false, error: "The objective is empty." });
+		expect(parseGoalCommand("--tokens 100k --")).toMatchObject({
+			ok: false,
+			error: "The objective is empty.",
+		});
 		expect(parseGoalCommand("edit -- --json output")).toMatchObject({
 			ok: true,
 			command: { kind: "edit", objective: "--json output" },

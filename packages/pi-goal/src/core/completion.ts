@@ -109,7 +109,7 @@ export function readableAsEnglish(summary: string): boolean {
 	// Another language's everyday word, or words in another script ("но тесты ещё", "测试还没写").
 	if (FOREIGN.test(prose) || words.some((word) => /\p{L}{2}/u.test(word.replace(/\p{Script=Latin}/gu, ""))))
 		return false;
-	const listed = prose.match(ENGLISH) ?? [];
+	const listed: readonly string[] = prose.match(ENGLISH) ?? [];
 	const pastTense = words.filter((word) => /^[a-z]{3,}ed$/i.test(word) && !listed.includes(word));
 	const english = listed.length + pastTense.length;
 	return english >= 2 || (english === 1 && words.length < 10);
