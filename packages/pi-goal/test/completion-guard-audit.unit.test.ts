@@ -42,6 +42,11 @@ describe("completion guard: the English heuristic", () => {
 			"Parser implemented en src/parser.ts, pero todavía faltan las pruebas.",
 			"Parser implemented, maar de tests falen nog.",
 			"Parser implemented, но тесты ещё не написаны.",
+			"Fertig bis auf die Doku, deployed.",
+			"Parser terminé sauf la doc, deployed.",
+			"Parser implemented, testy nadal brakuje.",
+			"Parser implemented; testit puuttuu vielä.",
+			"Parser implemented, nhưng test chưa viết.",
 			"Implemented the parser and updated the docs; 测试还没写。",
 		])
 			expect(decide(summary), summary).toMatchObject({ accept: false });

@@ -78,7 +78,7 @@ const ENGLISH =
  * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out.
  */
 const FOREIGN =
-	/(?:^|\s)(?:und|aber|noch|nicht|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|encore|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
+	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|sans|sin|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|mangler|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|encore|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
 
 /**
  * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
@@ -112,7 +112,7 @@ export function readableAsEnglish(summary: string): boolean {
 	const listed: readonly string[] = prose.match(ENGLISH) ?? [];
 	const pastTense = words.filter((word) => /^[a-z]{3,}ed$/i.test(word) && !listed.includes(word));
 	const english = listed.length + pastTense.length;
-	return english >= 2 || (english === 1 && words.length < 10);
+	return english >= 2 || (english === 1 && words.length < 8);
 }
 
 /** Why a completion is asked about, if it is (the most specific first). */
