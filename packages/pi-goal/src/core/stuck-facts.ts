@@ -90,8 +90,8 @@ const TEMP_SUBDIRS = /<tmp>[^\s'"`:)]*/g;
  * Tool output without its volatile parts: temp directory names (and numbered directories under
  * them), UUIDs, memory addresses (`0x7f…`), pids and random seeds, ISO and clock times, durations
  * (`1.2s`, `340 ms`, `0m1.234s`, `1m23s`), long numbers (pids, ports, byte counts) and long hex
- * ids; whitespace collapsed. Only the head and tail
- * are read (a huge output is fingerprinted in O(1) of its size beyond that).
+ * ids; whitespace collapsed. Only the head and tail are read (a huge output is fingerprinted in
+ * O(1) of its size beyond that).
  */
 export function normalizeToolOutput(text: string): string {
 	const edges =
