@@ -138,6 +138,7 @@ describe('pi --mode json -p "/goal …": one final outcome line', () => {
 			summary: "Need the API key. (evidence: 401 from the API)",
 		});
 	});
+
 	it("paused by the stuck detector: exit 4, the outcome line says what repeated", async () => {
 		run = await goal("stuck", { mode: "json" });
 		expect(run.code, run.stderr).toBe(4);
