@@ -138,4 +138,16 @@ describe('pi --mode json -p "/goal …": one final outcome line', () => {
 			summary: "Need the API key. (evidence: 401 from the API)",
 		});
 	});
+
+	it("paused by the stuck detector: exit 4, the outcome line says what repeated", async () => {
+		run = await goal("stuck", { mode: "json" });
+		expect(run.code, run.stderr).toBe(4);
+		expect(lastLine(run.stdout)).toMatchObject({
+			type: "pi-goal/outcome",
+			outcome: "paused",
+			exitCode: 4,
+			state: "paused: its work repeated itself",
+			reason: expect.stringContaining("`cat missing-config.json` failed 4 times in a row"),
+		});
+	});
 });

@@ -24,4 +24,13 @@ describe("goal stops in pi's TUI transcript", () => {
 		expect(screen).toMatch(/Warning: Goal g-[a-z0-9]+ paused: it used its 2 responses/);
 		expect(footer(screen)).toMatch(/goal: paused · limit 2\/2/);
 	});
+
+	it("a stuck pause shows one transcript line naming what repeated and the next step", async () => {
+		tui = await startPi({ script: fauxScript("stuck-goal.mjs") });
+		submit(tui, "/goal Load the config");
+		const screen = await tui.waitForScreen(/failed 4 times in a row/, 60_000);
+		expect(screen).toMatch(/Warning: Goal g-[a-z0-9]+ paused: its work repeated itself\./);
+		expect(screen.match(/failed 4 times in a row/g)).toHaveLength(1);
+		expect(footer(screen)).toMatch(/goal: paused · stuck/);
+	});
 });

@@ -185,6 +185,35 @@ describe("command parsing", () => {
 		expect(parseGoalCommand("--bogus x")).toMatchObject({ ok: false });
 		expect(parseGoalCommand("retry-usage-limits maybe")).toMatchObject({ ok: false });
 	});
+	it("an option without its value says the value is missing, not that the option is unknown", () => {
+		for (const args of ["--tokens", "--cost", "edit --cost", "--cost 2 --tokens", "--tokens 5k --cost"]) {
+			const parsed = parseGoalCommand(args);
+			expect(parsed, args).toMatchObject({ ok: false, error: expect.stringMatching(/needs a value/) });
+			expect(parsed, args).not.toMatchObject({ error: expect.stringMatching(/Unknown option/) });
+		}
+	});
+	it("`--` after the options ends them: the rest is the objective, taken literally", () => {
+		expect(parseGoalCommand("--tokens 100k -- --verbose flag support")).toEqual({
+			ok: true,
+			command: { kind: "start", objective: "--verbose flag support", tokenBudget: 100_000 },
+		});
+		expect(parseGoalCommand("--cost 2 -- status")).toEqual({
+			ok: true,
+			command: { kind: "start", objective: "status", tokenBudget: null, costLimit: 2 },
+		});
+		expect(parseGoalCommand("edit --tokens 5k -- --json output")).toEqual({
+			ok: true,
+			command: { kind: "edit", objective: "--json output", tokenBudget: 5_000 },
+		});
+		expect(parseGoalCommand("--tokens 100k --")).toMatchObject({
+			ok: false,
+			error: "The objective is empty.",
+		});
+		expect(parseGoalCommand("edit -- --json output")).toMatchObject({
+			ok: true,
+			command: { kind: "edit", objective: "--json output" },
+		});
+	});
 	it("a subcommand word that takes no text, followed by text, begins an objective", () => {
 		expect(parseGoalCommand("pause")).toEqual({ ok: true, command: { kind: "pause" } });
 		expect(parseGoalCommand("clear the build warnings in src/")).toEqual({

@@ -75,6 +75,27 @@ describe("money limit", () => {
 		expect(errors.join("\n")).toContain("Cost: $0.00 of $2.50 (the model reports no cost");
 	});
 
+	it("a model that starts reporting cost (another model chosen) makes the money limit apply again, and the status says so", async () => {
+		const errors: string[] = [];
+		vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
+		vi.spyOn(console, "log").mockImplementation(() => {});
+		harness = await createScriptedSession({
+			extensions: [toolsExtension(), goalExtension({ settings: { automaticTurns: 20 } })],
+			recorderPosition: "first",
+			responses: Array.from({ length: 20 }, (_, n) => toolCall("noop", { n })),
+		});
+		let responses = 0;
+		harness.setUsage(() => cost(++responses <= 2 ? 0 : 0.5));
+		await harness.prompt("/goal --cost 1.20 tidy the repo");
+		await settle(harness);
+		const goal = lastGoal(harness);
+		expect(goal).toMatchObject({ status: "budget_limited" });
+		expect(goal?.costUnreported).toBeUndefined();
+		await harness.prompt("/goal status");
+		expect(errors.join("\n")).toContain("Cost: $1.50 of $1.20");
+		expect(errors.join("\n")).not.toContain("Cost: $1.50 of $1.20 (the model reports no cost");
+	});
+
 	it("input is validated with clear errors; help and completion mention --cost", () => {
 		for (const bad of ["--cost abc fix it", "--cost -1 fix it", "--cost 0 fix it", "--cost= fix it"]) {
 			const parsed = parseGoalCommand(bad);

@@ -8,11 +8,13 @@ import {
 	createScriptedSession,
 	type DynamicStep,
 	reply,
+	retryableError,
 	type ScriptedSession,
 	toolCall,
+	toolCalls,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { goalExtension, lastGoal, settle } from "./helpers.js";
+import { goalExtension, goalTool, lastGoal, settle } from "./helpers.js";
 
 let harness: ScriptedSession | undefined;
 afterEach(async () => {
@@ -102,6 +104,61 @@ describe("the response limit counts every response of the goal", () => {
 		await settle(harness);
 		expect(harness.providerCalls).toBe(5);
 		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+	});
+
+	it("responses of a run the user's prompt starts while the goal waits count (the prompt ends the wait)", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ settings: LIMIT })],
+			responses: [
+				busyWork(),
+				goalTool("goal_wait", { reason: "the CI run", resume_after_ms: 3_600_000 }),
+				...busyScript(40),
+			],
+		});
+		await harness.prompt("/goal make the build pass");
+		await settle(harness);
+		expect(lastGoal(harness)).toMatchObject({ status: "active", wait: { reason: "the CI run" } });
+		expect(harness.providerCalls).toBe(2);
+		await harness.prompt("how is it going?");
+		await settle(harness);
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({
+			status: "paused",
+			pauseReason: "automatic-turns",
+			safety: { automaticTurns: 5 },
+		});
+	});
+
+	it("Pi's automatic retry of a transient error stays within the limit: the error response counts", async () => {
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ settings: LIMIT })],
+			responses: [busyWork(), () => retryableError() as never, ...busyScript(40)],
+		});
+		await harness.prompt("/goal make the build pass");
+		await settle(harness);
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({ status: "paused", pauseReason: "automatic-turns" });
+	});
+
+	it("a response with parallel tool calls counts once: the limit is reached at exactly its responses", async () => {
+		const batch = (): DynamicStep => () =>
+			toolCalls([
+				{ name: "bash", args: { command: `echo a ${++step}` } },
+				{ name: "bash", args: { command: `echo b ${++step}` } },
+				{ name: "bash", args: { command: `echo c ${++step} && exit 1` } },
+			]) as never;
+		harness = await createScriptedSession({
+			extensions: [goalExtension({ settings: LIMIT })],
+			responses: Array.from({ length: 40 }, () => batch()),
+		});
+		await harness.prompt("/goal make the build pass");
+		await settle(harness);
+		expect(harness.providerCalls).toBe(5);
+		expect(lastGoal(harness)).toMatchObject({
+			status: "paused",
+			pauseReason: "automatic-turns",
+			safety: { automaticTurns: 5 },
+		});
 	});
 
 	it("a user's own prompt while no goal is active is not goal work", async () => {

@@ -64,6 +64,22 @@ describe("headless exit codes: exit 0 only when the goal completed", () => {
 		});
 	});
 
+	it("json mode: a goal paused by the stuck detector or a limit says why in the outcome line", () => {
+		const detail = "`npm test` failed 4 times in a row with the same output. Look at it yourself …";
+		const stuck = headlessReport(
+			goalRecord({ status: "paused", pauseReason: "stuck", pauseDetail: detail }),
+			25,
+		);
+		expect(JSON.parse(outcomeJsonLine(stuck))).toMatchObject({
+			outcome: "paused",
+			exitCode: 4,
+			state: "paused: its work repeated itself",
+			reason: detail,
+		});
+		const done = headlessReport(goalRecord({ status: "complete", outcome: "All done." }), 25);
+		expect(JSON.parse(outcomeJsonLine(done))).not.toHaveProperty("reason");
+	});
+
 	it("a goal_wait deadline is waited for in-process only up to the documented bound", () => {
 		const waiting = (resumeAt: number | null): GoalRecord => goalRecord({ wait: { reason: "CI", resumeAt } });
 		expect(waitInProcess(waiting(HEADLESS_WAIT_BOUND_MS), 0)).toBe(HEADLESS_WAIT_BOUND_MS);
@@ -92,6 +108,11 @@ describe("goal states in plain words", () => {
 		expect(describeGoalState(paused, 25)).toBe("paused: it used its 25 responses");
 		expect(describeGoalState(paused, 1)).toBe("paused: it used its 1 response");
 		expect(describeGoalState(paused, null)).toBe("paused: it reached its response limit");
+	});
+
+	it("a pause by the stuck detector reads as what happened, not as a bare word", () => {
+		const paused = goalRecord({ status: "paused", pauseReason: "stuck" });
+		expect(describeGoalState(paused, 25)).toBe("paused: its work repeated itself");
 	});
 
 	it("a waiting goal is never called active", () => {

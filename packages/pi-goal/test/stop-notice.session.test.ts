@@ -11,6 +11,7 @@ import {
 	providerError,
 	reply,
 	type ScriptedSession,
+	toolCall,
 } from "@pi-lifecycle/lifecycle-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { STATE_ENTRY } from "../src/core/types.js";
@@ -71,6 +72,30 @@ describe("visible pauses: one transcript line per stop, with the reason and the 
 		s.script(reply("anything else?"));
 		await s.session.prompt("hello");
 		expect(modelSaw(s, "it used its 2 responses")).toBe(false);
+	});
+
+	it("a stuck pause leaves one line naming what repeated and what to do next", async () => {
+		const stub = createDialogStub();
+		const stuck = Array.from({ length: 10 }, () => toolCall("bash", { command: "cat missing-config.json" }));
+		await tuiGoal(stub, "/goal Load the config", stuck, {});
+		const lines = stopLines(stub);
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toMatchObject({ type: "warning" });
+		expect(lines[0]?.message).toMatch(/^Goal g-[0-9a-f]+ paused: its work repeated itself\. /);
+		expect(lines[0]?.message).toContain(
+			"`cat missing-config.json` failed 4 times in a row with the same output",
+		);
+		expect(lines[0]?.message).toContain("/goal resume");
+	});
+
+	it("a no-progress pause leaves one line saying the reply repeated and what to do next", async () => {
+		const stub = createDialogStub();
+		const same = Array.from({ length: 6 }, () => reply("I am still thinking about the parser."));
+		await tuiGoal(stub, "/goal Write the parser", same, {});
+		const lines = stopLines(stub);
+		expect(lines).toHaveLength(1);
+		expect(lines[0]?.message).toContain("the same reply 3 times in a row");
+		expect(lines[0]?.message).toContain("/goal resume");
 	});
 
 	it("a used-up token budget leaves one line saying so and how to raise it", async () => {

@@ -3,6 +3,7 @@
  * stuck scenarios within 8 responses and never fires on any progress scenario.
  */
 import { describe, expect, it } from "vitest";
+import { fingerprint } from "../src/core/safety.js";
 import {
 	actionCycle,
 	observeStep,
@@ -111,6 +112,77 @@ describe("stuck facts", () => {
 			normalizeToolOutput("Time: 4.5 s at 2026-12-03T09:11:02Z pid 51002"),
 		);
 		expect(normalizeToolOutput("Tests: 3 failed")).not.toBe(normalizeToolOutput("Tests: 2 failed"));
+	});
+
+	it("values that change on every run (addresses, UUIDs, pids, seeds, composite durations, numbered temp dirs) are ignored", () => {
+		const pairs: [string, string][] = [
+			["<Config object at 0x7f3a2b1c4d90>", "<Config object at 0x7f3a2c4e1a22>"],
+			["Segfault at 0x0000563a1b2c", "Segfault at 0x00005611ff00"],
+			["RequestId: 3f2a9c1e-9a1b-4c2d-8e1f-1a2b3c4d5e6f", "RequestId: b81d0e77-c2d3-4a9e-b0c1-77aa88bb99cc"],
+			["(node:87) Warning: boom", "(node:101) Warning: boom"],
+			["spawned helper pid 203", "spawned helper PID: 4410"],
+			["Randomized with seed 1000", "Randomized with seed 1037"],
+			["real\t0m1.234s\nuser\t0m0.2s", "real\t0m3.9s\nuser\t0m0.31s"],
+			["done (took 1m10s)", "done (took 1h2m3.5s)"],
+			["/tmp/pytest-of-dev/pytest-3/sync0/out.json", "/tmp/pytest-of-dev/pytest-14/sync0/out.json"],
+		];
+		for (const [a, b] of pairs) expect(normalizeToolOutput(a), a).toBe(normalizeToolOutput(b));
+		// What the work changes stays: a different file, a different count, a different exit status.
+		expect(normalizeToolOutput("/tmp/a/one.json")).not.toBe(normalizeToolOutput("/tmp/a/two.json"));
+		expect(normalizeToolOutput("3 of 40 done")).not.toBe(normalizeToolOutput("4 of 40 done"));
+		expect(normalizeToolOutput("exited with code 1")).not.toBe(normalizeToolOutput("exited with code 2"));
+	});
+
+	it("near-identical replies (punctuation, markdown, quotes and numbers aside) are the same reply", () => {
+		for (const variants of [
+			[
+				"**Step 3:** still analysing the parser.",
+				"Step 4: still analysing the parser...",
+				"Step 5 — still analysing the parser!",
+			],
+			[
+				"I'll continue working on the goal.",
+				"I'll continue working on the goal!",
+				"I’ll continue working on the goal.",
+			],
+			["- analysing `src/a.ts`", "* analysing src/a.ts"],
+		])
+			expect(new Set(variants.map((text) => replyStep(text).action)).size, variants[0]).toBe(1);
+		expect(replyStep("analysing src/a.ts").action).not.toBe(replyStep("analysing src/b.ts").action);
+		// The no-progress breaker's fingerprint reads replies the same way.
+		expect(fingerprint("Done?")).toBe(fingerprint("**Done!**"));
+	});
+
+	it("the same calls of a batch in another order are the same action", () => {
+		const read = (path: string) => ({ id: path, name: "read", args: { path } });
+		const results = ["a.ts", "b.ts"].map((id) => ({ id, isError: false, text: `contents of ${id}` }));
+		const ab = toolStep([read("a.ts"), read("b.ts")], results) as StuckStep;
+		const ba = toolStep([read("b.ts"), read("a.ts")], results) as StuckStep;
+		expect(ab.action).toBe(ba.action);
+		expect(ab.action).not.toBe((toolStep([read("a.ts")], results) as StuckStep).action);
+	});
+
+	it("a failure that says nothing (no output, only the exit status) is the same error only for the same call", () => {
+		const silent = "(no output)\n\nCommand exited with code 1";
+		const grep = (pattern: string) =>
+			toolStep(
+				[{ id: "c", name: "bash", args: { command: `grep -rn ${pattern} src` } }],
+				[{ id: "c", isError: true, text: silent }],
+			) as StuckStep;
+		expect(grep("parseConfig").error).not.toBe(grep("loadConfig").error);
+		expect(grep("parseConfig").error).toBe(grep("parseConfig").error);
+		const refused = (command: string) =>
+			toolStep(
+				[{ id: "c", name: "bash", args: { command } }],
+				[
+					{
+						id: "c",
+						isError: true,
+						text: "Error: connect ECONNREFUSED 127.0.0.1:5432\n\nCommand exited with code 1",
+					},
+				],
+			) as StuckStep;
+		expect(refused("npm run migrate").error).toBe(refused("npm run db:up").error);
 	});
 
 	it("a fresh temp directory name in the output is ignored; the file under it is kept", () => {

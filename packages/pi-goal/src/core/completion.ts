@@ -32,7 +32,10 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b(?![^.;\n]*\b(?:without|before|until|unless|prior to)\b)/im,
 	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
 	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
-	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
+	// …in any common phrasing: "let me add", "the plan is to", "I need to", "I plan to", "I am about
+	// to", a sentence starting "Will implement" or "Going to add", "Proposed approach:".
+	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
 
@@ -71,15 +74,47 @@ const ENGLISH =
 	/\b(?:the|and|with|are|were|been|has|have|this|that|these|which|from|into|every|now|not|added|fixed|implemented|updated|removed|passes|passed|pass|done|works|verified|succeeds|succeeded|returns|complete|completed|finished|tested|all|ran|none|before|after|passing|failing|left|out|by|but|its|each|both|when|then|than|only|any|more|new|used|using|read|written|asked|runs|green|merged|shipped|ready|lgtm|clean|resolved|released|deployed)\b/gi;
 
 /**
- * Whether the summary is text the English phrase list can judge: two or more common English words,
- * or one in a short note ("Done.", "All tests pass."). Anything else, short notes in other
- * languages too, is not (then the model is asked to state its open items, which works in every
- * language).
+ * Everyday words of other languages that English text does not use ("aber", "mais", "pero", "nog",
+ * "jeszcze"…): one of them means the summary is not English, whatever English words or code it
+ * quotes ("Parser implemented, aber Tests fehlen noch."). Words English shares or finished summaries
+ * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out.
+ */
+const FOREIGN =
+	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|sans|sin|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|mangler|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|encore|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
+
+/**
+ * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
+ * (camelCase, snake_case), flags, numbers and versions. Terse developer summaries are mostly code
+ * ("Renamed getUser → fetchUser across 12 files; build OK."), and code is in no language.
+ */
+export function proseWords(summary: string): string[] {
+	return summary
+		.replace(/`[^`]*`/g, " ")
+		.replace(/\b[a-z][a-z+.-]*:\/\/\S+/gi, " ")
+		.split(/\s+/)
+		.map((token) => token.replace(/^[("'[{<]+|[)"'\]}>.,;:!?]+$/g, ""))
+		.filter((token) => /\p{L}/u.test(token) && !/[/\\_=@#$\d]|\w\.\w|^[-+]|\p{Ll}\p{Lu}/u.test(token));
+}
+
+/**
+ * Whether the summary is text the English phrase list can judge, read from its words without the
+ * code: no everyday word of another language nor words in another script, and two or more common
+ * English words (past-tense "-ed" words count), or one in a short note ("Done.", "Bumped deps:
+ * react, vite. Build OK.").
+ * A summary with no words at all (only code, numbers and symbols) has nothing to miss. Anything
+ * else is not (then the model is asked to state its open items, which works in every language).
  */
 export function readableAsEnglish(summary: string): boolean {
-	const words = summary.split(/\s+/).filter((word) => /\p{L}/u.test(word));
-	const english = summary.match(ENGLISH)?.length ?? 0;
-	return english >= 2 || (english === 1 && words.length < 6);
+	const words = proseWords(summary);
+	if (words.length === 0) return true;
+	const prose = words.join(" ");
+	// Another language's everyday word, or words in another script ("но тесты ещё", "测试还没写").
+	if (FOREIGN.test(prose) || words.some((word) => /\p{L}{2}/u.test(word.replace(/\p{Script=Latin}/gu, ""))))
+		return false;
+	const listed: readonly string[] = prose.match(ENGLISH) ?? [];
+	const pastTense = words.filter((word) => /^[a-z]{3,}ed$/i.test(word) && !listed.includes(word));
+	const english = listed.length + pastTense.length;
+	return english >= 2 || (english === 1 && words.length < 8);
 }
 
 /** Why a completion is asked about, if it is (the most specific first). */

@@ -197,8 +197,10 @@ export function reduceStep(state: GoalState, event: StepEvent, facts: GoalFacts)
 			const unreported =
 				goal.costLimit !== undefined && event.cost <= 0 && event.tokens > 0 && !goal.costUnreported;
 			if (event.cost <= 0 && !unreported) return unchanged(state);
+			// Rule: a reported cost (another model chosen) makes the limit apply again: no longer "unreported".
+			const { costUnreported: _was, ...rest } = goal;
 			const next: GoalRecord = {
-				...goal,
+				...(event.cost > 0 ? rest : goal),
 				...(event.cost > 0 ? { costSpent: (goal.costSpent ?? 0) + event.cost } : {}),
 				...(unreported ? { costUnreported: true as const } : {}),
 			};

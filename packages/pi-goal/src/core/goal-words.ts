@@ -20,6 +20,8 @@ export function pauseReasonWords(reason: PauseReason | string | undefined, limit
 			return limit === 1 ? "it used its 1 response" : `it used its ${limit} responses`;
 		case "no-progress":
 			return "its last replies repeated without progress";
+		case "stuck":
+			return "its work repeated itself";
 		case "workflow-busy":
 			return "another workflow is running in this session";
 		case "helpers-unavailable":
@@ -115,6 +117,12 @@ export function stopNotice(
 	const was = describeGoalState(before, limit);
 	const now = describeGoalState(after, limit);
 	if (was === now) return undefined;
+	// The stuck detector and the no-progress breaker name what repeated and what to do about it.
+	const repeated =
+		after.status === "paused" && (after.pauseReason === "stuck" || after.pauseReason === "no-progress")
+			? after.pauseDetail
+			: undefined;
+	if (repeated) return `Goal ${after.id} ${now}. ${repeated}`;
 	const step = next(after);
 	return `Goal ${after.id} ${now.startsWith("waiting") || now === "complete" || now === "blocked" ? "is " : ""}${now}.${step ? ` Next: ${step}` : ""}`;
 }

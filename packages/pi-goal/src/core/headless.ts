@@ -47,6 +47,8 @@ export interface HeadlessReport {
 	readonly state?: string;
 	/** The completion summary (complete) or the reason (blocked), as the model gave it. */
 	readonly summary?: string;
+	/** Why the goal paused, in plain words: what repeated, which limit (a stopped goal's detail). */
+	readonly reason?: string;
 	/** What to do next, when anything. */
 	readonly next?: string;
 }
@@ -81,6 +83,7 @@ export function headlessReport(goal: GoalRecord | null, limit: number | null): H
 		goalId: goal.id,
 		state: describeGoalState(goal, limit),
 		...(goal.outcome !== undefined ? { summary: goal.outcome } : {}),
+		...(goal.status !== "complete" && goal.pauseDetail ? { reason: goal.pauseDetail } : {}),
 		...(next ? { next } : {}),
 	};
 }

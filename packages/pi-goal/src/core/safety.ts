@@ -3,7 +3,7 @@
  * fixed-size fingerprint of normalised tool-free output. Both pause; neither infers completion.
  */
 import { observeStep, type StuckThresholds } from "./stuck.js";
-import type { StuckStep } from "./stuck-facts.js";
+import { normalizeReply, type StuckStep } from "./stuck-facts.js";
 import type { GoalSafety, GoalSettings } from "./types.js";
 
 /** Fresh counters for a new epoch. */
@@ -11,14 +11,9 @@ export function freshSafety(epoch: number): GoalSafety {
 	return { epoch, automaticTurns: 0, noProgress: 0, fingerprint: null };
 }
 
-/** Lower-cases and collapses whitespace so trivially reformatted replies match. */
+/** Near-identical replies match: the stuck detector's reading of a reply (stuck-facts.ts). */
 export function normalizeOutput(text: string): string {
-	// Numbers too: a monologue with a changing step counter is the same reply (issue 30).
-	return text
-		.toLowerCase()
-		.replace(/\d+(?:[.,]\d+)*/g, "#")
-		.replace(/\s+/g, " ")
-		.trim();
+	return normalizeReply(text);
 }
 
 /**

@@ -81,9 +81,17 @@ const TEMP_ENTRY =
 	/((?:^|[\s'"`(=:])(?:\/private)?(?:\/tmp|\/var\/tmp|\/var\/folders\/[^/\s]+\/[^/\s]+\/T)\/|\\temp\\)[^/\\\s'"`:)]+/gi;
 
 /**
- * Tool output without its volatile parts: temp directory names, ISO and clock times, durations (`1.2s`, `340 ms`), long
- * numbers (pids, ports, byte counts) and long hex ids; whitespace collapsed. Only the head and tail
- * are read (a huge output is fingerprinted in O(1) of its size beyond that).
+ * The directories under a temp entry (after {@link TEMP_ENTRY}): test runners number them per run
+ * (`/tmp/pytest-of-me/pytest-14/test_load0/`), so their digits are volatile; the file name is kept.
+ */
+const TEMP_SUBDIRS = /<tmp>[^\s'"`:)]*/g;
+
+/**
+ * Tool output without its volatile parts: temp directory names (and numbered directories under
+ * them), UUIDs, memory addresses (`0x7f…`), pids and random seeds, ISO and clock times, durations
+ * (`1.2s`, `340 ms`, `0m1.234s`, `1m23s`), long numbers (pids, ports, byte counts) and long hex
+ * ids; whitespace collapsed. Only the head and tail are read (a huge output is fingerprinted in
+ * O(1) of its size beyond that).
  */
 export function normalizeToolOutput(text: string): string {
 	const edges =
@@ -92,8 +100,14 @@ export function normalizeToolOutput(text: string): string {
 			: text;
 	return edges
 		.replace(TEMP_ENTRY, "$1<tmp>")
+		.replace(TEMP_SUBDIRS, (path) => path.replace(/\d+(?=[^/\\]*[/\\])/g, "#"))
+		.replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<id>")
+		.replace(/\b0x[0-9a-f]{4,}\b/gi, "<addr>")
+		.replace(/\b(node|deno|bun):\d+\b/gi, "$1:<pid>")
+		.replace(/\b(pid|seed)\b[\s:=#]*-?\d+/gi, (_match, word: string) => `${word.toLowerCase()} <n>`)
 		.replace(/\d{4}-\d\d-\d\d[t ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?/gi, "<time>")
 		.replace(/\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
+		.replace(/\b(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?(?:ms|s)\b/gi, "<dur>")
 		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")
 		.replace(/\b[0-9a-f]{8,}\b/gi, "<id>")
 		.replace(/\d{5,}/g, "<n>")
@@ -133,6 +147,9 @@ function argsText(args: unknown): string {
 	}
 }
 
+/** Normalised output of a failure with nothing but Pi's exit status (or nothing at all). */
+const SILENT_FAILURE = /^(?:\(no output\))?\s*(?:command exited with code -?\d+)?$/i;
+
 /** Goal tools are the goal's own bookkeeping, not work: they never make a step. */
 const GOAL_TOOLS = new Set(["goal_complete", "goal_blocked", "goal_wait"]);
 
@@ -145,34 +162,47 @@ export function toolStep(
 	results: readonly ResultFacts[],
 ): StuckStep | undefined {
 	if (calls.length === 0 || calls.some((call) => GOAL_TOOLS.has(call.name))) return undefined;
-	let action = 0x811c9dc5;
-	let error = 0x811c9dc5;
-	let failed = 0;
+	// A batch is a set of calls: the same calls in another order did the same thing.
+	const actions: string[] = [];
+	const errors: string[] = [];
 	for (const call of calls) {
 		const result = results.find((candidate) => candidate.id === call.id);
 		const output = result ? normalizeToolOutput(result.text) : "<none>";
-		action = fnv(
-			`${call.name}\u0000${argsText(call.args)}\u0000${result?.isError ? 1 : 0}\u0000${output}`,
-			action,
-		);
-		if (result?.isError) {
-			failed++;
-			error = fnv(output, error);
-		}
+		const what = `${call.name}\u0000${argsText(call.args)}`;
+		actions.push(`${what}\u0000${result?.isError ? 1 : 0}\u0000${output}`);
+		// A failure that says nothing (grep finding no match, `test -f`) is no error text: it is
+		// the same error only for the same call (different searches that find nothing are work).
+		if (result?.isError) errors.push(SILENT_FAILURE.test(output) ? `${what}\u0000${output}` : output);
 	}
+	const action = actions.sort().reduce((hash, text) => fnv(text, hash), 0x811c9dc5);
+	const error = errors.sort().reduce((hash, text) => fnv(text, hash), 0x811c9dc5);
+	const failed = errors.length;
 	const first = calls[0] as CallFacts;
 	const label = calls.length === 1 ? callLabel(first) : `${callLabel(first)} (+${calls.length - 1} more)`;
 	return { action: hex(action), error: failed === calls.length ? hex(error) : null, label, tools: true };
 }
 
-/** Text-only reply: numbers and whitespace normalised, so a changing step counter still matches. */
-export function replyStep(text: string): StuckStep {
-	const normalized = text
+/**
+ * A text-only reply as the repeat rules compare it: case, numbers (a changing step counter),
+ * punctuation, markdown marks, quotes and whitespace set aside, so near-identical replies match
+ * ("**Step 3:** still analysing." and "Step 4 — still analysing!").
+ */
+export function normalizeReply(text: string): string {
+	return text
 		.toLowerCase()
 		.replace(/\d+(?:[.,]\d+)*/g, "#")
-		.replace(/\s+/g, " ")
+		.replace(/[^\p{L}\p{N}#]+/gu, " ")
 		.trim();
-	return { action: `t${hex(fnv(normalized))}`, error: null, label: oneLine(text, MAX_LABEL), tools: false };
+}
+
+/** Text-only reply: near-identical replies (see {@link normalizeReply}) have the same step. */
+export function replyStep(text: string): StuckStep {
+	return {
+		action: `t${hex(fnv(normalizeReply(text)))}`,
+		error: null,
+		label: oneLine(text, MAX_LABEL),
+		tools: false,
+	};
 }
 
 /** Shapes of a persisted step's fingerprints (see {@link toolStep} and {@link replyStep}). */

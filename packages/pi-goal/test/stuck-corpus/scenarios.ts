@@ -121,6 +121,26 @@ export const STUCK: readonly Scenario[] = [
 		),
 	},
 	{
+		name: "the same crash whose output names a fresh address, request id, pid, elapsed time and temp dir each run",
+		kind: "stuck",
+		rule: "repeated-action",
+		steps: repeat(30, (i) =>
+			sh(
+				"python -m app.sync",
+				[
+					`(node:${87 + i * 14}) Warning: spawned helper pid ${203 + i}`,
+					"Traceback (most recent call last):",
+					`TypeError: <app.Config object at 0x7f${(0x3a2b1c4d90 + i * 0x1234567).toString(16)}> is not JSON serializable`,
+					`  while writing /tmp/pytest-of-dev/pytest-${i + 3}/sync0/out.json`,
+					`AccessDenied (RequestId: ${["3f2a9c1e", "b81d0e77", "0c4e5f12"][i % 3]}-${["9a1b", "c2d3", "e4f5"][i % 3]}-4c2d-8e1f-${(0x1a2b3c4d5e6f + i).toString(16)})`,
+					`Randomized with seed ${1000 + i * 37}`,
+					`real\t0m${i}.${100 + i}s  (took 1m${10 + i}s)`,
+				].join("\n"),
+				true,
+			),
+		),
+	},
+	{
 		name: "the same text-only reply",
 		kind: "stuck",
 		rule: "repeated-reply",
@@ -206,6 +226,20 @@ export const PROGRESS: readonly Scenario[] = [
 						],
 					},
 		),
+	},
+	{
+		name: "searching for a symbol: different patterns, none found (exit 1, no output), then found",
+		kind: "progress",
+		steps: [
+			...repeat(9, (i) =>
+				sh(
+					`grep -rn "${["parseConfig", "loadConfig", "configPath", "CONFIG_FILE", "readConfig", "getConfig", "settingsFile", "config.json", "rcFile"][i]}" src`,
+					"(no output)\n\nCommand exited with code 1",
+					true,
+				),
+			),
+			sh('grep -rn "loadSettings" src', "src/settings.ts:12:export function loadSettings() {"),
+		],
 	},
 	{
 		name: "reading different files to understand the code",
