@@ -7,7 +7,14 @@
  */
 import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
 import { describe, expect, it } from "vitest";
-import { customMessages, duplicatedFunction, gitInit, otherFunction, sessionFixtures, waitFor } from "./helpers.js";
+import {
+	customMessages,
+	duplicatedFunction,
+	gitInit,
+	otherFunction,
+	sessionFixtures,
+	waitFor,
+} from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
 const fixtures = sessionFixtures();
@@ -88,6 +95,8 @@ describe("generated lockfiles are never findings", () => {
 		s.script(toolCall("bash", { command: "cp src/a.ts src/b.ts" }), reply("copied"));
 		await s.prompt("copy");
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
-		expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.content)).toContain("src/b.ts:1-22 ≈ src/a.ts:1-22");
+		expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.content)).toContain(
+			"src/b.ts:1-22 ≈ src/a.ts:1-22",
+		);
 	}, 120_000);
 });

@@ -26,7 +26,10 @@ const GIT = "git -c user.email=agent@example.invalid -c user.name=agent";
 /** A repository on main (src/a.ts, src/w.ts) whose branch `feature` adds src/legacy.ts, an old copy of a.ts. */
 function repository(): string {
 	const root = fixtures.dir("pi-jscpd-replayed-");
-	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals"), "src/w.ts": otherFunction("countWords") });
+	writeFiles(root, {
+		"src/a.ts": duplicatedFunction("computeTotals"),
+		"src/w.ts": otherFunction("countWords"),
+	});
 	gitInit(root);
 	git(root, "checkout", "-qb", "feature");
 	writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
@@ -64,7 +67,10 @@ describe("the session's own commits replayed by git are still its work", () => {
 		git(other, "add", ".");
 		git(other, "commit", "-qm", "upstream");
 		git(other, "push", "-q", "origin", "main");
-		const s = await afterCommand(root, `cp src/a.ts src/e.ts && ${GIT} add -A && ${GIT} commit -qm copy && ${GIT} pull -q --rebase`);
+		const s = await afterCommand(
+			root,
+			`cp src/a.ts src/e.ts && ${GIT} add -A && ${GIT} commit -qm copy && ${GIT} pull -q --rebase`,
+		);
 		expect(reportedPaths(s)).toEqual([["src/e.ts", "src/a.ts"]]);
 	}, 120_000);
 

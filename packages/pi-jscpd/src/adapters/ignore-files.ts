@@ -11,7 +11,7 @@
  * Gitignore semantics by the `ignore` package: a deeper file overrides a shallower one, and a folder
  * that is ignored is never entered, so nothing below it can be re-included.
  */
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isInside, posixPath, toProjectPath } from "../core/project-paths.js";
@@ -116,6 +116,20 @@ export function excludeFile(root: string, followGitFile = false): string | undef
 	return undefined;
 }
 
+/**
+ * Whether `root` is in a git work tree as jscpd's walker decides it (a `.git` folder or file in
+ * `root` or above it): only there does jscpd honour `.gitignore` files.
+ */
+export function inGitWorkTree(root: string): boolean {
+	for (let dir = root, depth = 0; depth < 256; depth++) {
+		if (existsSync(join(dir, ".git"))) return true;
+		const parent = dirname(dir);
+		if (parent === dir) return false;
+		dir = parent;
+	}
+	return false;
+}
+
 /** The `.git` file (a linked work tree's pointer) that holds `root`, if any (not followed). */
 export function gitPointerFile(root: string): string | undefined {
 	for (let dir = root, depth = 0; depth < 256; depth++) {
@@ -136,10 +150,13 @@ function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
 }
 
 /** Ignore files a walk of `root` meets, once per folder: `.ignore` (jscpd reads it trusted or not), trusted also
- * `.gitignore` and `info/exclude`. Only trusted patterns hide anything; refused files are collected either way. */
+ * `info/exclude` and, inside a git work tree (where jscpd honours it; outside git it scans what a
+ * `.gitignore` lists), `.gitignore`. Only trusted patterns hide anything; refused files are collected either way. */
 export class IgnoreFiles {
 	readonly #root: string;
 	readonly #trusted: boolean;
+	/** Whether `.gitignore` files count (trusted, inside a git work tree). */
+	readonly #gitignore: boolean;
 	/** Project path of a folder ("" for the root) → its layers (`.gitignore` first, then `.ignore`). */
 	readonly #folders = new Map<string, Layer[]>();
 	readonly #outer: Layer[] = [];
@@ -149,6 +166,7 @@ export class IgnoreFiles {
 	constructor(root: string, trusted: boolean, present?: Present) {
 		this.#root = root;
 		this.#trusted = trusted;
+		this.#gitignore = trusted && inGitWorkTree(root);
 		this.#present = present;
 		const names = this.#names();
 		for (let dir = dirname(root), n = 0; n < 64; dir = dirname(dir), n++) {
@@ -170,7 +188,7 @@ export class IgnoreFiles {
 	}
 
 	#names(): string[] {
-		return this.#trusted ? [".gitignore", ".ignore"] : [".ignore"];
+		return this.#gitignore ? [".gitignore", ".ignore"] : [".ignore"];
 	}
 
 	#read(file: string): Matcher {

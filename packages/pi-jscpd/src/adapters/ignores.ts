@@ -5,10 +5,10 @@
  * git, dependency folders, build output, VCS folders and vendored code are ignored, unless the
  * project's own jscpd configuration (`.jscpd.json`, or `jscpd` in package.json) sets `ignore`.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { listPaths } from "../core/project-paths.js";
-import { hiddenByIgnoreFiles } from "./ignore-files.js";
+import { hiddenByIgnoreFiles, inGitWorkTree } from "./ignore-files.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
@@ -36,17 +36,6 @@ export const DEFAULT_IGNORES: readonly string[] = [
 
 /** Largest configuration file read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
-
-function isGitWorkTree(root: string): boolean {
-	let dir = root;
-	for (let depth = 0; depth < 256; depth++) {
-		if (existsSync(join(dir, ".git"))) return true;
-		const parent = dirname(dir);
-		if (parent === dir) return false;
-		dir = parent;
-	}
-	return false;
-}
 
 /** jscpd's default `--max-size` (1mb = 1 MiB): larger files are skipped without a word. */
 const MAX_SCANNED_BYTES = 1024 * 1024;
@@ -82,7 +71,7 @@ function configSets(root: string, key: "ignore" | "maxSize"): boolean {
  */
 export function defaultIgnores(root: string, trusted = true): readonly string[] {
 	if (!trusted) return DEFAULT_IGNORES;
-	return isGitWorkTree(root) || configSets(root, "ignore") ? [] : DEFAULT_IGNORES;
+	return inGitWorkTree(root) || configSets(root, "ignore") ? [] : DEFAULT_IGNORES;
 }
 
 /** Folder names of {@link DEFAULT_IGNORES} (each ignored at any depth). */
