@@ -91,4 +91,24 @@ describe("one copy is one finding", () => {
 		for (const line of lines) expect(line).toContain("copies existing code");
 		expect(lines.find((line) => line.includes("src/z.ts:1-6 ≈"))).toContain("≈ src/m.ts:1-6");
 	});
+
+	it("one copy is one finding: a near-copy spanning two exact fragments of the same two files is the one finding", () => {
+		const span = (path: string, startLine: number, endLine: number): CloneLocation => ({
+			path,
+			startLine,
+			endLine,
+		});
+		const near = { ...group(span("src/a.ts", 1, 22), span("src/copy.ts", 1, 22), "similar", 0.9), lines: 22 };
+		const before = { ...group(span("src/a.ts", 1, 9), span("src/copy.ts", 1, 9)), hashes: [1, 2] };
+		const after = { ...group(span("src/a.ts", 11, 22), span("src/copy.ts", 11, 22)), hashes: [3, 4] };
+		const { findings } = select([before, after, near], ["src/copy.ts"]);
+		expect(findings.map(findingLine)).toEqual([
+			expect.stringContaining("src/copy.ts:1-22: near-copy of src/a.ts:1-22"),
+		]);
+		// Fragments copied from two different files are two copies: the near-copy does not absorb them.
+		const elsewhere = { ...group(span("src/b.ts", 11, 22), span("src/copy.ts", 11, 22)), hashes: [5, 6] };
+		const two = select([before, elsewhere, near], ["src/copy.ts"]).findings.map(findingLine);
+		expect(two).toHaveLength(2);
+		expect(two.join("\n")).not.toContain("near-copy");
+	});
 });

@@ -1,0 +1,30 @@
+/**
+ * One copy is one finding (issue 31) for the copy agents make most: a function copied and one
+ * statement in its middle changed. jscpd reports the verbatim parts before and after the change as
+ * two exact clones and the whole function as a near-copy; the user and the model get one finding
+ * for the one copy, naming the new location first. Real jscpd, untrusted plain directory.
+ */
+import { reply, toolCall } from "@pi-lifecycle/lifecycle-kit/testing";
+import { describe, expect, it } from "vitest";
+import { customMessages, duplicatedFunction, otherFunction, sessionFixtures, waitFor } from "./helpers.js";
+
+const FINDINGS = "pi-jscpd/findings";
+const fixtures = sessionFixtures();
+
+describe("a copied function with one statement changed is one finding", () => {
+	it("one copy is one finding: a copy edited in its middle is not told as two exact fragments", async () => {
+		const s = await fixtures.start(
+			{ "src/a.ts": duplicatedFunction("computeTotals"), "src/w.ts": otherFunction("countWords") },
+			{ trusted: false },
+		);
+		const edited = duplicatedFunction("computeOrderTotals").replace(
+			'console.log("large line", line);',
+			'console.warn("line over the limit", line, item.qty);',
+		);
+		s.script(toolCall("write", { path: "src/orders.ts", content: edited }), reply("copied"));
+		await s.prompt("copy and adapt");
+		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
+		const findings = customMessages(s, FINDINGS)[0]?.details?.findings ?? [];
+		expect(findings.map((f) => f.locations.map((l) => l.path))).toEqual([["src/orders.ts", "src/a.ts"]]);
+	}, 120_000);
+});
