@@ -26,5 +26,10 @@ describe("a copied function with one statement changed is one finding", () => {
 		await waitFor(() => expect(customMessages(s, FINDINGS)).toHaveLength(1));
 		const findings = customMessages(s, FINDINGS)[0]?.details?.findings ?? [];
 		expect(findings.map((f) => f.locations.map((l) => l.path))).toEqual([["src/orders.ts", "src/a.ts"]]);
+		// The told copy is not told again in pieces: the next check, after an unrelated write, finds nothing new.
+		s.script(toolCall("write", { path: "src/notes.ts", content: 'export const notes = ["later"];\n' }), reply("noted"));
+		await s.prompt("note");
+		await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBe("clean"));
+		expect(customMessages(s, FINDINGS)).toHaveLength(1);
 	}, 120_000);
 });
