@@ -111,4 +111,39 @@ describe("one copy is one finding", () => {
 		expect(two).toHaveLength(2);
 		expect(two.join("\n")).not.toContain("near-copy");
 	});
+
+	it("one copy is one finding: exact fragments of one edited copy, one after the other in both files, are one finding; apart, swapped or from two files they are not", () => {
+		const span = (path: string, startLine: number, endLine: number): CloneLocation => ({
+			path,
+			startLine,
+			endLine,
+		});
+		const fragment = (fresh: CloneLocation, partner: CloneLocation, hash: number) => ({
+			...group(partner, fresh),
+			format: "python",
+			hashes: [hash, hash + 1],
+		});
+		const lines = (groups: CloneGroup[]) => select(groups, ["app/copy.py"]).findings.map(findingLine);
+		const edited = lines([
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+			fragment(span("app/copy.py", 11, 20), span("app/a.py", 11, 20), 3),
+		]);
+		expect(edited).toEqual([expect.stringContaining("app/copy.py:1-20 ≈ app/a.py:1-20")]);
+		expect(edited[0]).toContain("120 tokens");
+		const apart = [
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+			fragment(span("app/copy.py", 30, 40), span("app/a.py", 30, 40), 3),
+		];
+		expect(lines(apart)).toHaveLength(2);
+		const swapped = [
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 11, 19), 1),
+			fragment(span("app/copy.py", 10, 18), span("app/a.py", 1, 9), 3),
+		];
+		expect(lines(swapped)).toHaveLength(2);
+		const twoFiles = [
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+			fragment(span("app/copy.py", 10, 18), span("app/b.py", 10, 18), 3),
+		];
+		expect(lines(twoFiles)).toHaveLength(2);
+	});
 });

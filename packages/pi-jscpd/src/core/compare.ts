@@ -5,7 +5,7 @@
  */
 import { splitCopies, withCopies } from "./copy-keys.js";
 import { copiesInIndex, findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
-import { namedOnce, strongestPerCopy } from "./one-copy.js";
+import { joinedFragments, namedOnce, strongestPerCopy } from "./one-copy.js";
 import { type CloneGroup, type CloneLocation, compareGroups } from "./report.js";
 
 /** How a new finding relates to code that existed before. */
@@ -93,7 +93,10 @@ export function selectFindings(input: SelectInput): Selection {
 		if (fresh.length > 0) candidates.push({ group, fresh });
 	}
 	const starts = copyStarts(touching);
-	for (const { group, fresh } of namedOnce(strongestPerCopy(candidates, input.changed), input.changed)) {
+	for (const { group, fresh } of namedOnce(
+		joinedFragments(strongestPerCopy(candidates, input.changed)),
+		input.changed,
+	)) {
 		const identity = findingIdentity(group, fresh);
 		if (seen.has(identity)) continue;
 		seen.add(identity);

@@ -126,3 +126,82 @@ export function namedOnce<T extends { group: CloneGroup; fresh: CloneLocation[] 
 		return candidate;
 	});
 }
+
+/** Most lines between two verbatim parts of one edited copy (a changed statement or two). */
+const MAX_EDIT_GAP = 3;
+
+/** The location `loc` extended to end at `endLine`. */
+const through = (loc: CloneLocation, endLine: number): CloneLocation => ({
+	...loc,
+	endLine: Math.max(loc.endLine, endLine),
+});
+
+/**
+ * A copy edited in its middle, where no near-copy names it whole (languages other than
+ * JavaScript/TypeScript, or a session checking exact copies only), comes from jscpd as exact
+ * fragments of the same two files, one after the other on both sides: they are one finding, over
+ * both ranges, whose identity covers every fragment's content.
+ */
+export function joinedFragments<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
+	kept: readonly T[],
+): T[] {
+	const chains = new Map<string, { candidate: T; fresh: CloneLocation; partner: CloneLocation }[]>();
+	for (const candidate of kept) {
+		const fresh = candidate.fresh[0];
+		const partner = fresh && pairedWith(candidate.group, fresh);
+		if (!fresh || !partner || candidate.fresh.length !== 1 || strength(candidate.group) !== 3) continue;
+		if (fresh.path === partner.path) continue;
+		if ((fresh.copies ?? 1) > 1 || (partner.copies ?? 1) > 1) continue;
+		const key = `${fresh.path}\0${partner.path}`;
+		chains.set(key, [...(chains.get(key) ?? []), { candidate, fresh, partner }]);
+	}
+	const replaced = new Map<T, T | undefined>();
+	for (const chain of chains.values()) {
+		if (chain.length < 2) continue;
+		chain.sort((a, b) => a.fresh.startLine - b.fresh.startLine);
+		let head = chain[0] as (typeof chain)[number];
+		let fresh = head.fresh;
+		let partner = head.partner;
+		let group = head.candidate.group;
+		for (const next of chain.slice(1)) {
+			const follows = (a: CloneLocation, b: CloneLocation) =>
+				b.startLine > a.startLine && b.startLine - a.endLine <= MAX_EDIT_GAP + 1;
+			if (follows(fresh, next.fresh) && follows(partner, next.partner)) {
+				fresh = through(fresh, next.fresh.endLine);
+				partner = through(partner, next.partner.endLine);
+				group = joined(group, next.candidate.group, fresh, partner);
+				replaced.set(next.candidate, undefined);
+				replaced.set(head.candidate, { ...head.candidate, group, fresh: [fresh] });
+			} else {
+				head = next;
+				({ fresh, partner, group } = {
+					fresh: next.fresh,
+					partner: next.partner,
+					group: next.candidate.group,
+				});
+			}
+		}
+	}
+	return kept.flatMap((candidate) => {
+		if (!replaced.has(candidate)) return [candidate];
+		const joinedCandidate = replaced.get(candidate);
+		return joinedCandidate ? [joinedCandidate] : [];
+	});
+}
+
+/** `head` grown by the fragment `next`: its locations span both, its content is both contents. */
+function joined(
+	head: CloneGroup,
+	next: CloneGroup,
+	fresh: CloneLocation,
+	partner: CloneLocation,
+): CloneGroup {
+	const locations = head.locations.map((loc) => (loc.path === fresh.path ? fresh : partner));
+	return {
+		...head,
+		lines: fresh.endLine - fresh.startLine + 1,
+		tokens: head.tokens + next.tokens,
+		hashes: [...head.hashes, ...next.hashes],
+		locations: [locations[0] as CloneLocation, locations[1] as CloneLocation],
+	};
+}
