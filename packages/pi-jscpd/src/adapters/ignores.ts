@@ -101,7 +101,10 @@ export function hiddenChangesReason(
 	const reasons: string[] = [];
 	if (hidden.length > 0 && defaultIgnores(root, trusted).length > 0)
 		reasons.push(
-			`${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`,
+			trusted
+				? `${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`
+				: // Untrusted: the project's .jscpd.json and .gitignore are not read, in git or not.
+					`${listPaths(hidden)} in dependency or build folders, not scanned in a project you have not trusted (/trust to let its .gitignore and .jscpd.json decide)`,
 		);
 	const large =
 		trusted && configSets(root, "maxSize") ? [] : paths.filter((path) => overSizeLimit(join(root, path)));
