@@ -64,7 +64,14 @@ describe("git's own files, read without running git", () => {
 		expect(ownGitDir(root)).toBeUndefined();
 		remove(join(root, ".git"));
 		mkdirSync(join(elsewhere, "logs"), { recursive: true });
+		writeFileSync(join(elsewhere, "logs", "HEAD"), "x\n");
 		symlinkSync(elsewhere, join(root, ".git"));
 		expect(ownGitDir(root)).toBeUndefined();
+		// A real .git folder whose logs folder leads outside: its HEAD log is not read.
+		remove(join(root, ".git"));
+		mkdirSync(join(root, ".git"));
+		symlinkSync(join(elsewhere, "logs"), join(root, ".git", "logs"));
+		expect(headLogSize(join(root, ".git"))).toBeUndefined();
+		expect(movedBetween(join(root, ".git"), 0, 2)).toBe(true);
 	});
 });

@@ -48,9 +48,16 @@ function readSlice(file: string, offset: number, length: number): Buffer | undef
 	}
 }
 
+/** The HEAD log, when `logs` is a real folder (a symlink there could lead outside the project). */
+function headLog(gitDir: string): string | undefined {
+	const logs = join(gitDir, "logs");
+	return lstatSync(logs, { throwIfNoEntry: false })?.isDirectory() ? join(logs, "HEAD") : undefined;
+}
+
 /** The size of the HEAD log (undefined without one): a snapshot's mark. */
 export function headLogSize(gitDir: string): number | undefined {
-	const stat = lstatSync(join(gitDir, "logs", "HEAD"), { throwIfNoEntry: false });
+	const log = headLog(gitDir);
+	const stat = log ? lstatSync(log, { throwIfNoEntry: false }) : undefined;
 	return stat?.isFile() ? stat.size : undefined;
 }
 
@@ -62,7 +69,8 @@ export function movedBetween(gitDir: string, before: number, after: number): boo
 	if (after === before) return false;
 	if (after < before) return true;
 	const from = Math.max(before, after - MAX_REFLOG_SLICE);
-	const slice = readSlice(join(gitDir, "logs", "HEAD"), from, after - from);
+	const log = headLog(gitDir);
+	const slice = log ? readSlice(log, from, after - from) : undefined;
 	if (!slice) return true;
 	return slice
 		.toString("utf8")
