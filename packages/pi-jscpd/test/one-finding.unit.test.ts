@@ -145,5 +145,14 @@ describe("one copy is one finding", () => {
 			fragment(span("app/copy.py", 10, 18), span("app/b.py", 10, 18), 3),
 		];
 		expect(lines(twoFiles)).toHaveLength(2);
+		// Both files new this session: the edited copy between them is one finding too.
+		const bothNew = select(
+			[
+				fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+				fragment(span("app/copy.py", 11, 20), span("app/a.py", 11, 20), 3),
+			],
+			["app/copy.py", "app/a.py"],
+		).findings.map(findingLine);
+		expect(bothNew).toEqual([expect.stringMatching(/app\/(a|copy)\.py:1-20 ≈ app\/(a|copy)\.py:1-20/)]);
 	});
 });

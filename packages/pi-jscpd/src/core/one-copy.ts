@@ -140,16 +140,19 @@ const through = (loc: CloneLocation, endLine: number): CloneLocation => ({
  * A copy edited in its middle, where no near-copy names it whole (languages other than
  * JavaScript/TypeScript, or a session checking exact copies only), comes from jscpd as exact
  * fragments of the same two files, one after the other on both sides: they are one finding, over
- * both ranges, whose identity covers every fragment's content.
+ * both ranges, whose identity covers every fragment's content (also when both files are new).
  */
 export function joinedFragments<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
 	kept: readonly T[],
 ): T[] {
 	const chains = new Map<string, { candidate: T; fresh: CloneLocation; partner: CloneLocation }[]>();
 	for (const candidate of kept) {
-		const fresh = candidate.fresh[0];
+		// One new side: it, then the code it copies. Both new: in path order.
+		const [a, b] = candidate.group.locations;
+		const both = candidate.fresh.length === 2 && a && b;
+		const fresh = both ? (a.path < b.path ? a : b) : candidate.fresh[0];
 		const partner = fresh && pairedWith(candidate.group, fresh);
-		if (!fresh || !partner || candidate.fresh.length !== 1 || strength(candidate.group) !== 3) continue;
+		if (!fresh || !partner || candidate.fresh.length > 2 || strength(candidate.group) !== 3) continue;
 		if (fresh.path === partner.path) continue;
 		if ((fresh.copies ?? 1) > 1 || (partner.copies ?? 1) > 1) continue;
 		const key = `${fresh.path}\0${partner.path}`;
@@ -171,7 +174,8 @@ export function joinedFragments<T extends { group: CloneGroup; fresh: CloneLocat
 				partner = through(partner, next.partner.endLine);
 				group = joined(group, next.candidate.group, fresh, partner);
 				replaced.set(next.candidate, undefined);
-				replaced.set(head.candidate, { ...head.candidate, group, fresh: [fresh] });
+				const newSides = head.candidate.fresh.length === 2 ? [fresh, partner] : [fresh];
+				replaced.set(head.candidate, { ...head.candidate, group, fresh: newSides });
 			} else {
 				head = next;
 				({ fresh, partner, group } = {
