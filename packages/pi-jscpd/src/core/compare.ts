@@ -65,6 +65,11 @@ export interface SelectInput {
 	 * check, focus.ts); indexed from `groups` otherwise.
 	 */
 	readonly now?: LineIndex;
+	/**
+	 * Whether a changed file was written by a tool (a build's output, a generated file;
+	 * generated-files.ts): a copy whose new locations are all in such files is not a finding.
+	 */
+	readonly generated?: (path: string) => boolean;
 }
 
 /** The outcome of {@link selectFindings}. */
@@ -85,12 +90,21 @@ export function selectFindings(input: SelectInput): Selection {
 	const touching = input.groups.filter((group) => group.locations.some((loc) => input.changed.has(loc.path)));
 	const now = touching.length > 0 ? (input.now ?? indexGroups(input.groups)) : undefined;
 	const candidates: { group: CloneGroup; fresh: CloneLocation[] }[] = [];
+	const verdicts = new Map<string, boolean>();
+	const generated = (path: string) => {
+		if (!input.generated) return false;
+		const known = verdicts.get(path);
+		if (known !== undefined) return known;
+		const verdict = input.generated(path);
+		verdicts.set(path, verdict);
+		return verdict;
+	};
 	for (const group of touching) {
 		if (!now) break;
 		const fresh = group.locations.filter(
 			(loc) => input.changed.has(loc.path) && isNewLocation(group, loc, now, input.baseline),
 		);
-		if (fresh.length > 0) candidates.push({ group, fresh });
+		if (fresh.length > 0 && !fresh.every((loc) => generated(loc.path))) candidates.push({ group, fresh });
 	}
 	const starts = copyStarts(touching);
 	for (const { group, fresh } of namedOnce(
@@ -107,7 +121,9 @@ export function selectFindings(input: SelectInput): Selection {
 		const original = group.locations.find((loc) => !input.changed.has(loc.path));
 		const notes = copyNotes(group, fresh, starts, input.baseline);
 		const copies = notes.length > 0 ? { copies: notes } : {};
-		const ordered = newFirst(group, fresh);
+		// A copy of a build's output: the hand-made side is the copy, named first.
+		const made = fresh.filter((loc) => !generated(loc.path));
+		const ordered = newFirst(group, made.length > 0 ? made : fresh);
 		eligible.push(
 			original
 				? { identity, group: ordered, label: "matches-existing", original, ...copies }
