@@ -11,10 +11,11 @@
  * Gitignore semantics by the `ignore` package: a deeper file overrides a shallower one, and a folder
  * that is ignored is never entered, so nothing below it can be re-included.
  */
-import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isInside, posixPath, toProjectPath } from "../core/project-paths.js";
+import { excludeFile, gitPointerFile, inGitWorkTree } from "./git-locations.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Largest ignore file read; a larger one is skipped (its patterns do not apply, and jscpd is kept from it). */
@@ -87,60 +88,6 @@ function containerOf(root: string, file: string): string | undefined {
 function matcherOf(file: string, container?: string): Matcher {
 	const read = inspectIgnoreFile(file, container);
 	return read.status === "read" ? read.matcher : undefined;
-}
-
-/**
- * The git dir whose `info/exclude` applies to the work tree holding `root` (jscpd honours it even
- * with `--no-gitignore`), found without running git: a `.git` folder in `root` or above it; with
- * `followGitFile` (a trusted project) also a linked work tree's `gitdir:` file and its `commondir`.
- * An untrusted repository's `.git` file can point anywhere: it is never followed.
- */
-export function excludeFile(root: string, followGitFile = false): string | undefined {
-	for (let dir = root, depth = 0; depth < 256; depth++) {
-		const dotGit = join(dir, ".git");
-		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
-		if (stat?.isDirectory()) return join(dotGit, "info", "exclude");
-		if (stat && followGitFile) {
-			const pointer = readRegularFile(dotGit, 4096);
-			const target = pointer.status === "read" ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer.text)?.[1] : undefined;
-			if (!target) return undefined;
-			const linked = resolve(dir, target);
-			const common = readRegularFile(join(linked, "commondir"), 4096);
-			return join(common.status === "read" ? resolve(linked, common.text.trim()) : linked, "info", "exclude");
-		}
-		if (stat) return undefined;
-		const parent = dirname(dir);
-		if (parent === dir) return undefined;
-		dir = parent;
-	}
-	return undefined;
-}
-
-/**
- * Whether `root` is in a git work tree as jscpd's walker decides it (a `.git` folder or file in
- * `root` or above it): only there does jscpd honour `.gitignore` files.
- */
-export function inGitWorkTree(root: string): boolean {
-	for (let dir = root, depth = 0; depth < 256; depth++) {
-		if (existsSync(join(dir, ".git"))) return true;
-		const parent = dirname(dir);
-		if (parent === dir) return false;
-		dir = parent;
-	}
-	return false;
-}
-
-/** The `.git` file (a linked work tree's pointer) that holds `root`, if any (not followed). */
-export function gitPointerFile(root: string): string | undefined {
-	for (let dir = root, depth = 0; depth < 256; depth++) {
-		const dotGit = join(dir, ".git");
-		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
-		if (stat) return stat.isDirectory() ? undefined : dotGit;
-		const parent = dirname(dir);
-		if (parent === dir) return undefined;
-		dir = parent;
-	}
-	return undefined;
 }
 
 function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {

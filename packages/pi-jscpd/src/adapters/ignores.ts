@@ -8,7 +8,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { listPaths } from "../core/project-paths.js";
-import { hiddenByIgnoreFiles, inGitWorkTree } from "./ignore-files.js";
+import { inGitWorkTree } from "./git-locations.js";
+import { hiddenByIgnoreFiles } from "./ignore-files.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Ignored outside git when the project's jscpd configuration does not set `ignore`. */
