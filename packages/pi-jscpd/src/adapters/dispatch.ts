@@ -115,7 +115,7 @@ const HANDLERS: { readonly [K in CommandName]: Handler } = {
 	on: (controller, ctx, _args, scope) => switchTo(controller, ctx, true, scope),
 	off: (controller, ctx, _args, scope) => switchTo(controller, ctx, false, scope),
 	scan: (controller, _ctx, args, scope) => scan(controller, args, scope),
-	changed: (controller) => changed(controller),
+	changed: (controller, _ctx, _args, scope) => changed(controller, scope),
 };
 
 function run(
@@ -194,14 +194,21 @@ async function scan(
 	};
 }
 
-async function changed(controller: JscpdController): Promise<DispatchResult> {
+async function changed(controller: JscpdController, scope: SwitchScope): Promise<DispatchResult> {
 	const { root, runner, capability, settings, baseline, mutations, index, focus } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
+		// Whoever asked runs the next step: the model cannot run /jscpd commands.
+		const run = (command: string) => (scope === "session" ? `jscpd_run ${command}` : `/jscpd ${command}`);
+		if (baseline.status === "none" || baseline.status === "pending")
+			return error(
+				"changed",
+				`jscpd changed needs the session baseline (the duplicates the project already had), which is still being recorded. Run ${run("changed")} again in a moment; ${run("scan")} lists every duplicate now.`,
+			);
 		const why = "reason" in baseline ? `: ${printablePath(baseline.reason ?? "")}` : "";
 		return error(
 			"changed",
-			`jscpd changed needs the session baseline, which is ${baseline.status}${why}. Try /jscpd scan.`,
+			`jscpd changed needs the session baseline, which could not be recorded${why}. ${run("scan")} lists every duplicate; ${run("status")} says what to do.`,
 		);
 	}
 	// A command earlier in this turn (bash) may have changed files the settle probe has not seen yet.
