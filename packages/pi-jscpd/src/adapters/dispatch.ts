@@ -6,7 +6,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import { beyondCovered } from "../core/compare.js";
 import { checkedNote } from "../core/kinds.js";
-import { bound, changedText, scanText } from "../core/presentation.js";
+import { baselineNotReadyText, bound, changedText, scanText } from "../core/presentation.js";
 import { printablePath } from "../core/project-paths.js";
 import { COMMANDS, type CommandName, helpText, isCommandName } from "../core/registry.js";
 import { compareGroups } from "../core/report.js";
@@ -198,18 +198,8 @@ async function changed(controller: JscpdController, scope: SwitchScope): Promise
 	const { root, runner, capability, settings, baseline, mutations, index, focus } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
-		// Whoever asked runs the next step: the model cannot run /jscpd commands.
-		const run = (command: string) => (scope === "session" ? `jscpd_run ${command}` : `/jscpd ${command}`);
-		if (baseline.status === "none" || baseline.status === "pending")
-			return error(
-				"changed",
-				`jscpd changed needs the session baseline (the duplicates the project already had), which is still being recorded. Run ${run("changed")} again in a moment; ${run("scan")} lists every duplicate now.`,
-			);
-		const why = "reason" in baseline ? `: ${printablePath(baseline.reason ?? "")}` : "";
-		return error(
-			"changed",
-			`jscpd changed needs the session baseline, which could not be recorded${why}. ${run("scan")} lists every duplicate; ${run("status")} says what to do.`,
-		);
+		const reason = "reason" in baseline ? printablePath(baseline.reason ?? "") : undefined;
+		return error("changed", baselineNotReadyText(baseline.status, reason, scope === "session"));
 	}
 	// A command earlier in this turn (bash) may have changed files the settle probe has not seen yet.
 	await controller.probeOutside();
