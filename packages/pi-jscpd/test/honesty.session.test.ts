@@ -36,6 +36,7 @@ async function start(
 	files: Record<string, string>,
 	extra: ExtensionFactory[] = [],
 	git = false,
+	trusted?: boolean,
 ): Promise<JscpdSession> {
 	const root = tempDir("pi-jscpd-honest-");
 	const agentDir = tempDir("pi-jscpd-agent-");
@@ -51,7 +52,12 @@ async function start(
 		run("add", ".");
 		run("commit", "-qm", "init");
 	}
-	const s = await jscpdSession({ project: root, agentDir, extra });
+	const s = await jscpdSession({
+		project: root,
+		agentDir,
+		extra,
+		...(trusted === undefined ? {} : { trusted }),
+	});
 	h = s;
 	await waitFor(() => expect(hasBaseline(s)).toBe(true));
 	await s.controller.settled();
@@ -85,6 +91,23 @@ describe("outside git, a check that could not see a change is never clean", () =
 		expect(customMessages(s, FINDINGS)).toEqual([]);
 		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
 		expect(s.controller.status().lastOutcome?.text).toContain("src/out/copy.ts");
+	});
+
+	it("in the default trust state inside git, the incomplete check's words are true: no 'outside git', no advice to set a .jscpd.json it does not read", async () => {
+		const s = await start({ "src/a.ts": duplicatedFunction("computeTotals") }, [], true, false);
+		s.script(
+			toolCall("write", { path: "dist/copy.ts", content: duplicatedFunction("computeCopy") }),
+			reply("wrote the copy"),
+		);
+		await s.prompt("write dist/copy.ts");
+		await waitFor(() => expect(s.controller.status().lastRecord).toBeDefined());
+		await s.controller.settled();
+		const text = s.controller.status().lastOutcome?.text ?? "";
+		expect(s.controller.status().lastOutcome?.kind).toBe("incomplete");
+		expect(text).toContain("dist/copy.ts");
+		expect(text).not.toContain("outside git");
+		expect(text).not.toContain('set "ignore" in .jscpd.json');
+		expect(text).toContain("/trust");
 	});
 
 	it("a file written by another extension's tool makes a clean check incomplete", async () => {

@@ -116,3 +116,43 @@ describe("a changed file jscpd skips for its size is never checked clean", () =>
 			expect(JSON.stringify(s.controller.status().skippedIgnoreFiles)).toContain("outside the project");
 		});
 });
+
+describe("a .gitignore hides a command's change only where jscpd honours it (inside git)", () => {
+	async function bashCopy(git: boolean) {
+		const root = fixtures.dir("pi-jscpd-gitignore-");
+		writeFiles(root, {
+			"src/a.ts": duplicatedFunction("computeTotals"),
+			"src/w.ts": otherFunction("countWords"),
+			".gitignore": "gen/\n",
+		});
+		if (git) gitInit(root);
+		const s = await fixtures.ready({
+			project: root,
+			agentDir: fixtures.dir("pi-jscpd-agent-"),
+			trusted: true,
+		});
+		s.script(
+			toolCall("bash", { command: "mkdir gen && cp src/a.ts gen/copy.ts" }),
+			toolCall("write", { path: "src/n.ts", content: "export const n = 1;\n" }),
+			reply("copied"),
+		);
+		await s.prompt("copy into gen");
+		await waitFor(() => expect(s.controller.status().lastOutcome).toBeDefined());
+		await s.controller.settled();
+		return s;
+	}
+
+	it("a trusted project outside git: a .gitignore (which jscpd does not honour there) does not hide a bash copy: it is reported", async () => {
+		const s = await bashCopy(false);
+		expect(customMessages(s, FINDINGS)).toHaveLength(1);
+		expect(JSON.stringify(customMessages(s, FINDINGS)[0]?.content)).toContain(
+			"gen/copy.ts:1-22 ≈ src/a.ts:1-22",
+		);
+	}, 120_000);
+
+	it("a trusted git repository: the .gitignore'd bash copy is not the project's code (jscpd skips it too): the check is clean", async () => {
+		const s = await bashCopy(true);
+		expect(customMessages(s, FINDINGS)).toHaveLength(0);
+		expect(s.controller.status().lastOutcome?.kind).toBe("clean");
+	}, 120_000);
+});

@@ -1,7 +1,8 @@
 /** Which changed files jscpd's `.ignore` files (and, untrusted, `.git/info/exclude`) hide (audit a6j). */
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { excludeFile, hiddenByIgnoreFiles, inspectIgnoreFile } from "../src/adapters/ignore-files.js";
+import { excludeFile } from "../src/adapters/git-locations.js";
+import { hiddenByIgnoreFiles, inspectIgnoreFile } from "../src/adapters/ignore-files.js";
 import { remove, tempDir, writeFiles } from "./helpers.js";
 
 const dirs: string[] = [];

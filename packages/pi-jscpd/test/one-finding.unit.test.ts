@@ -91,4 +91,68 @@ describe("one copy is one finding", () => {
 		for (const line of lines) expect(line).toContain("copies existing code");
 		expect(lines.find((line) => line.includes("src/z.ts:1-6 ≈"))).toContain("≈ src/m.ts:1-6");
 	});
+
+	it("one copy is one finding: a near-copy spanning two exact fragments of the same two files is the one finding", () => {
+		const span = (path: string, startLine: number, endLine: number): CloneLocation => ({
+			path,
+			startLine,
+			endLine,
+		});
+		const near = { ...group(span("src/a.ts", 1, 22), span("src/copy.ts", 1, 22), "similar", 0.9), lines: 22 };
+		const before = { ...group(span("src/a.ts", 1, 9), span("src/copy.ts", 1, 9)), hashes: [1, 2] };
+		const after = { ...group(span("src/a.ts", 11, 22), span("src/copy.ts", 11, 22)), hashes: [3, 4] };
+		const { findings } = select([before, after, near], ["src/copy.ts"]);
+		expect(findings.map(findingLine)).toEqual([
+			expect.stringContaining("src/copy.ts:1-22: near-copy of src/a.ts:1-22"),
+		]);
+		// Fragments copied from two different files are two copies: the near-copy does not absorb them.
+		const elsewhere = { ...group(span("src/b.ts", 11, 22), span("src/copy.ts", 11, 22)), hashes: [5, 6] };
+		const two = select([before, elsewhere, near], ["src/copy.ts"]).findings.map(findingLine);
+		expect(two).toHaveLength(2);
+		expect(two.join("\n")).not.toContain("near-copy");
+	});
+
+	it("one copy is one finding: exact fragments of one edited copy, one after the other in both files, are one finding; apart, swapped or from two files they are not", () => {
+		const span = (path: string, startLine: number, endLine: number): CloneLocation => ({
+			path,
+			startLine,
+			endLine,
+		});
+		const fragment = (fresh: CloneLocation, partner: CloneLocation, hash: number) => ({
+			...group(partner, fresh),
+			format: "python",
+			hashes: [hash, hash + 1],
+		});
+		const lines = (groups: CloneGroup[]) => select(groups, ["app/copy.py"]).findings.map(findingLine);
+		const edited = lines([
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+			fragment(span("app/copy.py", 11, 20), span("app/a.py", 11, 20), 3),
+		]);
+		expect(edited).toEqual([expect.stringContaining("app/copy.py:1-20 ≈ app/a.py:1-20")]);
+		expect(edited[0]).toContain("120 tokens");
+		const apart = [
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+			fragment(span("app/copy.py", 30, 40), span("app/a.py", 30, 40), 3),
+		];
+		expect(lines(apart)).toHaveLength(2);
+		const swapped = [
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 11, 19), 1),
+			fragment(span("app/copy.py", 10, 18), span("app/a.py", 1, 9), 3),
+		];
+		expect(lines(swapped)).toHaveLength(2);
+		const twoFiles = [
+			fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+			fragment(span("app/copy.py", 10, 18), span("app/b.py", 10, 18), 3),
+		];
+		expect(lines(twoFiles)).toHaveLength(2);
+		// Both files new this session: the edited copy between them is one finding too.
+		const bothNew = select(
+			[
+				fragment(span("app/copy.py", 1, 9), span("app/a.py", 1, 9), 1),
+				fragment(span("app/copy.py", 11, 20), span("app/a.py", 11, 20), 3),
+			],
+			["app/copy.py", "app/a.py"],
+		).findings.map(findingLine);
+		expect(bothNew).toEqual([expect.stringMatching(/app\/(a|copy)\.py:1-20 ≈ app\/(a|copy)\.py:1-20/)]);
+	});
 });

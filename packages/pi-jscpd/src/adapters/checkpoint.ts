@@ -225,7 +225,7 @@ function deliver(
 		);
 		// Streaming: Pi holds the message until the current turn ends (never between a tool call and
 		// its result), then the next request of the run includes it.
-		if (!idle) return acknowledge(deps, details, findings.length, facts);
+		if (!idle) return acknowledge(deps, details, facts);
 		const leaf = ctx.sessionManager.getLeafEntry() as
 			| { type?: string; customType?: string; details?: { deliveryId?: unknown } }
 			| undefined;
@@ -239,22 +239,23 @@ function deliver(
 	} catch {
 		return false;
 	}
-	return acknowledge(deps, details, findings.length, facts);
+	return acknowledge(deps, details, facts);
 }
 
 function acknowledge(
 	deps: CheckpointDeps,
 	details: FindingsDetails,
-	count: number,
 	facts: Pick<CheckOutcome, "scope" | "ms">,
 ): true {
 	deps.acknowledge(details.delivered);
-	deps.record({
-		kind: "findings",
-		text: `${count} new duplicate${count === 1 ? "" : "s"} reported to the agent`,
-		delivered: count,
-		...facts,
-	});
+	const count = details.findings.length;
+	const found = count + details.omitted;
+	// What the check found, all of it: the message holds at most maxFindings; the footer counts every one.
+	const text =
+		details.omitted > 0
+			? `${found} new duplicates, ${count} of them reported to the agent`
+			: `${count} new duplicate${count === 1 ? "" : "s"} reported to the agent`;
+	deps.record({ kind: "findings", text, delivered: count, ...facts });
 	return true;
 }
 

@@ -6,7 +6,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { OVERRIDDEN_NOTE, saveAndReload } from "@pi-lifecycle/lifecycle-kit";
 import { beyondCovered } from "../core/compare.js";
 import { checkedNote } from "../core/kinds.js";
-import { bound, changedText, scanText } from "../core/presentation.js";
+import { baselineNotReadyText, bound, changedText, scanText } from "../core/presentation.js";
 import { printablePath } from "../core/project-paths.js";
 import { COMMANDS, type CommandName, helpText, isCommandName } from "../core/registry.js";
 import { compareGroups } from "../core/report.js";
@@ -115,7 +115,7 @@ const HANDLERS: { readonly [K in CommandName]: Handler } = {
 	on: (controller, ctx, _args, scope) => switchTo(controller, ctx, true, scope),
 	off: (controller, ctx, _args, scope) => switchTo(controller, ctx, false, scope),
 	scan: (controller, _ctx, args, scope) => scan(controller, args, scope),
-	changed: (controller) => changed(controller),
+	changed: (controller, _ctx, _args, scope) => changed(controller, scope),
 };
 
 function run(
@@ -194,15 +194,12 @@ async function scan(
 	};
 }
 
-async function changed(controller: JscpdController): Promise<DispatchResult> {
+async function changed(controller: JscpdController, scope: SwitchScope): Promise<DispatchResult> {
 	const { root, runner, capability, settings, baseline, mutations, index, focus } = controller.state;
 	if (!root) return error("changed", "jscpd has no project root yet (no session started)");
 	if (baseline.status !== "accepted" && baseline.status !== "partial") {
-		const why = "reason" in baseline ? `: ${printablePath(baseline.reason ?? "")}` : "";
-		return error(
-			"changed",
-			`jscpd changed needs the session baseline, which is ${baseline.status}${why}. Try /jscpd scan.`,
-		);
+		const reason = "reason" in baseline ? printablePath(baseline.reason ?? "") : undefined;
+		return error("changed", baselineNotReadyText(baseline.status, reason, scope === "session"));
 	}
 	// A command earlier in this turn (bash) may have changed files the settle probe has not seen yet.
 	await controller.probeOutside();

@@ -15,10 +15,12 @@ import { WHOLE_SCAN_TIMEOUT_FACTOR } from "../core/baseline-scan.js";
 import type { StepTimes } from "../core/check-outcome.js";
 import { type Finding, selectFindings } from "../core/compare.js";
 import { focusedNow, type ScanFocus } from "../core/focus.js";
+import { GENERATED_HEAD_BYTES, GENERATED_TAIL_BYTES, looksGenerated } from "../core/generated-files.js";
 import type { LineIndex } from "../core/identity.js";
 import type { Detection } from "../core/kinds.js";
 import type { CloneGroup } from "../core/report.js";
 import type { Capability } from "./locate.js";
+import { readEnds } from "./regular-file.js";
 import type { ProcessRunner } from "./runner.js";
 import { runScan, type ScanOutcome } from "./scan.js";
 
@@ -93,6 +95,7 @@ export async function findNewGroups(request: FindRequest): Promise<FindOutcome> 
 		changed,
 		acknowledged: () => false,
 		max: Number.MAX_SAFE_INTEGER,
+		generated: (path) => generatedFile(request.root, path),
 		...(focused ? { now: focusedNow(baseline, groups, changed, focus.partners) } : {}),
 	}).findings;
 	const ms: StepTimes = { changes, focus: focusMs, scan: scanMs, compare: clock() };
@@ -110,4 +113,10 @@ function stepClock(): () => number {
 		last = now;
 		return ms;
 	};
+}
+
+/** Whether a changed file shows that a tool wrote it (generated-files.ts); read only for new copies. */
+function generatedFile(root: string, path: string): boolean {
+	const ends = readEnds(join(root, path), GENERATED_HEAD_BYTES, GENERATED_TAIL_BYTES);
+	return ends !== undefined && looksGenerated(ends.head, ends.tail);
 }

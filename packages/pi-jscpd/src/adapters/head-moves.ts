@@ -5,8 +5,9 @@
  * snapshots (git only, so only in a trusted project; see git-probe.ts):
  *
  * - `HEAD` moved: the paths that differ between the two commits, minus paths touched by commits the
- *   session made itself (HEAD reflog entries `commit…` since the session started; without a reflog,
- *   commits whose committer date is after the session start);
+ *   session made itself (HEAD reflog entries `commit…` since the session started, and commits that
+ *   replay one of them with the same patch: a rebase, `pull --rebase` or cherry-pick; without a
+ *   reflog, commits whose committer date is after the session start);
  * - the stash entry of the earlier snapshot is gone (popped or dropped) and was made before the
  *   session: the paths it held.
  *
@@ -14,6 +15,7 @@
  * nothing) and that the session did not change itself.
  */
 import { join } from "node:path";
+import { patchKeys, samePatchAs } from "../core/patch-keys.js";
 import { isInside, toProjectPath } from "../core/project-paths.js";
 import { run } from "./git-probe.js";
 
@@ -55,6 +57,42 @@ export function ownCommitsOfReflog(output: string, sinceSec: number): Set<string
 		if (time >= sinceSec && subject.startsWith("commit") && sha) own.add(sha);
 	}
 	return own;
+}
+
+/** Most commits compared by patch on one side (the session's own, or the ones a move brought in). */
+const MAX_PATCH_COMMITS = 200;
+
+/**
+ * The commits among `others` (in the range a move brought in) that replay one of the session's own
+ * commits (`own`, from the reflog): a rebase, `pull --rebase` or cherry-pick gives the session's
+ * commit a new id with the same patch (patch-keys.ts). Their paths are the session's work.
+ */
+async function replayedOwnCommits(
+	trust: { readonly root: string; readonly trusted: boolean },
+	others: readonly string[],
+	own: readonly string[],
+	signal?: AbortSignal,
+): Promise<string[]> {
+	const candidates = others.slice(0, MAX_PATCH_COMMITS);
+	const originals = own.filter((sha) => !others.includes(sha)).slice(0, MAX_PATCH_COMMITS);
+	if (candidates.length === 0 || originals.length === 0) return [];
+	const shown = await run(
+		[
+			"show",
+			"--no-color",
+			"--no-ext-diff",
+			"--no-textconv",
+			"--no-renames",
+			"--format=%x00%H",
+			"-p",
+			...candidates,
+			...originals,
+			"--",
+		],
+		trust,
+		signal,
+	);
+	return shown === undefined ? [] : samePatchAs(patchKeys(shown), candidates, originals);
 }
 
 function nulList(output: string | undefined): string[] {
@@ -104,6 +142,10 @@ export async function movedPaths(options: {
 				return reflog ? ownByReflog.has(sha) : Number(time) >= since;
 			})
 			.map((line) => line.split("\t")[0] ?? "");
+		if (reflog) {
+			const others = inRange.map((line) => line.split("\t")[0] ?? "").filter((sha) => !own.includes(sha));
+			own.push(...(await replayedOwnCommits(trust, others, [...ownByReflog], signal)));
+		}
 		const ownPaths = new Set<string>();
 		if (own.length > 0) {
 			const names = await run(

@@ -12,9 +12,10 @@
  * that is ignored is never entered, so nothing below it can be re-included.
  */
 import { lstatSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isInside, posixPath, toProjectPath } from "../core/project-paths.js";
+import { excludeFile, gitPointerFile, inGitWorkTree } from "./git-locations.js";
 import { readRegularFile } from "./regular-file.js";
 
 /** Largest ignore file read; a larger one is skipped (its patterns do not apply, and jscpd is kept from it). */
@@ -89,46 +90,6 @@ function matcherOf(file: string, container?: string): Matcher {
 	return read.status === "read" ? read.matcher : undefined;
 }
 
-/**
- * The git dir whose `info/exclude` applies to the work tree holding `root` (jscpd honours it even
- * with `--no-gitignore`), found without running git: a `.git` folder in `root` or above it; with
- * `followGitFile` (a trusted project) also a linked work tree's `gitdir:` file and its `commondir`.
- * An untrusted repository's `.git` file can point anywhere: it is never followed.
- */
-export function excludeFile(root: string, followGitFile = false): string | undefined {
-	for (let dir = root, depth = 0; depth < 256; depth++) {
-		const dotGit = join(dir, ".git");
-		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
-		if (stat?.isDirectory()) return join(dotGit, "info", "exclude");
-		if (stat && followGitFile) {
-			const pointer = readRegularFile(dotGit, 4096);
-			const target = pointer.status === "read" ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer.text)?.[1] : undefined;
-			if (!target) return undefined;
-			const linked = resolve(dir, target);
-			const common = readRegularFile(join(linked, "commondir"), 4096);
-			return join(common.status === "read" ? resolve(linked, common.text.trim()) : linked, "info", "exclude");
-		}
-		if (stat) return undefined;
-		const parent = dirname(dir);
-		if (parent === dir) return undefined;
-		dir = parent;
-	}
-	return undefined;
-}
-
-/** The `.git` file (a linked work tree's pointer) that holds `root`, if any (not followed). */
-export function gitPointerFile(root: string): string | undefined {
-	for (let dir = root, depth = 0; depth < 256; depth++) {
-		const dotGit = join(dir, ".git");
-		const stat = lstatSync(dotGit, { throwIfNoEntry: false });
-		if (stat) return stat.isDirectory() ? undefined : dotGit;
-		const parent = dirname(dir);
-		if (parent === dir) return undefined;
-		dir = parent;
-	}
-	return undefined;
-}
-
 function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
 	const file = excludeFile(root, followGitFile);
 	const container = file && !followGitFile ? containerOf(root, file) : undefined;
@@ -136,10 +97,13 @@ function excludeLayer(root: string, followGitFile: boolean): Layer | undefined {
 }
 
 /** Ignore files a walk of `root` meets, once per folder: `.ignore` (jscpd reads it trusted or not), trusted also
- * `.gitignore` and `info/exclude`. Only trusted patterns hide anything; refused files are collected either way. */
+ * `info/exclude` and, inside a git work tree (where jscpd honours it; outside git it scans what a
+ * `.gitignore` lists), `.gitignore`. Only trusted patterns hide anything; refused files are collected either way. */
 export class IgnoreFiles {
 	readonly #root: string;
 	readonly #trusted: boolean;
+	/** Whether `.gitignore` files count (trusted, inside a git work tree). */
+	readonly #gitignore: boolean;
 	/** Project path of a folder ("" for the root) → its layers (`.gitignore` first, then `.ignore`). */
 	readonly #folders = new Map<string, Layer[]>();
 	readonly #outer: Layer[] = [];
@@ -149,6 +113,7 @@ export class IgnoreFiles {
 	constructor(root: string, trusted: boolean, present?: Present) {
 		this.#root = root;
 		this.#trusted = trusted;
+		this.#gitignore = trusted && inGitWorkTree(root);
 		this.#present = present;
 		const names = this.#names();
 		for (let dir = dirname(root), n = 0; n < 64; dir = dirname(dir), n++) {
@@ -170,7 +135,7 @@ export class IgnoreFiles {
 	}
 
 	#names(): string[] {
-		return this.#trusted ? [".gitignore", ".ignore"] : [".ignore"];
+		return this.#gitignore ? [".gitignore", ".ignore"] : [".ignore"];
 	}
 
 	#read(file: string): Matcher {

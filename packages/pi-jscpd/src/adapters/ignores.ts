@@ -5,9 +5,10 @@
  * git, dependency folders, build output, VCS folders and vendored code are ignored, unless the
  * project's own jscpd configuration (`.jscpd.json`, or `jscpd` in package.json) sets `ignore`.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { listPaths } from "../core/project-paths.js";
+import { inGitWorkTree } from "./git-locations.js";
 import { hiddenByIgnoreFiles } from "./ignore-files.js";
 import { readRegularFile } from "./regular-file.js";
 
@@ -36,17 +37,6 @@ export const DEFAULT_IGNORES: readonly string[] = [
 
 /** Largest configuration file read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
-
-function isGitWorkTree(root: string): boolean {
-	let dir = root;
-	for (let depth = 0; depth < 256; depth++) {
-		if (existsSync(join(dir, ".git"))) return true;
-		const parent = dirname(dir);
-		if (parent === dir) return false;
-		dir = parent;
-	}
-	return false;
-}
 
 /** jscpd's default `--max-size` (1mb = 1 MiB): larger files are skipped without a word. */
 const MAX_SCANNED_BYTES = 1024 * 1024;
@@ -82,7 +72,7 @@ function configSets(root: string, key: "ignore" | "maxSize"): boolean {
  */
 export function defaultIgnores(root: string, trusted = true): readonly string[] {
 	if (!trusted) return DEFAULT_IGNORES;
-	return isGitWorkTree(root) || configSets(root, "ignore") ? [] : DEFAULT_IGNORES;
+	return inGitWorkTree(root) || configSets(root, "ignore") ? [] : DEFAULT_IGNORES;
 }
 
 /** Folder names of {@link DEFAULT_IGNORES} (each ignored at any depth). */
@@ -112,7 +102,10 @@ export function hiddenChangesReason(
 	const reasons: string[] = [];
 	if (hidden.length > 0 && defaultIgnores(root, trusted).length > 0)
 		reasons.push(
-			`${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`,
+			trusted
+				? `${listPaths(hidden)} in folders not scanned outside git by default (set "ignore" in .jscpd.json to choose)`
+				: // Untrusted: the project's .jscpd.json and .gitignore are not read, in git or not.
+					`${listPaths(hidden)} in dependency or build folders, not scanned in a project you have not trusted (/trust to let its .gitignore and .jscpd.json decide)`,
 		);
 	const large =
 		trusted && configSets(root, "maxSize") ? [] : paths.filter((path) => overSizeLimit(join(root, path)));

@@ -4,7 +4,7 @@
  * Pi's event loop (docs/security.md). The path is checked with stat first, opened without blocking
  * and checked again on the descriptor, so a swap between the two checks cannot block either.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 
 /** What {@link readRegularFile} found. */
 export type RegularFileRead =
@@ -29,6 +29,33 @@ export function readRegularFile(path: string, maxBytes: number): RegularFileRead
 		return { status: "read", text: readFileSync(fd, "utf8") };
 	} catch {
 		return { status: "unavailable" };
+	} finally {
+		if (fd !== undefined) closeSync(fd);
+	}
+}
+
+/**
+ * The first `headBytes` and last `tailBytes` of `path` as UTF-8 when it is a regular file (never a
+ * FIFO or device); undefined otherwise. Never throws.
+ */
+export function readEnds(
+	path: string,
+	headBytes: number,
+	tailBytes: number,
+): { readonly head: string; readonly tail: string } | undefined {
+	let fd: number | undefined;
+	try {
+		if (!statSync(path).isFile()) return undefined;
+		fd = openSync(path, OPEN_FLAGS);
+		const stat = fstatSync(fd);
+		if (!stat.isFile()) return undefined;
+		const head = Buffer.alloc(Math.min(headBytes, stat.size));
+		readSync(fd, head, 0, head.length, 0);
+		const tail = Buffer.alloc(Math.min(tailBytes, stat.size));
+		readSync(fd, tail, 0, tail.length, stat.size - tail.length);
+		return { head: head.toString("utf8"), tail: tail.toString("utf8") };
+	} catch {
+		return undefined;
 	} finally {
 		if (fd !== undefined) closeSync(fd);
 	}

@@ -10,6 +10,7 @@
  */
 
 import { cutTextEnd } from "@pi-lifecycle/lifecycle-kit";
+import { isGeneratedFile } from "../core/generated-files.js";
 import { type Detection, type DetectionPlan, detectionPlan, EXACT_ONLY } from "../core/kinds.js";
 import type { ParsedReport } from "../core/report.js";
 import { ReportStream } from "../core/report-stream.js";
@@ -189,15 +190,18 @@ export async function runScan(
 }
 
 /**
- * Drops groups of kinds the detection does not report (a trusted project's config may add some), and
- * exact clones under the plan's exact minimum (jscpd ran with the lower near-copy minimum).
+ * Drops groups of kinds the detection does not report (a trusted project's config may add some),
+ * exact clones under the plan's exact minimum (jscpd ran with the lower near-copy minimum), and
+ * clones in a package manager's lockfile (generated-files.ts).
  */
 function reported(report: ParsedReport, detection: Detection, plan: DetectionPlan): ParsedReport {
 	const kinds = detection.kinds;
 	const least = plan.exactMinTokens ?? 0;
 	const groups = report.groups.filter(
 		(group) =>
-			kinds.includes(group.kind ?? "exact") && ((group.kind ?? "exact") !== "exact" || group.tokens >= least),
+			kinds.includes(group.kind ?? "exact") &&
+			((group.kind ?? "exact") !== "exact" || group.tokens >= least) &&
+			!group.locations.some((location) => isGeneratedFile(location.path)),
 	);
 	return groups.length === report.groups.length ? report : { ...report, groups };
 }

@@ -4,10 +4,12 @@
  * and each settle compares a fresh walk with the previous one, path by path (size, times, inode; a
  * content hash for racy files). In a trusted git repository git adds what a walk cannot tell: which
  * changes a checkout, pull, reset or stash pop brought in (head-moves.ts), so they count as
- * baseline, not as the session's work; and which recorded paths `.gitignore` hides from jscpd.
+ * baseline, not as the session's work; and which recorded paths `.gitignore` hides from jscpd. In
+ * an untrusted one git is not run: its HEAD log and index are read instead (git-files.ts).
  */
 import { listPaths } from "../core/project-paths.js";
 import { diffWalks, renamedFiles } from "../core/walk-diff.js";
+import { broughtInByMove, headLogSize, ownGitDir } from "./git-files.js";
 import { baseCommit, gitTopLevel, run } from "./git-probe.js";
 import { type GitRefs, readRefs, rebaseOfMoves } from "./head-moves.js";
 import type { SkippedIgnoreFile } from "./ignore-files.js";
@@ -48,10 +50,11 @@ interface GitBase {
 	readonly topLevel: string;
 }
 
-/** A walk and the git refs read with it (trusted git only). */
+/** A walk and the git refs read with it (trusted git only), or the size of the HEAD log (untrusted, git-files.ts). */
 export interface Snapshot {
 	readonly walk: ProjectWalk;
 	readonly refs?: GitRefs;
+	readonly headLog?: number;
 }
 
 const CAPTURE_WINDOW = "changed while the baseline was captured (duplicates there may count as old)";
@@ -80,6 +83,8 @@ export class OutsideChangeDetector {
 	readonly #root: string;
 	readonly #trusted: boolean;
 	#git: GitBase | undefined;
+	/** The project's own `.git` folder, read (never run) in an untrusted project (git-files.ts). */
+	#gitDir: string | undefined;
 	#resolvedGit = false;
 	#reference: Snapshot | undefined;
 	#last: Snapshot | undefined;
@@ -131,7 +136,8 @@ export class OutsideChangeDetector {
 	async #take(signal: AbortSignal | undefined): Promise<Snapshot> {
 		const walk = walkProject(this.#root, { trusted: this.#trusted, previous: this.#last?.walk });
 		const refs = this.#git ? await readRefs(this.#root, this.#trusted, signal) : undefined;
-		return refs ? { walk, refs } : { walk };
+		const headLog = this.#gitDir ? headLogSize(this.#gitDir) : undefined;
+		return refs ? { walk, refs } : headLog === undefined ? { walk } : { walk, headLog };
 	}
 
 	/** Takes the reference walk; the first one also finds the git top level (trusted only). */
@@ -140,6 +146,7 @@ export class OutsideChangeDetector {
 			const topLevel = this.#trusted ? await gitTopLevel(this.#root, signal, true) : undefined;
 			const commit = topLevel ? await baseCommit(this.#root, signal, true) : undefined;
 			this.#git = topLevel && commit ? { topLevel } : undefined;
+			this.#gitDir = this.#trusted ? undefined : ownGitDir(this.#root);
 			this.#resolvedGit = true;
 			this.#startedAt = Date.now();
 		}
@@ -205,6 +212,16 @@ export class OutsideChangeDetector {
 					})
 				: new Map<string, string | undefined>();
 		if (signal.aborted) return none;
+		if (this.#gitDir && changed.length > 0)
+			for (const path of broughtInByMove({
+				gitDir: this.#gitDir,
+				before: before.headLog,
+				after: after.headLog,
+				changed,
+				own: mine,
+				files: after.walk.files,
+			}))
+				rebase.set(path, undefined);
 		// A file renamed outside the tools holds baseline code under its new name: both names are
 		// rebased from the next scan (the old one drops out), neither is the session's work.
 		const renamed = renamedFiles(before.walk.files, after.walk.files, changed, mine);

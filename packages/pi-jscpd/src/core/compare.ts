@@ -5,6 +5,7 @@
  */
 import { splitCopies, withCopies } from "./copy-keys.js";
 import { copiesInIndex, findingIdentity, indexGroups, isNewLocation, type LineIndex } from "./identity.js";
+import { joinedFragments, namedOnce, strongestPerCopy } from "./one-copy.js";
 import { type CloneGroup, type CloneLocation, compareGroups } from "./report.js";
 
 /** How a new finding relates to code that existed before. */
@@ -64,6 +65,11 @@ export interface SelectInput {
 	 * check, focus.ts); indexed from `groups` otherwise.
 	 */
 	readonly now?: LineIndex;
+	/**
+	 * Whether a changed file was written by a tool (a build's output, a generated file;
+	 * generated-files.ts): a copy whose new locations are all in such files is not a finding.
+	 */
+	readonly generated?: (path: string) => boolean;
 }
 
 /** The outcome of {@link selectFindings}. */
@@ -84,15 +90,27 @@ export function selectFindings(input: SelectInput): Selection {
 	const touching = input.groups.filter((group) => group.locations.some((loc) => input.changed.has(loc.path)));
 	const now = touching.length > 0 ? (input.now ?? indexGroups(input.groups)) : undefined;
 	const candidates: { group: CloneGroup; fresh: CloneLocation[] }[] = [];
+	const verdicts = new Map<string, boolean>();
+	const generated = (path: string) => {
+		if (!input.generated) return false;
+		const known = verdicts.get(path);
+		if (known !== undefined) return known;
+		const verdict = input.generated(path);
+		verdicts.set(path, verdict);
+		return verdict;
+	};
 	for (const group of touching) {
 		if (!now) break;
 		const fresh = group.locations.filter(
 			(loc) => input.changed.has(loc.path) && isNewLocation(group, loc, now, input.baseline),
 		);
-		if (fresh.length > 0) candidates.push({ group, fresh });
+		if (fresh.length > 0 && !fresh.every((loc) => generated(loc.path))) candidates.push({ group, fresh });
 	}
 	const starts = copyStarts(touching);
-	for (const { group, fresh } of namedOnce(strongestPerCopy(candidates, input.changed), input.changed)) {
+	for (const { group, fresh } of namedOnce(
+		joinedFragments(strongestPerCopy(candidates, input.changed)),
+		input.changed,
+	)) {
 		const identity = findingIdentity(group, fresh);
 		if (seen.has(identity)) continue;
 		seen.add(identity);
@@ -103,7 +121,9 @@ export function selectFindings(input: SelectInput): Selection {
 		const original = group.locations.find((loc) => !input.changed.has(loc.path));
 		const notes = copyNotes(group, fresh, starts, input.baseline);
 		const copies = notes.length > 0 ? { copies: notes } : {};
-		const ordered = newFirst(group, fresh);
+		// A copy of a build's output: the hand-made side is the copy, named first.
+		const made = fresh.filter((loc) => !generated(loc.path));
+		const ordered = newFirst(group, made.length > 0 ? made : fresh);
 		eligible.push(
 			original
 				? { identity, group: ordered, label: "matches-existing", original, ...copies }
@@ -115,17 +135,6 @@ export function selectFindings(input: SelectInput): Selection {
 	return { findings: eligible.slice(0, max), omitted: Math.max(0, eligible.length - max), acknowledged };
 }
 
-/** Exact before renamed before similar; a closer near-copy before a looser one. */
-function strength(group: CloneGroup): number {
-	if (group.kind === undefined || group.kind === "exact") return 3;
-	return group.kind === "renamed" ? 2 : (group.similarity ?? 0);
-}
-
-function overlapsMostly(a: CloneLocation, b: CloneLocation): boolean {
-	const shared = Math.min(a.endLine, b.endLine) - Math.max(a.startLine, b.startLine) + 1;
-	return a.path === b.path && shared * 2 > a.endLine - a.startLine + 1;
-}
-
 /**
  * The group with a new location first and the other side second: jscpd orders a pair by path, so
  * the original could come first. Both new: the report order stays.
@@ -133,78 +142,6 @@ function overlapsMostly(a: CloneLocation, b: CloneLocation): boolean {
 function newFirst(group: CloneGroup, fresh: readonly CloneLocation[]): CloneGroup {
 	const [a, b] = group.locations;
 	return fresh.includes(a) || !fresh.includes(b) ? group : { ...group, locations: [b, a] };
-}
-
-/**
- * One copy is one finding: jscpd reports a new copy once per kind it matches (an exact copy of a
- * function is also a renamed copy of that function's old renamed copy, and a near-copy of its old
- * near-copies), and an AST pair once per alike function (a renamed copy of `log.ts` is also one of
- * `log-variant.ts`, which the session wrote earlier). A candidate whose new locations all lie
- * mostly inside a better candidate's new locations is left out. Better: the stronger kind; at the
- * same kind, the one naming existing code (a side in a file this session did not change), then
- * the deterministic group order.
- */
-function strongestPerCopy<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
-	candidates: readonly T[],
-	changed: ReadonlySet<string>,
-): T[] {
-	const existing = (group: CloneGroup) => group.locations.some((loc) => !changed.has(loc.path));
-	const better = (a: T, b: T) =>
-		strength(a.group) - strength(b.group) ||
-		Number(existing(a.group)) - Number(existing(b.group)) ||
-		compareGroups(b.group, a.group);
-	const byPath = new Map<string, { loc: CloneLocation; candidate: T }[]>();
-	for (const candidate of candidates) {
-		for (const loc of candidate.fresh) {
-			const list = byPath.get(loc.path) ?? [];
-			list.push({ loc, candidate });
-			byPath.set(loc.path, list);
-		}
-	}
-	return candidates.filter(
-		(candidate) =>
-			!candidate.fresh.every((loc) =>
-				byPath
-					.get(loc.path)
-					?.some(
-						(other) =>
-							other.candidate !== candidate &&
-							better(other.candidate, candidate) > 0 &&
-							overlapsMostly(loc, other.loc),
-					),
-			),
-	);
-}
-
-/**
- * No copy is named twice: two copies of existing code made at once (`cp m a && cp m z`) come from
- * jscpd as `a ≈ m` and `a ≈ z` (it pairs each copy with one other), so `a` would be the new side
- * of both and `z` never named as the copy it is. An exact pair of two new copies one of which is
- * an exact copy of existing code is a copy of that code too: it is told as the other copy ≈ the
- * existing code.
- */
-function namedOnce<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
-	kept: readonly T[],
-	changed: ReadonlySet<string>,
-): { group: CloneGroup; fresh: CloneLocation[] }[] {
-	const exact = (group: CloneGroup) => strength(group) === 3;
-	const copiesOfExisting = kept.filter(
-		(candidate) => exact(candidate.group) && candidate.group.locations.some((loc) => !changed.has(loc.path)),
-	);
-	return kept.map((candidate) => {
-		const [a, b] = candidate.group.locations;
-		if (!a || !b || !exact(candidate.group) || candidate.fresh.length !== 2) return candidate;
-		for (const [told, other] of [
-			[a, b],
-			[b, a],
-		] as const) {
-			const source = copiesOfExisting.find((o) => o.fresh.some((loc) => overlapsMostly(loc, told)));
-			const existing = source?.group.locations.find((loc) => !changed.has(loc.path));
-			if (existing && !copiesOfExisting.some((o) => o.fresh.some((loc) => overlapsMostly(loc, other))))
-				return { group: { ...candidate.group, locations: [other, existing] }, fresh: [other] };
-		}
-		return candidate;
-	});
 }
 
 const contentKey = (group: CloneGroup, path: string) =>

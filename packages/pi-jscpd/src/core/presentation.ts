@@ -232,3 +232,14 @@ export function changedText(
 	const incomplete = notes.incomplete ? `\nNote: incomplete — ${notes.incomplete}.` : "";
 	return bound(lines.join("\n") + partial + incomplete + (notes.triage ?? ""));
 }
+
+/**
+ * `changed` before the session baseline is accepted: what to do, in the words of whoever asked
+ * (`model`: the model, which cannot run `/jscpd` commands, gets `jscpd_run`).
+ */
+export function baselineNotReadyText(status: string, reason: string | undefined, model: boolean): string {
+	const run = (command: string) => (model ? `jscpd_run ${command}` : `/jscpd ${command}`);
+	if (status === "none" || status === "pending")
+		return `jscpd changed needs the session baseline (the duplicates the project already had), which is still being recorded. Run ${run("changed")} again in a moment; ${run("scan")} lists every duplicate now.`;
+	return `jscpd changed needs the session baseline, which could not be recorded${reason ? `: ${reason}` : ""}. ${run("scan")} lists every duplicate; ${run("status")} says what to do.`;
+}
