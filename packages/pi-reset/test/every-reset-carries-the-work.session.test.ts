@@ -408,6 +408,51 @@ describe("a window an idle /reset opened", () => {
 		expect(text).toContain(LATEST);
 	});
 
+	it('requestsBeforeResets in an autonomous run: windows the model opens with no user message in them keep the task from before "continue"', async () => {
+		harness = await startSession();
+		harness.script(
+			reply("A1"),
+			toolCall("write", { path: "src/a.ts", content: "x" }),
+			toolCall("new_context", {}),
+			toolCall("write", { path: "src/b.ts", content: "y" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const last = allText(harness.requests.at(-1));
+		// The third window of the run: its closing window had no user message, the run's did.
+		expect(last.match(/\[pi-reset\] Context window w3-/g)).toHaveLength(1);
+		expect(last).toContain("The user's most recent request, verbatim:\ncontinue");
+		expect(last).toContain(LATEST);
+	});
+
+	it("sinceFreshStart: a fresh start typed while the agent works ends every request before it: /reset --fresh, then new_context, quotes no request from before the fresh start", async () => {
+		harness = await startSession();
+		const g = gate("fresh-busy");
+		harness.script(
+			reply("A1"),
+			toolCalls([{ name: "slow", args: { gate: "fresh-busy" } }]),
+			toolCall("write", { path: "src/b.ts", content: "y" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt("OLD-TASK: the parser");
+		await harness.prompt("/reset");
+		const run = harness.prompt("continue");
+		await g.started.promise;
+		await harness.prompt("/reset --fresh");
+		g.release.resolve();
+		await run;
+		const last = allText(harness.requests.at(-1));
+		expect(last).toContain("starts here because you called new_context");
+		expect(last).not.toContain("OLD-TASK");
+		// The request that started the run is from before the fresh start too.
+		expect(last).not.toContain("The user's most recent request");
+		expect(last).toContain("Files it modified (they already contain that work): src/b.ts");
+	});
+
 	it("requestsBeforeResets cuts a long earlier request instead of dropping it", async () => {
 		harness = await startSession();
 		harness.script(reply("A1"), reply("A2"), reply("A3"));
