@@ -453,6 +453,24 @@ describe("a window an idle /reset opened", () => {
 		expect(last).toContain("Files it modified (they already contain that work): src/b.ts");
 	});
 
+	it("requestsBeforeResets after the user changed the task: the boot note says which request is newest and that the newer one wins", async () => {
+		harness = await startSession();
+		harness.script(
+			reply("A1"),
+			toolCall("write", { path: "docs/b.md", content: "x" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt("OLD-TASK: port the parser");
+		await harness.prompt("/reset");
+		await harness.prompt("NEW-TASK: write the unrelated docs");
+		const text = allText(harness.requests.at(-1));
+		const newest = text.indexOf("The user's most recent request, verbatim:\nNEW-TASK");
+		const older = text.indexOf("The user's older requests, newest first (where they differ, the newer one wins):\nOLD-TASK");
+		expect(newest).toBeGreaterThan(-1);
+		expect(older).toBeGreaterThan(newest);
+	});
+
 	it("requestsBeforeResets cuts a long earlier request instead of dropping it", async () => {
 		harness = await startSession();
 		harness.script(reply("A1"), reply("A2"), reply("A3"));

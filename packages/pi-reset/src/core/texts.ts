@@ -98,7 +98,8 @@ export function bootText(facts: BootFacts): string {
 		if (facts.earlierRequests?.length)
 			lines.push(
 				"",
-				"The user's earlier requests, each from a window before a reset (newest first):",
+				// A user who changed the task: the older requests are context, never the task again.
+				"The user's older requests, newest first (where they differ, the newer one wins):",
 				...facts.earlierRequests.flatMap((request, i) => (i === 0 ? [] : [""]).concat(quoteData(request))),
 			);
 	}
