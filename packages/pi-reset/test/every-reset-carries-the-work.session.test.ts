@@ -291,6 +291,44 @@ describe("/reset twice in a row", () => {
 		expect(allText(first)).toContain("Handoff from the previous window:\nSECOND-NOTE: the parser is next");
 	});
 
+	it("alreadyPending keeps the model's handoff: /reset <note> typed while new_context's reset is pending carries the note and the model's handoff", async () => {
+		harness = await startSession();
+		const g = gate("model-first");
+		harness.script(
+			toolCalls([
+				{
+					name: "new_context",
+					args: { handoff: "Goal: port the parser.\nNext action: MODEL-NEXT port mod2" },
+				},
+				{ name: "slow", args: { gate: "model-first" } },
+			]),
+			reply("on"),
+		);
+		const run = harness.prompt(LATEST);
+		await g.started.promise;
+		await harness.prompt("/reset USER-NOTE: also run the tests");
+		g.release.resolve();
+		await run;
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("USER-NOTE: also run the tests");
+		expect(text).toContain("MODEL-NEXT port mod2");
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("alreadyPending takes --fresh: /reset, then /reset --fresh <note> while the first is pending, starts fresh with the note", async () => {
+		harness = await startSession();
+		harness.script(...work(3), reply(ANSWER), reply("hello"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("/reset --fresh FRESH-NOTE: the docs now");
+		await harness.prompt("write the README");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("FRESH-NOTE: the docs now");
+		expect(text).toContain("The user asked for a fresh start");
+		expect(text).not.toContain(LATEST);
+		expect(text).not.toContain("mechanical digest");
+	});
+
 	it("emptyWindowCarriesEarlierWork: a reset of a window that did nothing since its opening note carries that note's handoff and digest on", async () => {
 		harness = await startSession({ settings: compactable });
 		harness.script(BIG_WRITE, ...work(3), reply(ANSWER), reply("continuing"));
@@ -466,7 +504,9 @@ describe("a window an idle /reset opened", () => {
 		await harness.prompt("NEW-TASK: write the unrelated docs");
 		const text = allText(harness.requests.at(-1));
 		const newest = text.indexOf("The user's most recent request, verbatim:\nNEW-TASK");
-		const older = text.indexOf("The user's older requests, newest first (where they differ, the newer one wins):\nOLD-TASK");
+		const older = text.indexOf(
+			"The user's older requests, newest first (where they differ, the newer one wins):\nOLD-TASK",
+		);
 		expect(newest).toBeGreaterThan(-1);
 		expect(older).toBeGreaterThan(newest);
 	});
