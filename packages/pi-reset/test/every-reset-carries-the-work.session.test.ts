@@ -204,6 +204,22 @@ describe("the confirmed defects of issue 32", () => {
 	});
 });
 
+describe("a /reset, then a new topic", () => {
+	it("the boot note's last line leaves the task to the user's new message: it goes on with the old task only where the new message does", async () => {
+		harness = await startSession();
+		harness.script(...work(3), reply(ANSWER), reply("docs"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("NEW-TOPIC: write the README instead");
+		const text = allText(harness.requests.at(-1));
+		const boot = text.slice(text.indexOf("[pi-reset] Context window"), text.indexOf("</summary>")).trim();
+		expect(boot.split("\n").at(-1)).toMatch(
+			/^Where the user's new message goes on with this task, go on from where the previous window stopped\./,
+		);
+		expect(boot).not.toMatch(/^Go on from/m);
+	});
+});
+
 describe("/reset --fresh: how a user starts truly fresh", () => {
 	it("carries neither the earlier request nor the digest, keeps the note, and never says to continue a task", async () => {
 		harness = await startSession();

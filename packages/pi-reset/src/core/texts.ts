@@ -120,14 +120,20 @@ export function bootText(facts: BootFacts): string {
 
 /**
  * The last line: where to go on from, never "start over", and never "continue the task" when
- * nothing says what the task is.
+ * nothing says what the task is. After an idle `/reset` the user's new message follows and
+ * decides: the old task goes on only where that message goes on with it (a new topic wins).
  */
 function closingLine(facts: BootFacts): string {
+	const asked =
+		facts.kept === "prompt" ? "Where the user's new message goes on with this task, go on" : "Go on";
 	if (facts.handoff)
-		return "Go on from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.";
+		return `${asked} from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.`;
 	if (facts.digest)
-		return "Go on from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.";
-	if (facts.userRequest) return "Continue the task from here.";
+		return `${asked} from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.`;
+	if (facts.userRequest)
+		return facts.kept === "prompt"
+			? "Where the user's new message goes on with this task, continue it from here."
+			: "Continue the task from here.";
 	if (facts.kept === "turn") return "Go on with the turn in progress.";
 	return facts.kept === "prompt"
 		? "No earlier task is carried over: start from the user's new message."
