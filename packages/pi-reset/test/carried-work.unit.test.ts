@@ -68,7 +68,7 @@ describe("the boot note's closing line is true", () => {
 		],
 		[
 			"a digest, a new message follows: go on from where the window stopped where the message goes on with the task",
-			{ digest: "Tools it ran last: read(a)" },
+			{ digest: "Files it modified (they already contain that work): a.ts" },
 			/\nWhere the user's new message goes on with this task, go on from where the previous window stopped\./,
 		],
 		[
@@ -83,8 +83,13 @@ describe("the boot note's closing line is true", () => {
 		],
 		[
 			"a digest, nothing follows: go on from where the window stopped",
-			{ digest: "Tools it ran last: read(a)", kept: "nothing" },
+			{ digest: "Files it modified (they already contain that work): a.ts", kept: "nothing" },
 			/\nGo on from where the previous window stopped\./,
+		],
+		[
+			"a digest of a window that modified no file: no claim that its work is in files",
+			{ digest: "Its last answer:\nA2", kept: "nothing" },
+			/\nGo on from where the previous window stopped; do not redo its finished work\.$/,
 		],
 		[
 			"only a request, nothing follows: continue the task",

@@ -72,6 +72,9 @@ export function quoteData(text: string): string {
 export const RECALL_LINE =
 	"Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
 
+/** The digest's line naming the files a window modified (digest.ts writes it; the closing line reads it). */
+export const MODIFIED_FILES_LABEL = "Files it modified (they already contain that work):";
+
 /** The boot note's line for `/reset --fresh` (a later reset in a row reads no further back than it). */
 export const FRESH_START_LINE =
 	"The user asked for a fresh start: nothing else from the earlier windows is carried over.";
@@ -128,8 +131,10 @@ function closingLine(facts: BootFacts): string {
 		facts.kept === "prompt" ? "Where the user's new message goes on with this task, go on" : "Go on";
 	if (facts.handoff)
 		return `${asked} from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.`;
-	if (facts.digest)
+	// Only a digest that lists modified files can say the finished work is in them.
+	if (facts.digest?.includes(MODIFIED_FILES_LABEL))
 		return `${asked} from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.`;
+	if (facts.digest) return `${asked} from where the previous window stopped; do not redo its finished work.`;
 	if (facts.userRequest)
 		return facts.kept === "prompt"
 			? "Where the user's new message goes on with this task, continue it from here."
