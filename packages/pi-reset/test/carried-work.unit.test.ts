@@ -61,13 +61,41 @@ describe("the boot note's closing line is true", () => {
 		kept: "prompt",
 	};
 	const cases: [string, Partial<BootFacts>, RegExp][] = [
-		["a handoff: go on from its next action", { handoff: "Next action: b" }, /Go on from the next action\./],
 		[
-			"a digest: go on from where the window stopped",
-			{ digest: "Tools it ran last: read(a)" },
-			/Go on from where the previous window stopped\./,
+			"a handoff, a new message follows: go on from its next action where the message goes on with the task",
+			{ handoff: "Next action: b" },
+			/\nWhere the user's new message goes on with this task, go on from the next action\./,
 		],
-		["only a request: continue the task", { userRequest: "do it" }, /Continue the task from here\.$/],
+		[
+			"a digest, a new message follows: go on from where the window stopped where the message goes on with the task",
+			{ digest: "Files it modified (they already contain that work): a.ts" },
+			/\nWhere the user's new message goes on with this task, go on from where the previous window stopped\./,
+		],
+		[
+			"only a request, a new message follows: continue it where the message goes on with it",
+			{ userRequest: "do it" },
+			/\nWhere the user's new message goes on with this task, continue it from here\.$/,
+		],
+		[
+			"a handoff, nothing follows: go on from its next action",
+			{ handoff: "Next action: b", kept: "nothing" },
+			/\nGo on from the next action\./,
+		],
+		[
+			"a digest, nothing follows: go on from where the window stopped",
+			{ digest: "Files it modified (they already contain that work): a.ts", kept: "nothing" },
+			/\nGo on from where the previous window stopped\./,
+		],
+		[
+			"a digest of a window that modified no file: no claim that its work is in files",
+			{ digest: "Its last answer:\nA2", kept: "nothing" },
+			/\nGo on from where the previous window stopped; do not redo its finished work\.$/,
+		],
+		[
+			"only a request, nothing follows: continue the task",
+			{ userRequest: "do it", kept: "nothing" },
+			/\nContinue the task from here\.$/,
+		],
 		[
 			"nothing, a new message follows: start from it",
 			{},
@@ -83,7 +111,7 @@ describe("the boot note's closing line is true", () => {
 		it(name, () => {
 			const text = bootText({ ...base, ...facts });
 			expect(text).toMatch(closing);
-			if (!facts.userRequest) expect(text).not.toContain("Continue the task from here");
+			if (!facts.userRequest) expect(text).not.toMatch(/Continue the task from here|continue it from here/);
 		});
 	}
 

@@ -204,6 +204,22 @@ describe("the confirmed defects of issue 32", () => {
 	});
 });
 
+describe("a /reset, then a new topic", () => {
+	it("the boot note's last line leaves the task to the user's new message: it goes on with the old task only where the new message does", async () => {
+		harness = await startSession();
+		harness.script(...work(3), reply(ANSWER), reply("docs"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("NEW-TOPIC: write the README instead");
+		const text = allText(harness.requests.at(-1));
+		const boot = text.slice(text.indexOf("[pi-reset] Context window"), text.indexOf("</summary>")).trim();
+		expect(boot.split("\n").at(-1)).toMatch(
+			/^Where the user's new message goes on with this task, go on from where the previous window stopped\./,
+		);
+		expect(boot).not.toMatch(/^Go on from/m);
+	});
+});
+
 describe("/reset --fresh: how a user starts truly fresh", () => {
 	it("carries neither the earlier request nor the digest, keeps the note, and never says to continue a task", async () => {
 		harness = await startSession();
@@ -289,6 +305,44 @@ describe("/reset twice in a row", () => {
 		const first = harness.requests.at(-1);
 		expectCarriedWork(first, "src/mod0\\.ts", true);
 		expect(allText(first)).toContain("Handoff from the previous window:\nSECOND-NOTE: the parser is next");
+	});
+
+	it("alreadyPending keeps the model's handoff: /reset <note> typed while new_context's reset is pending carries the note and the model's handoff", async () => {
+		harness = await startSession();
+		const g = gate("model-first");
+		harness.script(
+			toolCalls([
+				{
+					name: "new_context",
+					args: { handoff: "Goal: port the parser.\nNext action: MODEL-NEXT port mod2" },
+				},
+				{ name: "slow", args: { gate: "model-first" } },
+			]),
+			reply("on"),
+		);
+		const run = harness.prompt(LATEST);
+		await g.started.promise;
+		await harness.prompt("/reset USER-NOTE: also run the tests");
+		g.release.resolve();
+		await run;
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("USER-NOTE: also run the tests");
+		expect(text).toContain("MODEL-NEXT port mod2");
+		expect(harness.errors).toEqual([]);
+	});
+
+	it("alreadyPending takes --fresh: /reset, then /reset --fresh <note> while the first is pending, starts fresh with the note", async () => {
+		harness = await startSession();
+		harness.script(...work(3), reply(ANSWER), reply("hello"));
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("/reset --fresh FRESH-NOTE: the docs now");
+		await harness.prompt("write the README");
+		const text = allText(harness.requests.at(-1));
+		expect(text).toContain("FRESH-NOTE: the docs now");
+		expect(text).toContain("The user asked for a fresh start");
+		expect(text).not.toContain(LATEST);
+		expect(text).not.toContain("mechanical digest");
 	});
 
 	it("emptyWindowCarriesEarlierWork: a reset of a window that did nothing since its opening note carries that note's handoff and digest on", async () => {
@@ -406,6 +460,71 @@ describe("a window an idle /reset opened", () => {
 		const text = allText(harness.requests.at(-1));
 		expect(text).toContain("starts here because the user compacted the session");
 		expect(text).toContain(LATEST);
+	});
+
+	it('requestsBeforeResets in an autonomous run: windows the model opens with no user message in them keep the task from before "continue"', async () => {
+		harness = await startSession();
+		harness.script(
+			reply("A1"),
+			toolCall("write", { path: "src/a.ts", content: "x" }),
+			toolCall("new_context", {}),
+			toolCall("write", { path: "src/b.ts", content: "y" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt(LATEST);
+		await harness.prompt("/reset");
+		await harness.prompt("continue");
+		const last = allText(harness.requests.at(-1));
+		// The third window of the run: its closing window had no user message, the run's did.
+		expect(last.match(/\[pi-reset\] Context window w3-/g)).toHaveLength(1);
+		expect(last).toContain("The user's most recent request, verbatim:\ncontinue");
+		expect(last).toContain(LATEST);
+	});
+
+	it("sinceFreshStart: a fresh start typed while the agent works ends every request before it: /reset --fresh, then new_context, quotes no request from before the fresh start", async () => {
+		harness = await startSession();
+		const g = gate("fresh-busy");
+		harness.script(
+			reply("A1"),
+			toolCalls([{ name: "slow", args: { gate: "fresh-busy" } }]),
+			toolCall("write", { path: "src/b.ts", content: "y" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt("OLD-TASK: the parser");
+		await harness.prompt("/reset");
+		const run = harness.prompt("continue");
+		await g.started.promise;
+		await harness.prompt("/reset --fresh");
+		g.release.resolve();
+		await run;
+		const last = allText(harness.requests.at(-1));
+		expect(last).toContain("starts here because you called new_context");
+		expect(last).not.toContain("OLD-TASK");
+		// The request that started the run is from before the fresh start too.
+		expect(last).not.toContain("The user's most recent request");
+		expect(last).toContain("Files it modified (they already contain that work): src/b.ts");
+	});
+
+	it("requestsBeforeResets after the user changed the task: the boot note says which request is newest and that the newer one wins", async () => {
+		harness = await startSession();
+		harness.script(
+			reply("A1"),
+			toolCall("write", { path: "docs/b.md", content: "x" }),
+			toolCall("new_context", {}),
+			reply("on"),
+		);
+		await harness.prompt("OLD-TASK: port the parser");
+		await harness.prompt("/reset");
+		await harness.prompt("NEW-TASK: write the unrelated docs");
+		const text = allText(harness.requests.at(-1));
+		const newest = text.indexOf("The user's most recent request, verbatim:\nNEW-TASK");
+		const older = text.indexOf(
+			"The user's older requests, newest first (where they differ, the newer one wins):\nOLD-TASK",
+		);
+		expect(newest).toBeGreaterThan(-1);
+		expect(older).toBeGreaterThan(newest);
 	});
 
 	it("requestsBeforeResets cuts a long earlier request instead of dropping it", async () => {

@@ -96,7 +96,7 @@ export function outsideDigest(text: string): string {
 
 /** The closing line of every boot text (texts.ts `closingLine`). */
 const BOOT_END =
-	/\n(?:Go on from the next action\.[^\n]*|Go on from where the previous window stopped\.[^\n]*|Continue the task from here\.|Go on with the turn in progress\.|No earlier task is carried over:[^\n]*)/;
+	/\n(?:Go on from the next action\.[^\n]*|Go on from where the previous window stopped[.;][^\n]*|Continue the task from here\.|Where the user's new message goes on with this task,[^\n]*|Go on with the turn in progress\.|No earlier task is carried over:[^\n]*)/;
 const BOOT_TEXT = new RegExp(`\\[pi-reset\\] Context window[\\s\\S]*?${BOOT_END.source}`, "g");
 
 /**

@@ -33,13 +33,49 @@ describe("reduceReset", () => {
 		expect(second.state).toBe(first.state);
 	});
 
-	it("alreadyPending: a /reset note given while a reset is pending is its handoff; the model's second call changes nothing", () => {
+	it("alreadyPending: a /reset note given while a reset is pending is its handoff, after which the model's handoff stays; the model's second call changes nothing", () => {
 		const first = run(on, toolRequest);
 		expect(run(first.state, { ...toolRequest, handoff: "other" }).state).toBe(first.state);
 		const second = run(first.state, { type: "request", source: "command", handoff: "note", streaming: true });
 		expect(second.effect).toMatchObject({ type: "already-pending", handoff: "this" });
-		expect(second.state.request?.handoff).toBe("note");
-		expect(second.state.handoff).toMatchObject({ text: "note", source: "command" });
+		const both = "The user's note for this reset (/reset): note\n\nH";
+		expect(second.state.request?.handoff).toBe(both);
+		expect(second.state.handoff).toMatchObject({ text: both, source: "command" });
+		// The user's own later note replaces the user's earlier one.
+		const third = run(second.state, { type: "request", source: "command", handoff: "n2", streaming: true });
+		expect(third.state.request?.handoff).toBe("n2");
+	});
+
+	it("alreadyPending: /reset --fresh while a reset is pending makes it a fresh start, with or without a note", () => {
+		const first = run(on, { type: "request", source: "command", handoff: undefined, streaming: false });
+		const bare = run(first.state, {
+			type: "request",
+			source: "command",
+			handoff: undefined,
+			streaming: false,
+			fresh: true,
+		});
+		expect(bare.effect).toMatchObject({ type: "already-pending", fresh: true });
+		expect(bare.state.request).toMatchObject({ fresh: true, handoff: undefined });
+		const noted = run(first.state, {
+			type: "request",
+			source: "command",
+			handoff: "N",
+			streaming: false,
+			fresh: true,
+		});
+		expect(noted.effect).toMatchObject({ type: "already-pending", fresh: true, handoff: "this" });
+		expect(noted.state.request).toMatchObject({ fresh: true, handoff: "N" });
+		// Fresh already: nothing changes.
+		expect(
+			run(bare.state, {
+				type: "request",
+				source: "command",
+				handoff: undefined,
+				streaming: false,
+				fresh: true,
+			}).state,
+		).toBe(bare.state);
 	});
 
 	it("a request while idle waits for the next run", () => {

@@ -74,8 +74,10 @@ function doneText(fresh: boolean, note: boolean): string {
 	return `Reset: a fresh context window starts here; ${carriedText(fresh, note, "the previous window")}.`;
 }
 
-/** A `/reset` while one is pending: a note is never dropped (reducer.ts `alreadyPending`). */
-function pendingText(handoff: "this" | "next" | undefined): string {
+/** A `/reset` while one is pending: a note or `--fresh` is never dropped (reducer.ts `alreadyPending`). */
+function pendingText(handoff: "this" | "next" | undefined, fresh: boolean | undefined): string {
+	if (fresh)
+		return `A reset is already pending for this window; it now starts fresh${handoff === "this" ? " with your note" : ""}.`;
 	if (handoff === "this") return "A reset is already pending for this window; it carries your note.";
 	if (handoff === "next") return "A reset is already under way; your note is kept for the reset after it.";
 	return "A reset is already pending for this window.";
@@ -158,7 +160,7 @@ export function registerResetCommand(
 				notify(ctx, "pi-reset is off for this session; /reset on turns it back on.", "warning");
 				break;
 			case "already-pending":
-				notify(ctx, pendingText(effect.handoff), "info");
+				notify(ctx, pendingText(effect.handoff, effect.fresh), "info");
 				break;
 			case "arm-boundary":
 				notify(ctx, "Reset requested: it happens at the next boundary of the current run.", "info");

@@ -49,13 +49,14 @@ const MIN_EARLIER_CHARS = 200;
 
 /**
  * Rule requestsBeforeResets: the user's requests before the newest one, each from a window before
- * a pi-reset reset (newest first), as long as the newest request was given in the closing window.
- * After an idle `/reset` the user's next message ("continue") is the newest request of the next
- * window; without these, a second `/reset` and "continue" would carry "continue" alone and the task
- * would be lost. Within one window only its newest request counts; a `/reset --fresh` or another
- * extension's compaction ends the chain. At most {@link MAX_EARLIER_REQUESTS}, within `budget`
- * characters in all. Walks the closing window and, only when the user spoke there, the windows
- * before it up to the requests found (read at a reset only).
+ * a pi-reset reset (newest first). After an idle `/reset` the user's next message ("continue") is
+ * the newest request of the next window; without these, a second `/reset` and "continue" would
+ * carry "continue" alone and the task would be lost. Windows the model opened with no user message
+ * in them (an autonomous run) are read past to the newest request, so the chain is the same as in
+ * the window that run started in. Within one window only its newest request counts; a
+ * `/reset --fresh` or another extension's compaction ends the chain. At most
+ * {@link MAX_EARLIER_REQUESTS}, within `budget` characters in all. Walks back to the newest request
+ * and the windows before it up to the requests found (read at a reset only).
  */
 export function requestsBeforeResets(
 	session: Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry">,
@@ -72,8 +73,10 @@ export function requestsBeforeResets(
 	let opening: CompactionEntry | undefined;
 	const cross = (compaction: CompactionEntry): boolean => {
 		const ours = readResetDetails(compaction.details) !== undefined;
-		if (!newestSeen || !ours || fresh || compaction.summary.includes(FRESH_START_LINE)) return false;
-		crossed = true;
+		if (!ours || fresh || compaction.summary.includes(FRESH_START_LINE)) return false;
+		// Before the newest request is seen (an autonomous run: windows the model opened with no
+		// user message in them), the chain starts where the newest request is.
+		crossed = newestSeen;
 		fresh = false;
 		return true;
 	};

@@ -6,6 +6,7 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
+import { MODIFIED_FILES_LABEL } from "./texts.js";
 import { contentText } from "./window.js";
 
 /** Largest digest in characters (about 1,000 tokens by Pi's chars/4 estimate); see bench `reset-digest`. */
@@ -121,8 +122,7 @@ export function windowDigest(branch: readonly SessionEntry[], fileOps?: FileList
 	for (const path of failedChanges) if (!changed.has(path)) modified.delete(path);
 	for (const path of modified) read.delete(path);
 	const lines: string[] = [];
-	if (modified.size > 0)
-		lines.push(`Files it modified (they already contain that work): ${list([...modified])}`);
+	if (modified.size > 0) lines.push(`${MODIFIED_FILES_LABEL} ${list([...modified])}`);
 	if (tools.length > 0) lines.push(`Tools it ran last (newest first): ${tools.join("; ")}`);
 	if (answer) {
 		const excerpt = answer.length <= MAX_ANSWER_CHARS ? answer : `${cutText(answer, MAX_ANSWER_CHARS)}…`;

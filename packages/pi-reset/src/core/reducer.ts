@@ -99,9 +99,11 @@ function boundaryStep(state: ResetState, event: Extract<ResetEvent, { type: "bou
 }
 
 /**
- * Rule: a note the user gives with `/reset` while a reset is pending is not dropped. It becomes the
+ * Rule: what the user asks with `/reset` while a reset is pending is not dropped. A note becomes the
  * pending handoff: the pending reset carries it, or (when that reset is already handed to Pi with
- * its opening note written) the next reset does. The model's second `new_context` is told that it
+ * its opening note written) the next reset does. A handoff the model wrote for the pending reset is
+ * kept after the user's note (it is the work's state; the note does not replace it), and
+ * `--fresh` makes the pending reset a fresh start. The model's second `new_context` is told that it
  * changed nothing (the first handoff of a batch stays).
  */
 function alreadyPending(
@@ -109,13 +111,29 @@ function alreadyPending(
 	pending: ResetRequest,
 	event: Extract<ResetEvent, { type: "request" }>,
 ): Step {
-	if (!event.handoff || event.source !== "command")
-		return { state, effect: { type: "already-pending", request: pending } };
-	const handoff: PendingHandoff = { text: event.handoff, source: event.source, windowId: pending.windowId };
 	const served = state.request === pending;
+	const fresh = served && event.fresh === true && !pending.fresh;
+	if ((!event.handoff && !fresh) || event.source !== "command")
+		return { state, effect: { type: "already-pending", request: pending } };
+	const model = served && state.handoff?.source === "tool" ? state.handoff.text : undefined;
+	const text =
+		event.handoff && model
+			? `The user's note for this reset (/reset): ${event.handoff}\n\n${model}`
+			: event.handoff;
+	const handoff: PendingHandoff | undefined = text
+		? { text, source: event.source, windowId: pending.windowId }
+		: state.handoff;
+	const request = served
+		? { ...pending, handoff: text ?? pending.handoff, fresh: pending.fresh || fresh }
+		: state.request;
 	return {
-		state: { ...state, handoff, request: served ? { ...pending, handoff: event.handoff } : state.request },
-		effect: { type: "already-pending", request: pending, handoff: served ? "this" : "next" },
+		state: { ...state, handoff, request },
+		effect: {
+			type: "already-pending",
+			request: pending,
+			...(event.handoff ? { handoff: served ? "this" : "next" } : {}),
+			...(fresh ? { fresh } : {}),
+		},
 	};
 }
 

@@ -215,6 +215,8 @@ export type ResetEffect =
 			readonly request: ResetRequest;
 			/** Where the request's handoff went: the pending reset carries it, or the next one does. */
 			readonly handoff?: "this" | "next";
+			/** `/reset --fresh` made the pending reset a fresh start. */
+			readonly fresh?: boolean;
 	  }
 	| { readonly type: "arm-boundary"; readonly request: ResetRequest }
 	| { readonly type: "queued-next-run"; readonly request: ResetRequest }

@@ -72,6 +72,9 @@ export function quoteData(text: string): string {
 export const RECALL_LINE =
 	"Earlier windows can be searched: context_recall with a query (or a ref) returns their text.";
 
+/** The digest's line naming the files a window modified (digest.ts writes it; the closing line reads it). */
+export const MODIFIED_FILES_LABEL = "Files it modified (they already contain that work):";
+
 /** The boot note's line for `/reset --fresh` (a later reset in a row reads no further back than it). */
 export const FRESH_START_LINE =
 	"The user asked for a fresh start: nothing else from the earlier windows is carried over.";
@@ -98,7 +101,8 @@ export function bootText(facts: BootFacts): string {
 		if (facts.earlierRequests?.length)
 			lines.push(
 				"",
-				"The user's earlier requests, each from a window before a reset (newest first):",
+				// A user who changed the task: the older requests are context, never the task again.
+				"The user's older requests, newest first (where they differ, the newer one wins):",
 				...facts.earlierRequests.flatMap((request, i) => (i === 0 ? [] : [""]).concat(quoteData(request))),
 			);
 	}
@@ -119,14 +123,22 @@ export function bootText(facts: BootFacts): string {
 
 /**
  * The last line: where to go on from, never "start over", and never "continue the task" when
- * nothing says what the task is.
+ * nothing says what the task is. After an idle `/reset` the user's new message follows and
+ * decides: the old task goes on only where that message goes on with it (a new topic wins).
  */
 function closingLine(facts: BootFacts): string {
+	const asked =
+		facts.kept === "prompt" ? "Where the user's new message goes on with this task, go on" : "Go on";
 	if (facts.handoff)
-		return "Go on from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.";
-	if (facts.digest)
-		return "Go on from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.";
-	if (facts.userRequest) return "Continue the task from here.";
+		return `${asked} from the next action. Work the handoff lists as done is finished: do not redo it; check it only if something contradicts it.`;
+	// Only a digest that lists modified files can say the finished work is in them.
+	if (facts.digest?.includes(MODIFIED_FILES_LABEL))
+		return `${asked} from where the previous window stopped. Its finished work is in the files it modified: read them when you need their state; do not redo it.`;
+	if (facts.digest) return `${asked} from where the previous window stopped; do not redo its finished work.`;
+	if (facts.userRequest)
+		return facts.kept === "prompt"
+			? "Where the user's new message goes on with this task, continue it from here."
+			: "Continue the task from here.";
 	if (facts.kept === "turn") return "Go on with the turn in progress.";
 	return facts.kept === "prompt"
 		? "No earlier task is carried over: start from the user's new message."

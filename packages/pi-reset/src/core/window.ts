@@ -9,6 +9,7 @@ import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { cutText } from "@pi-lifecycle/lifecycle-kit/text";
 import { foreignWindowId } from "./compaction-peers.js";
 import { INITIAL_WINDOW, type PendingHandoff, type WindowState } from "./reducer.js";
+import { FRESH_START_LINE } from "./texts.js";
 
 /** Key of pi-reset's data in a compaction entry's `details`. */
 export const DETAILS_KEY = "pi-reset";
@@ -173,13 +174,40 @@ export function contentText(content: unknown): string {
 
 /** The most recent user message text found walking back over entries (newest first). */
 export function lastUserRequest(newestFirst: Iterable<SessionEntry>): string | undefined {
-	for (const entry of newestFirst) {
+	for (const entry of sinceFreshStart(newestFirst)) {
 		if (entry.type === "message" && entry.message.role === "user") {
 			const text = contentText(entry.message.content).trim();
 			if (text) return text;
 		}
 	}
 	return undefined;
+}
+
+/**
+ * Rule: a fresh start ends what is carried. The entries of a newest-first walk up to the opening of
+ * the window a `/reset --fresh` opened (its summary or its boot note says so), the entries that
+ * window's compaction kept included: a later reset quotes no request from before the fresh start,
+ * also when the run that was going on then goes on in the fresh window.
+ */
+export function* sinceFreshStart(newestFirst: Iterable<SessionEntry>): Generator<SessionEntry> {
+	let fresh = false;
+	/** The first entry a fresh window's compaction kept: the walk ends after it. */
+	let lastKept: string | undefined;
+	for (const entry of newestFirst) {
+		if (entry.type === "compaction") {
+			const opensFresh = fresh || entry.summary.includes(FRESH_START_LINE);
+			fresh = false;
+			if (opensFresh) {
+				// A compaction that keeps nothing names no entry, or itself.
+				if (!entry.firstKeptEntryId || entry.firstKeptEntryId === entry.id) return;
+				lastKept = entry.firstKeptEntryId;
+			}
+		} else if (entry.type === "custom_message" && entry.customType === BOOT_MESSAGE) {
+			fresh = contentText(entry.content).includes(FRESH_START_LINE);
+		}
+		yield entry;
+		if (entry.id === lastKept) return;
+	}
 }
 
 /** Entries of `branch` from the newest back. */
