@@ -5,7 +5,9 @@
  */
 import { type SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { LastUserRequest } from "../src/adapters/last-request.js";
+import { EarlierRequests, LastUserRequest, requestsBeforeResets } from "../src/adapters/last-request.js";
+import { FRESH_START_LINE } from "../src/core/texts.js";
+import { resetDetails } from "../src/core/window.js";
 
 function user(text: string) {
 	return { role: "user" as const, content: [{ type: "text" as const, text }], timestamp: Date.now() };
@@ -114,5 +116,58 @@ describe("the user's request for a boot message", () => {
 				id === leafOfA ? { ...entryOfB, id: leafOfA, parentId: null } : undefined,
 		};
 		expect(requests.find(lookalike)).toBe("Request in B.");
+	});
+});
+
+describe("the user's earlier requests for a boot message (requestsBeforeResets, cached)", () => {
+	/** A pi-reset reset that keeps nothing of the window it closes. */
+	const reset = (session: SessionManager, summary = "[pi-reset] Context window") =>
+		session.appendCompaction(
+			summary,
+			null,
+			1000,
+			resetDetails(`w${session.getEntries().length}`, 1, "new_context"),
+		);
+
+	it("an autonomous run's later resets walk back only over the entries added since the previous reset", () => {
+		const session = SessionManager.inMemory("/tmp");
+		session.appendMessage(user("Port the parser to Rust."));
+		session.appendMessage(assistant("on it"));
+		reset(session);
+		session.appendMessage(user("continue"));
+		for (let i = 0; i < 500; i++) session.appendMessage(assistant(`step ${i}`));
+		const earlier = new EarlierRequests();
+		const probe = counted(session);
+		expect(earlier.find(probe.view, 4000)).toEqual(["Port the parser to Rust."]);
+		expect(probe.lookups()).toBeGreaterThan(500);
+		for (let round = 0; round < 3; round++) {
+			reset(session);
+			for (let i = 0; i < 10; i++) session.appendMessage(assistant(`round ${round} step ${i}`));
+			probe.reset();
+			expect(earlier.find(probe.view, 4000)).toEqual(["Port the parser to Rust."]);
+			expect(probe.lookups()).toBeLessThanOrEqual(12);
+			expect(requestsBeforeResets(session, 4000)).toEqual(["Port the parser to Rust."]);
+		}
+	});
+
+	it("the cached answer gives way to what was added since: a new request, a fresh start, another extension's compaction", () => {
+		const session = SessionManager.inMemory("/tmp");
+		session.appendMessage(user("Port the parser to Rust."));
+		reset(session);
+		session.appendMessage(user("continue"));
+		session.appendMessage(assistant("working"));
+		const earlier = new EarlierRequests();
+		expect(earlier.find(session, 4000)).toEqual(["Port the parser to Rust."]);
+		reset(session);
+		session.appendMessage(user("Now write the docs."));
+		expect(earlier.find(session, 4000)).toEqual(requestsBeforeResets(session, 4000));
+		expect(earlier.find(session, 4000)).toEqual(["continue", "Port the parser to Rust."]);
+		reset(session, `[pi-reset] Context window\n${FRESH_START_LINE}`);
+		session.appendMessage(assistant("fresh window"));
+		expect(earlier.find(session, 4000)).toEqual(requestsBeforeResets(session, 4000));
+		session.appendCompaction("another extension's summary", null, 1000, { theirs: true });
+		session.appendMessage(assistant("after their compaction"));
+		expect(earlier.find(session, 4000)).toEqual([]);
+		expect(requestsBeforeResets(session, 4000)).toEqual([]);
 	});
 });

@@ -14,7 +14,7 @@ import { DIGEST_BUDGET_CHARS, windowDigest } from "../core/digest.js";
 import { type CarriedWork, NOTHING_CARRIED } from "../core/reducer.js";
 import { bound, FRESH_START_LINE } from "../core/texts.js";
 import { BOOT_MESSAGE, contentText, HANDOFF_ENTRY, readHandoff, readResetDetails } from "../core/window.js";
-import { LastUserRequest, requestsBeforeResets } from "./last-request.js";
+import { EarlierRequests, LastUserRequest } from "./last-request.js";
 import { TOOL_NAME } from "./tool.js";
 
 type Session = ExtensionContext["sessionManager"];
@@ -120,13 +120,14 @@ function digestOf(work: WindowWork): string | undefined {
 /** Creates the reader of one runtime (its request lookup is cached per session). */
 export function createWorkReader(maxRequestChars: () => number): WorkReader {
 	const userRequest = new LastUserRequest();
+	const earlierRequests = new EarlierRequests();
 	return {
 		read(session, windowStart) {
 			try {
 				const request = userRequest.find(session);
 				return {
 					userRequest: request ? bound(request, maxRequestChars()) : undefined,
-					earlierRequests: request ? requestsBeforeResets(session, maxRequestChars()) : undefined,
+					earlierRequests: request ? earlierRequests.find(session, maxRequestChars()) : undefined,
 					digest: digestOf(windowWork(session, windowStart)),
 				};
 			} catch {

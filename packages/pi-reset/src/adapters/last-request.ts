@@ -42,6 +42,32 @@ export class LastUserRequest {
 	}
 }
 
+/** The walk reached the leaf an earlier walk started from: that walk's answer stands. */
+const UNCHANGED = Symbol("unchanged");
+
+/**
+ * One runtime's cached {@link requestsBeforeResets}. In an autonomous run the newest request lies
+ * far behind the leaf, and every reset would walk back to it (O(session)); the answer is kept with
+ * the leaf it was read from, and the next reset walks back only over the entries added since.
+ */
+export class EarlierRequests {
+	#key: string | undefined;
+	#leafId: string | null = null;
+	#found: string[] = [];
+
+	/** The user's requests before the newest one (see {@link requestsBeforeResets}). */
+	find(session: Session, budget: number): string[] {
+		const key = `${session.getSessionId()}\n${budget}`;
+		const stop = key === this.#key ? (this.#leafId ?? undefined) : undefined;
+		const read = readRequestsBeforeResets(session, budget, stop);
+		const found = read === UNCHANGED ? this.#found : read;
+		this.#key = key;
+		this.#leafId = session.getLeafId();
+		this.#found = found;
+		return found;
+	}
+}
+
 /** Most earlier requests a new window carries. */
 const MAX_EARLIER_REQUESTS = 4;
 /** Least room (characters) worth quoting one more earlier request in. */
@@ -62,6 +88,20 @@ export function requestsBeforeResets(
 	session: Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry">,
 	budget: number,
 ): string[] {
+	const read = readRequestsBeforeResets(session, budget, undefined);
+	return read === UNCHANGED ? [] : read;
+}
+
+/**
+ * {@link requestsBeforeResets}; with `stopAt` (the leaf an earlier walk started from) it returns
+ * {@link UNCHANGED} when it reaches that entry with nothing read that could change the answer (no
+ * request, no chain-ending reset, no window half read).
+ */
+function readRequestsBeforeResets(
+	session: Pick<ExtensionContext["sessionManager"], "getLeafId" | "getEntry">,
+	budget: number,
+	stopAt: string | undefined,
+): string[] | typeof UNCHANGED {
 	const found: string[] = [];
 	let used = 0;
 	let newestSeen = false;
@@ -81,6 +121,7 @@ export function requestsBeforeResets(
 		return true;
 	};
 	for (const entry of walkBackFromLeaf(session)) {
+		if (entry.id === stopAt && !newestSeen && !fresh && !opening) return UNCHANGED;
 		if (entry.type === "compaction") {
 			if (opening) return found;
 			if (entry.firstKeptEntryId && entry.firstKeptEntryId !== entry.id) opening = entry;
