@@ -77,10 +77,11 @@ const ENGLISH =
  * Everyday words of other languages that English text does not use ("aber", "mais", "pero", "nog",
  * "jeszcze"…): one of them means the summary is not English, whatever English words or code it
  * quotes ("Parser implemented, aber Tests fehlen noch."). Words English shares or finished summaries
- * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out.
+ * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out, and
+ * so are the names of tools, fonts and functions ("Jest", "Noto Sans", "sin", "ALE", "Webpack Encore", "mangler").
  */
 const FOREIGN =
-	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|sans|sin|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|mangler|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|encore|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
+	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|jeszcze|nie|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
 
 /**
  * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
