@@ -35,7 +35,10 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	// …in any common phrasing: "let me add", "the plan is to", "I need to", "I plan to", "I am about
 	// to", a sentence starting "Will implement" or "Going to add", "Proposed approach:".
 	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
-	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
+	// "Next steps:" lists work to come, unless its first item is the user's to do once the goal is
+	// done ("review and merge the PR", "you may want to tag a release", "optional: deploy").
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)next steps?\s*:(?!\s*(?:[-*]\s*)?(?:none|n\/a|nothing|you|your|optional(?:ly)?|if you|consider|feel free|when you|review|merge|release|publish|deploy|announce|approve|ship|tag|cut)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
 
@@ -83,14 +86,20 @@ const ENGLISH =
 const FOREIGN =
 	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|jeszcze|nie|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
 
+/** A quotation in double, typographic or corner quotes, or in single quotes that are not apostrophes. */
+const QUOTED =
+	/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu;
+
 /**
- * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
+ * The words of a summary, without its code and quotations: `code spans`, URLs, paths and file names, identifiers
  * (camelCase, snake_case), flags, numbers and versions. Terse developer summaries are mostly code
  * ("Renamed getUser → fetchUser across 12 files; build OK."), and code is in no language.
  */
 export function proseWords(summary: string): string[] {
 	return summary
 		.replace(/`[^`]*`/g, " ")
+		// A quoted message ("Datei nicht gefunden", «Accès refusé») is the program's words, not the summary's.
+		.replace(QUOTED, " ")
 		.replace(/\b[a-z][a-z+.-]*:\/\/\S+/gi, " ")
 		.split(/\s+/)
 		.map((token) => token.replace(/^[("'[{<]+|[)"'\]}>.,;:!?]+$/g, ""))

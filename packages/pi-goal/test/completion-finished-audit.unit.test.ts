@@ -1,0 +1,52 @@
+/**
+ * Review of the widened completion guard (the other half): finished English summaries that the
+ * widened rules must accept at once. A wrong question costs the user a request and their trust.
+ */
+import { describe, expect, it } from "vitest";
+import { decideCompletion } from "../src/core/completion.js";
+
+const decide = (summary: string) => decideCompletion(summary, "g-1", new Set(), { toolWork: true });
+
+describe("completion guard: finished English summaries are accepted at once", () => {
+	it("English naming tools, fonts and functions that are also words of another language (Jest, Noto Sans, sin, ALE, Encore, mangler) is English", () => {
+		for (const summary of [
+			"Migrated the test suite from Jest to Vitest; all 212 tests pass.",
+			"Ran jest: 42 passed, 0 failed.",
+			"Switched the body font to Noto Sans; visual snapshots updated and passing.",
+			"Implemented sin, cos and tan in the math module; 30 new tests pass.",
+			"Configured ALE for the repo's linters and fixed the warnings it reported.",
+			"Set up Webpack Encore for the asset build; `yarn encore production` succeeds.",
+			"Fixed the name mangler so reserved words are kept; terser tests pass.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
+	it("English text quoting an error message in another language is English", () => {
+		for (const summary of [
+			'Fixed the crash "Datei nicht gefunden: config.json" on German Windows; the loader now falls back to defaults. Tests pass.',
+			"Fixed the “Файл не найден” crash on Russian Windows; tests pass.",
+			"Handled «Accès refusé, le fichier est verrouillé» from the French SMB server; added a test, all tests pass.",
+			"Fixed the „Zugriff verweigert, Datei ist noch gesperrt“ error when saving; tests pass.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
+	it("a Next steps section of things for the user, after finished goal work, is accepted at once", () => {
+		for (const summary of [
+			"Added the flag and its test. All tests pass.\n\nNext steps: review and merge the PR when you are ready.",
+			"Added the flag and its test. All tests pass.\n\nNext steps:\n- Review the PR\n- Cut a release",
+			"Done: all tests pass. Next step: merge the PR.",
+			"Implemented the exporter; 12 tests pass.\nNext steps (optional): deploy to staging and announce the flag.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
+	it("a Next steps list of goal work, and a non-English admission quoting English, are still asked", () => {
+		for (const summary of [
+			"Good progress: the core is implemented. Next steps: add tests and docs.",
+			"Parser implemented.\nNext steps:\n- write the tests\n- update the docs",
+			'Parser implemented, "all tests pass", aber die Doku fehlt noch.',
+		])
+			expect(decide(summary), summary).toMatchObject({ accept: false });
+	});
+});
