@@ -41,11 +41,35 @@ describe("completion guard: finished English summaries are accepted at once", ()
 			expect(decide(summary), summary).toEqual({ accept: true });
 	});
 
+	it("a plan, to-do or remaining line that says it is all done (Plan: done, TODO: all done, Remaining: 0) is accepted at once", () => {
+		for (const summary of [
+			"Plan: done. Added the flag and its test; all tests pass.",
+			"Plan: completed as written; the flag, its test and the docs are in. Tests pass.",
+			"TODO: all items done; `rg TODO` finds nothing.",
+			"Remaining: 0 failing tests; all 212 pass.",
+			"Implemented the exporter; tests pass.\nRemaining: zero open items.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
+	it("CJK identifiers written as code without backticks (member access, calls) are code, not words", () => {
+		for (const summary of [
+			"Fixed the lookup of user.名前 in the profile page; tests pass.",
+			"Implemented 合計を計算する() in src/math.ts; tests pass.",
+			"Renamed 保存.handler to save.handler and fixed the café ünïcode labels; all tests pass.",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
 	it("a Next steps list of goal work, and a non-English admission quoting English, are still asked", () => {
 		for (const summary of [
 			"Good progress: the core is implemented. Next steps: add tests and docs.",
 			"Parser implemented.\nNext steps:\n- write the tests\n- update the docs",
 			'Parser implemented, "all tests pass", aber die Doku fehlt noch.',
+			"Plan: 1) add the flag 2) add tests. I will implement this now.",
+			"TODO: write the tests and the docs.",
+			"Remaining: the docs and a changelog entry.",
+			"Parser implemented; 测试还没写。",
 		])
 			expect(decide(summary), summary).toMatchObject({ accept: false });
 	});

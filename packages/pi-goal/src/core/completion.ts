@@ -31,11 +31,11 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	// …unless the clause says it was before the change ("Tests fail on main without this patch").
 	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b(?![^.;\n]*\b(?:without|before|until|unless|prior to)\b)/im,
 	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
-	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
+	/^\s*(?:#+\s*)?(?:my )?plan\s*:(?!\s*(?:done|complete|completed|finished|executed)\b(?!\s+(?:with|except|but)\b))|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
 	// …in any common phrasing: "let me add", "the plan is to", "I need to", "I plan to", "I am about
 	// to", a sentence starting "Will implement" or "Going to add", "Proposed approach:".
 	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
-	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing|0|zero|all (?:\w+ )?(?:done|complete|completed|finished|checked off))\b)/im,
 	// "Next steps:" lists work to come, unless its first item is the user's to do once the goal is
 	// done ("review and merge the PR", "you may want to tag a release", "optional: deploy").
 	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)next steps?\s*:(?!\s*(?:[-*]\s*)?(?:none|n\/a|nothing|you|your|optional(?:ly)?|if you|consider|feel free|when you|review|merge|release|publish|deploy|announce|approve|ship|tag|cut)\b)/im,
@@ -91,9 +91,10 @@ const QUOTED =
 	/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu;
 
 /**
- * The words of a summary, without its code and quotations: `code spans`, URLs, paths and file names, identifiers
- * (camelCase, snake_case), flags, numbers and versions. Terse developer summaries are mostly code
- * ("Renamed getUser → fetchUser across 12 files; build OK."), and code is in no language.
+ * The words of a summary, without its code and quotations: `code spans`, quoted messages, URLs,
+ * paths and file names, identifiers (camelCase, snake_case, `user.名前`, `合計()`), flags, numbers
+ * and versions. Terse developer summaries are mostly code ("Renamed getUser → fetchUser across 12
+ * files; build OK."), and code is in no language.
  */
 export function proseWords(summary: string): string[] {
 	return summary
@@ -103,7 +104,7 @@ export function proseWords(summary: string): string[] {
 		.replace(/\b[a-z][a-z+.-]*:\/\/\S+/gi, " ")
 		.split(/\s+/)
 		.map((token) => token.replace(/^[("'[{<]+|[)"'\]}>.,;:!?]+$/g, ""))
-		.filter((token) => /\p{L}/u.test(token) && !/[/\\_=@#$\d]|\w\.\w|^[-+]|\p{Ll}\p{Lu}/u.test(token));
+		.filter((token) => /\p{L}/u.test(token) && !/[/\\_=@#$\d(]|[\p{L}\p{N}]\.[\p{L}\p{N}]|^[-+]|\p{Ll}\p{Lu}/u.test(token));
 }
 
 /**
