@@ -52,6 +52,17 @@ describe("completion guard: finished English summaries are accepted at once", ()
 			expect(decide(summary), summary).toEqual({ accept: true });
 	});
 
+	it("a numbered Next steps list for the user, 'Remaining TODOs: 0', 'Let me add:' as an aside and a plan for a release are accepted at once", () => {
+		for (const summary of [
+			"Implemented the export; all tests pass.\n\nNext steps:\n1. Review the diff\n2. Merge",
+			"Done. Remaining TODOs: 0.",
+			"Open items: none. Outstanding work: 0.",
+			"Tested on Node 20 and 22. Let me add: the CI matrix now covers both.",
+			"Fixed the bug and added a regression test; tests pass. The plan is to release it in 2.3.1 (your call).",
+		])
+			expect(decide(summary), summary).toEqual({ accept: true });
+	});
+
 	it("CJK identifiers written as code without backticks (member access, calls) are code, not words", () => {
 		for (const summary of [
 			"Fixed the lookup of user.名前 in the profile page; tests pass.",
@@ -70,6 +81,10 @@ describe("completion guard: finished English summaries are accepted at once", ()
 			"TODO: write the tests and the docs.",
 			"Remaining: the docs and a changelog entry.",
 			"Parser implemented; 测试还没写。",
+			"Implemented the export.\nNext steps:\n1. Write the tests\n2. Update the docs",
+			"Remaining TODOs: 2 (error recovery, docs).",
+			"Let me add the missing test now.",
+			"The plan is to refactor the parser and then add tests.",
 		])
 			expect(decide(summary), summary).toMatchObject({ accept: false });
 	});

@@ -15,7 +15,7 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	// "'not yet implemented' panic" narrate fixed work.
 	/\b(?:is|are|has|have|remains?|still) not yet\b|^\s*(?:[-*]\s*)?(?:[\w ]{1,40}:\s*)?not (?:yet|done|written|started)\b|\bnot (?:done|finished|complete|working) yet\b/im,
 	/\b(?:haven't|have not|hasn't|has not) (?:yet )?(?:been )?(?:run|tested|verified|implemented|finished|completed)\b/i,
-	/(?<!\b(?:no|any|without) )\b(?:remaining|outstanding|unfinished|open) (?:work|tasks?|items?|steps?|todos?)\s*(?::|include|are)(?!\s*(?:none|n\/a|nothing)\b)/i,
+	/(?<!\b(?:no|any|without) )\b(?:remaining|outstanding|unfinished|open) (?:work|tasks?|items?|steps?|todos?)\s*(?::|include|are)(?!\s*(?:none|n\/a|nothing|0|zero)\b)/i,
 	/(?<!\b(?:nothing|no work|no more|none)(?: is| was)? )\b(?:left|remains?|remaining) to (?:do|implement|fix|finish|be done)\b/i,
 	/\b(?:is|are|only|still|remains?) (?:partially|partly|half) (?:done|complete|completed|implemented|working|fixed)\b|^\s*(?:[-*]\s*)?(?:partially|partly) (?:done|complete|completed|implemented)\b/im,
 	/\b(?:is|are|still|as) (?:a |an )?work in progress\b|^\s*(?:[-*]\s*)?work in progress\b/im,
@@ -34,11 +34,11 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	/^\s*(?:#+\s*)?(?:my )?plan\s*:(?!\s*(?:done|complete|completed|finished|executed)\b(?!\s+(?:with|except|but)\b))|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
 	// …in any common phrasing: "let me add", "the plan is to", "I need to", "I plan to", "I am about
 	// to", a sentence starting "Will implement" or "Going to add", "Proposed approach:".
-	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
+	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b(?!\s*(?::|that\b))|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire|do|make|change|rewrite|replace|remove|move|split|migrate|port|test|use)\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire|do|make|change|rewrite|replace|remove|move|split|migrate|port|test|use)\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
 	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing|0|zero|all (?:\w+ )?(?:done|complete|completed|finished|checked off))\b)/im,
 	// "Next steps:" lists work to come, unless its first item is the user's to do once the goal is
 	// done ("review and merge the PR", "you may want to tag a release", "optional: deploy").
-	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)next steps?\s*:(?!\s*(?:[-*]\s*)?(?:none|n\/a|nothing|you|your|optional(?:ly)?|if you|consider|feel free|when you|review|merge|release|publish|deploy|announce|approve|ship|tag|cut)\b)/im,
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)next steps?\s*:(?!\s*(?:[-*]|\d+[.)])?\s*(?:none|n\/a|nothing|you|your|optional(?:ly)?|if you|consider|feel free|when you|review|merge|release|publish|deploy|announce|approve|ship|tag|cut)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
 
