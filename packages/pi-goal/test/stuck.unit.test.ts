@@ -138,6 +138,12 @@ describe("stuck facts", () => {
 		expect(normalizeToolOutput("Backfilled rows 40001-41000")).not.toBe(
 			normalizeToolOutput("Backfilled rows 41001-42000"),
 		);
+		expect(normalizeToolOutput("Imported ids 41001000-41002000")).not.toBe(
+			normalizeToolOutput("Imported ids 41002001-41003000"),
+		);
+		expect(normalizeToolOutput("HEAD is now at 9fceb02d0ae598e95dc970b74767f19372d61af8")).toBe(
+			normalizeToolOutput("HEAD is now at 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
+		);
 		expect(normalizeToolOutput("ts=1764748871123 listening on 127.0.0.1:54321 at 14:01:22")).toBe(
 			normalizeToolOutput("ts=1764748899456 listening on 127.0.0.1:60123 at 14:02:07"),
 		);

@@ -111,7 +111,8 @@ export function normalizeToolOutput(text: string): string {
 		.replace(/(?<!:)\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
 		.replace(/\b(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?(?:ms|s)\b/gi, "<dur>")
 		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")
-		.replace(/\b[0-9a-f]{8,}\b/gi, "<id>")
+		// A hex id has a letter in it: a long decimal number is a count or a row id, not an id of the run.
+		.replace(/\b(?=[0-9]*[a-f])[0-9a-f]{8,}\b/gi, "<id>")
 		// Epoch timestamps and ephemeral ports; other long numbers (row ids, cursors, counts) are work.
 		.replace(/\b1\d{9}(?:\d{3})?\b/g, "<time>")
 		.replace(/(?<=(?:localhost|\d|\]):)\d{5}\b/g, "<port>")
