@@ -91,7 +91,8 @@ const QUOTED =
 	/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu;
 
 /**
- * The words of a summary, without its code and quotations: `code spans`, quoted messages, URLs,
+ * The words of a summary, without its code and quotations: `code spans`, quoted messages (an error
+ * "Datei nicht gefunden" is the program's words, not the summary's), URLs,
  * paths and file names, identifiers (camelCase, snake_case, `user.名前`, `合計()`), flags, numbers
  * and versions. Terse developer summaries are mostly code ("Renamed getUser → fetchUser across 12
  * files; build OK."), and code is in no language.
@@ -99,12 +100,14 @@ const QUOTED =
 export function proseWords(summary: string): string[] {
 	return summary
 		.replace(/`[^`]*`/g, " ")
-		// A quoted message ("Datei nicht gefunden", «Accès refusé») is the program's words, not the summary's.
 		.replace(QUOTED, " ")
 		.replace(/\b[a-z][a-z+.-]*:\/\/\S+/gi, " ")
 		.split(/\s+/)
 		.map((token) => token.replace(/^[("'[{<]+|[)"'\]}>.,;:!?]+$/g, ""))
-		.filter((token) => /\p{L}/u.test(token) && !/[/\\_=@#$\d(]|[\p{L}\p{N}]\.[\p{L}\p{N}]|^[-+]|\p{Ll}\p{Lu}/u.test(token));
+		.filter(
+			(token) =>
+				/\p{L}/u.test(token) && !/[/\\_=@#$\d(]|[\p{L}\p{N}]\.[\p{L}\p{N}]|^[-+]|\p{Ll}\p{Lu}/u.test(token),
+		);
 }
 
 /**

@@ -90,8 +90,9 @@ const TEMP_SUBDIRS = /<tmp>[^\s'"`:)]*/g;
  * Tool output without its volatile parts: temp directory names (and numbered directories under
  * them), UUIDs, memory addresses (`0x7f…`), pids and random seeds, ISO, clock and epoch times,
  * durations (`1.2s`, `340 ms`, `0m1.234s`, `1m23s`), ephemeral ports and long hex ids; whitespace
- * collapsed. Line and column numbers and other long numbers (row ids, cursors) are kept: they move
- * when work progresses. Only the head and tail are read (a huge output is fingerprinted in
+ * collapsed. Kept, because they move when work progresses: a line:column after a colon
+ * (`src/import.ts:48:17`, not a clock time), long decimal numbers (row ids, cursors: a hex id has a
+ * letter in it) and other counts. Only the head and tail are read (a huge output is fingerprinted in
  * O(1) of its size beyond that).
  */
 export function normalizeToolOutput(text: string): string {
@@ -107,13 +108,10 @@ export function normalizeToolOutput(text: string): string {
 		.replace(/\b(node|deno|bun):\d+\b/gi, "$1:<pid>")
 		.replace(/\b(pid|seed)\b[\s:=#]*-?\d+/gi, (_match, word: string) => `${word.toLowerCase()} <n>`)
 		.replace(/\d{4}-\d\d-\d\d[t ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?/gi, "<time>")
-		// Not after a colon: `src/import.ts:48:17` is where an error is, and it moves as work goes on.
 		.replace(/(?<!:)\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
 		.replace(/\b(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?(?:ms|s)\b/gi, "<dur>")
 		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")
-		// A hex id has a letter in it: a long decimal number is a count or a row id, not an id of the run.
 		.replace(/\b(?=[0-9]*[a-f])[0-9a-f]{8,}\b/gi, "<id>")
-		// Epoch timestamps and ephemeral ports; other long numbers (row ids, cursors, counts) are work.
 		.replace(/\b1\d{9}(?:\d{3})?\b/g, "<time>")
 		.replace(/(?<=(?:localhost|\d|\]):)\d{5}\b/g, "<port>")
 		.replace(/\s+/g, " ")

@@ -311,7 +311,10 @@ export const PROGRESS: readonly Scenario[] = [
 							},
 						],
 					}
-				: sh("npm run bench", `tokenize x ${(120 - i * 9).toFixed(1)} ms ± 4.1 ms (mean ± σ)\n92 runs sampled`),
+				: sh(
+						"npm run bench",
+						`tokenize x ${(120 - i * 9).toFixed(1)} ms ± 4.1 ms (mean ± σ)\n92 runs sampled`,
+					),
 		),
 	},
 	{
@@ -333,10 +336,7 @@ export const PROGRESS: readonly Scenario[] = [
 							},
 						],
 					}
-				: sh(
-						"git log -1 --format=%H",
-						(0x1a2b3c4d5e6f + i * 0x1111111111).toString(16).padStart(40, "a"),
-					),
+				: sh("git log -1 --format=%H", (0x1a2b3c4d5e6f + i * 0x1111111111).toString(16).padStart(40, "a")),
 		),
 	},
 	{
@@ -355,20 +355,22 @@ export const PROGRESS: readonly Scenario[] = [
 	{
 		name: "'Running the tests again.' between real edits",
 		kind: "progress",
-		steps: repeat(12, (i) =>
-			[
-				{
-					calls: [
-						{
-							tool: "edit_file",
-							args: { path: "src/parser.ts", old: `case${i}`, new: `case${i + 3}` },
-							output: "Edited src/parser.ts",
-						},
-					],
-				},
-				{ text: "Running the tests again." },
-				sh("npm test", failingTests(i, 6 - i / 3), true),
-			][i % 3] as CorpusStep,
+		steps: repeat(
+			12,
+			(i) =>
+				[
+					{
+						calls: [
+							{
+								tool: "edit_file",
+								args: { path: "src/parser.ts", old: `case${i}`, new: `case${i + 3}` },
+								output: "Edited src/parser.ts",
+							},
+						],
+					},
+					{ text: "Running the tests again." },
+					sh("npm test", failingTests(i, 6 - i / 3), true),
+				][i % 3] as CorpusStep,
 		),
 	},
 	{
