@@ -27,6 +27,7 @@ describe("completion guard: finished English summaries are accepted at once", ()
 			"Fixed the “Файл не найден” crash on Russian Windows; tests pass.",
 			"Handled «Accès refusé, le fichier est verrouillé» from the French SMB server; added a test, all tests pass.",
 			"Fixed the „Zugriff verweigert, Datei ist noch gesperrt“ error when saving; tests pass.",
+			"Fixed the crash on German Windows that printed\n\n> Fehler: Datei nicht gefunden, bitte später noch einmal versuchen\n\nThe loader now falls back to defaults; tests pass.",
 		])
 			expect(decide(summary), summary).toEqual({ accept: true });
 	});

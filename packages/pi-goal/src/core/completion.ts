@@ -86,9 +86,12 @@ const ENGLISH =
 const FOREIGN =
 	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|jeszcze|nie|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
 
-/** A quotation in double, typographic or corner quotes, or in single quotes that are not apostrophes. */
+/**
+ * A quotation: a markdown blockquote line, or text in double, typographic or corner quotes, or in
+ * single quotes that are not apostrophes.
+ */
 const QUOTED =
-	/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu;
+	/^[ \t]*>.*$|"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gmu;
 
 /**
  * The words of a summary, without its code and quotations: `code spans`, quoted messages (an error
