@@ -131,6 +131,22 @@ describe("stuck facts", () => {
 		expect(normalizeToolOutput("/tmp/a/one.json")).not.toBe(normalizeToolOutput("/tmp/a/two.json"));
 		expect(normalizeToolOutput("3 of 40 done")).not.toBe(normalizeToolOutput("4 of 40 done"));
 		expect(normalizeToolOutput("exited with code 1")).not.toBe(normalizeToolOutput("exited with code 2"));
+		// Review: where an error is and how far a batch job got are progress, not per-run values.
+		expect(normalizeToolOutput("at importRow (src/import.ts:48:17)")).not.toBe(
+			normalizeToolOutput("at importRow (src/import.ts:73:22)"),
+		);
+		expect(normalizeToolOutput("Backfilled rows 40001-41000")).not.toBe(
+			normalizeToolOutput("Backfilled rows 41001-42000"),
+		);
+		expect(normalizeToolOutput("Imported ids 41001000-41002000")).not.toBe(
+			normalizeToolOutput("Imported ids 41002001-41003000"),
+		);
+		expect(normalizeToolOutput("HEAD is now at 9fceb02d0ae598e95dc970b74767f19372d61af8")).toBe(
+			normalizeToolOutput("HEAD is now at 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
+		);
+		expect(normalizeToolOutput("ts=1764748871123 listening on 127.0.0.1:54321 at 14:01:22")).toBe(
+			normalizeToolOutput("ts=1764748899456 listening on 127.0.0.1:60123 at 14:02:07"),
+		);
 	});
 
 	it("near-identical replies (punctuation, markdown, quotes and numbers aside) are the same reply", () => {

@@ -15,7 +15,7 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	// "'not yet implemented' panic" narrate fixed work.
 	/\b(?:is|are|has|have|remains?|still) not yet\b|^\s*(?:[-*]\s*)?(?:[\w ]{1,40}:\s*)?not (?:yet|done|written|started)\b|\bnot (?:done|finished|complete|working) yet\b/im,
 	/\b(?:haven't|have not|hasn't|has not) (?:yet )?(?:been )?(?:run|tested|verified|implemented|finished|completed)\b/i,
-	/(?<!\b(?:no|any|without) )\b(?:remaining|outstanding|unfinished|open) (?:work|tasks?|items?|steps?|todos?)\s*(?::|include|are)(?!\s*(?:none|n\/a|nothing)\b)/i,
+	/(?<!\b(?:no|any|without) )\b(?:remaining|outstanding|unfinished|open) (?:work|tasks?|items?|steps?|todos?)\s*(?::|include|are)(?!\s*(?:none|n\/a|nothing|0|zero)\b)/i,
 	/(?<!\b(?:nothing|no work|no more|none)(?: is| was)? )\b(?:left|remains?|remaining) to (?:do|implement|fix|finish|be done)\b/i,
 	/\b(?:is|are|only|still|remains?) (?:partially|partly|half) (?:done|complete|completed|implemented|working|fixed)\b|^\s*(?:[-*]\s*)?(?:partially|partly) (?:done|complete|completed|implemented)\b/im,
 	/\b(?:is|are|still|as) (?:a |an )?work in progress\b|^\s*(?:[-*]\s*)?work in progress\b/im,
@@ -31,11 +31,14 @@ export const UNFINISHED_ADMISSIONS: readonly RegExp[] = [
 	// …unless the clause says it was before the change ("Tests fail on main without this patch").
 	/^\s*(?:[-*]\s*)?(?:the )?(?:tests?|build|ci|checks?) (?:still )?fails? (?:on|in|with|for)\b(?![^.;\n]*\b(?:without|before|until|unless|prior to)\b)/im,
 	// A plan or a promise of work to come is not finished work (issue 30: "I will implement this now").
-	/^\s*(?:#+\s*)?(?:my )?plan\s*:|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
+	/^\s*(?:#+\s*)?(?:my )?plan\s*:(?!\s*(?:done|complete|completed|finished|executed)\b(?!\s+(?:with|except|but)\b))|\bI(?:'ll| will| am going to|'m going to) (?:now |next |then |also )?(?:implement|add|write|fix|create|update|start|do|make|finish|refactor|build|wire)\b/im,
 	// …in any common phrasing: "let me add", "the plan is to", "I need to", "I plan to", "I am about
 	// to", a sentence starting "Will implement" or "Going to add", "Proposed approach:".
-	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
-	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:next steps?|todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing)\b)/im,
+	/\blet me (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire)\b(?!\s*(?::|that\b))|\bhere(?:'s| is) (?:my|the) plan\s*:|\b(?:the|my) plan is to (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire|do|make|change|rewrite|replace|remove|move|split|migrate|port|test|use)\b|(?<!\b(?:nothing|anything)(?: else| more)? )\bI (?:still )?need to (?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|\bI plan to (?:now |next |first |then )?(?:implement|add|write|fix|create|update|start|finish|refactor|build|wire|do|make|change|rewrite|replace|remove|move|split|migrate|port|test|use)\b|\bI(?:'m| am) about to\b|(?:^\s*(?:[-*]\s*)?|[.!;]\s+)(?:will|going to) (?:now |next |then )?(?:implement|add|write|fix|create|update|finish|refactor|build|wire)\b|^\s*(?:#+\s*)?(?:proposed|suggested) (?:approach|plan|changes)\s*:/im,
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)(?:todo|to[- ]do|remaining)\s*:(?!\s*(?:none|n\/a|nothing|0|zero|all (?:\w+ )?(?:done|complete|completed|finished|checked off))\b)/im,
+	// "Next steps:" lists work to come, unless its first item is the user's to do once the goal is
+	// done ("review and merge the PR", "you may want to tag a release", "optional: deploy").
+	/(?:^\s*(?:[-*]\s*)?|[.!]\s+)next steps?\s*:(?!\s*(?:[-*]|\d+[.)])?\s*(?:none|n\/a|nothing|you|your|optional(?:ly)?|if you|consider|feel free|when you|review|merge|release|publish|deploy|announce|approve|ship|tag|cut)\b)/im,
 	/\bexcept (?:for )?(?:the )?[\w -]{1,40}, which I (?:skipped|left out|did not|didn't)\b|\b(?:steps?|tasks?|items?) [\d\s,–-]+(?:are|is) (?:still )?(?:pending|open|todo)\b/i,
 ];
 
@@ -77,23 +80,37 @@ const ENGLISH =
  * Everyday words of other languages that English text does not use ("aber", "mais", "pero", "nog",
  * "jeszcze"…): one of them means the summary is not English, whatever English words or code it
  * quotes ("Parser implemented, aber Tests fehlen noch."). Words English shares or finished summaries
- * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out.
+ * name ("die", "men", "met", "con", "a", "is", "et al.", "EN", "IST", "DES", "Las Vegas") are left out, and
+ * so are the names of tools, fonts and functions ("Jest", "Noto Sans", "sin", "ALE", "Webpack Encore", "mangler").
  */
 const FOREIGN =
-	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|sans|sin|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|mangler|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|encore|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|ale|jeszcze|nie|jest|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
+	/(?:^|\s)(?:und|aber|noch|nicht|auf|bis|für|ohne|oder|wird|werden|kein|keine|sauf|però|senza|tranne|zonder|geen|behalve|bez|oprócz|utan|uden|kecuali|tapi|non|brakuje|nadal|ještě|chybí|není|saknas|fortfarande|stadig|vielä|puuttuu|még|hiányzik|încă|lipsește|masih|tidak|eksik|hâlâ|chưa|thiếu|còn|sind|der|das|fehlt|fehlen|alles|wurde|wurden|auch|mais|pas|sont|les|avec|manque|reste|pero|todavía|aún|está|están|falta|faltan|ainda|não|faltam|ancora|sono|manca|mancano|gli|ma|maar|nog|niet|het|een|zijn|ontbreekt|jeszcze|nie|och|inte|ännu|ikke|endnu|belum|henüz|değil)(?=\s|$)/iu;
 
 /**
- * The words of a summary, without its code: `code spans`, URLs, paths and file names, identifiers
- * (camelCase, snake_case), flags, numbers and versions. Terse developer summaries are mostly code
- * ("Renamed getUser → fetchUser across 12 files; build OK."), and code is in no language.
+ * A quotation: a markdown blockquote line, or text in double, typographic or corner quotes, or in
+ * single quotes that are not apostrophes.
+ */
+const QUOTED =
+	/^[ \t]*>.*$|"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|「[^」\n]*」|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gmu;
+
+/**
+ * The words of a summary, without its code and quotations: `code spans`, quoted messages (an error
+ * "Datei nicht gefunden" is the program's words, not the summary's), URLs,
+ * paths and file names, identifiers (camelCase, snake_case, `user.名前`, `合計()`), flags, numbers
+ * and versions. Terse developer summaries are mostly code ("Renamed getUser → fetchUser across 12
+ * files; build OK."), and code is in no language.
  */
 export function proseWords(summary: string): string[] {
 	return summary
 		.replace(/`[^`]*`/g, " ")
+		.replace(QUOTED, " ")
 		.replace(/\b[a-z][a-z+.-]*:\/\/\S+/gi, " ")
 		.split(/\s+/)
 		.map((token) => token.replace(/^[("'[{<]+|[)"'\]}>.,;:!?]+$/g, ""))
-		.filter((token) => /\p{L}/u.test(token) && !/[/\\_=@#$\d]|\w\.\w|^[-+]|\p{Ll}\p{Lu}/u.test(token));
+		.filter(
+			(token) =>
+				/\p{L}/u.test(token) && !/[/\\_=@#$\d(]|[\p{L}\p{N}]\.[\p{L}\p{N}]|^[-+]|\p{Ll}\p{Lu}/u.test(token),
+		);
 }
 
 /**

@@ -88,9 +88,11 @@ const TEMP_SUBDIRS = /<tmp>[^\s'"`:)]*/g;
 
 /**
  * Tool output without its volatile parts: temp directory names (and numbered directories under
- * them), UUIDs, memory addresses (`0x7f…`), pids and random seeds, ISO and clock times, durations
- * (`1.2s`, `340 ms`, `0m1.234s`, `1m23s`), long numbers (pids, ports, byte counts) and long hex
- * ids; whitespace collapsed. Only the head and tail are read (a huge output is fingerprinted in
+ * them), UUIDs, memory addresses (`0x7f…`), pids and random seeds, ISO, clock and epoch times,
+ * durations (`1.2s`, `340 ms`, `0m1.234s`, `1m23s`), ephemeral ports and long hex ids; whitespace
+ * collapsed. Kept, because they move when work progresses: a line:column after a colon
+ * (`src/import.ts:48:17`, not a clock time), long decimal numbers (row ids, cursors: a hex id has a
+ * letter in it) and other counts. Only the head and tail are read (a huge output is fingerprinted in
  * O(1) of its size beyond that).
  */
 export function normalizeToolOutput(text: string): string {
@@ -106,11 +108,12 @@ export function normalizeToolOutput(text: string): string {
 		.replace(/\b(node|deno|bun):\d+\b/gi, "$1:<pid>")
 		.replace(/\b(pid|seed)\b[\s:=#]*-?\d+/gi, (_match, word: string) => `${word.toLowerCase()} <n>`)
 		.replace(/\d{4}-\d\d-\d\d[t ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?/gi, "<time>")
-		.replace(/\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
+		.replace(/(?<!:)\b\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\b/g, "<time>")
 		.replace(/\b(?:\d+h)?(?:\d+m)?\d+(?:[.,]\d+)?(?:ms|s)\b/gi, "<dur>")
 		.replace(/\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|secs|seconds|m|min|h|µs|us|ns)\b/gi, "<dur>")
-		.replace(/\b[0-9a-f]{8,}\b/gi, "<id>")
-		.replace(/\d{5,}/g, "<n>")
+		.replace(/\b(?=[0-9]*[a-f])[0-9a-f]{8,}\b/gi, "<id>")
+		.replace(/\b1\d{9}(?:\d{3})?\b/g, "<time>")
+		.replace(/(?<=(?:localhost|\d|\]):)\d{5}\b/g, "<port>")
 		.replace(/\s+/g, " ")
 		.trim();
 }

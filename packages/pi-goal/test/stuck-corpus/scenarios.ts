@@ -250,6 +250,150 @@ export const PROGRESS: readonly Scenario[] = [
 			],
 		})),
 	},
+	// Review of the widened rules (per-run values, near-identical replies, shuffled batches): progress
+	// whose only difference from the last response is a value the normaliser might erase.
+	{
+		name: "a test-fix loop whose failing test name changes (count, timings and addresses the same)",
+		kind: "progress",
+		steps: repeat(12, (i) =>
+			i % 2 === 0
+				? sh(
+						"npm test",
+						`FAIL src/rules.test.ts\n  ● rule ${["a", "b", "c", "d", "e", "f"][i / 2]} rejects empty input\n    at <Rule object at 0x7f3a2b1c4d90>\nTests: 1 failed, 15 passed\nTime: 1.10 s`,
+						true,
+					)
+				: {
+						calls: [
+							{
+								tool: "edit_file",
+								args: { path: "src/rules.ts", old: `rule${i}(x)`, new: `rule${i}(x ?? "")` },
+								output: "Edited src/rules.ts",
+							},
+						],
+					},
+		),
+	},
+	{
+		name: "fixing crashes one by one with a one-line edit that re-runs the script (the crash moves to another line)",
+		kind: "progress",
+		steps: [
+			...repeat(7, (i) =>
+				sh(
+					`sed -i '${[12, 48, 73, 91, 95, 40, 22][i]}s/row.id/row?.id/' src/import.ts && node dist/import.js`,
+					`TypeError: Cannot read properties of undefined (reading 'id')\n    at importRow (src/import.ts:${[48, 73, 91, 95, 40, 22, 67][i]}:${[17, 22, 31, 12, 19, 25, 14][i]})\n    at main (src/import.ts:30:11)`,
+					true,
+				),
+			),
+			sh("sed -i '67s/row.id/row?.id/' src/import.ts && node dist/import.js", "Imported 1200 rows."),
+		],
+	},
+	{
+		name: "a backfill script run batch after batch (the row ids and cursor are the progress)",
+		kind: "progress",
+		steps: repeat(8, (i) =>
+			sh(
+				"node scripts/backfill.js --batch 1000",
+				`Backfilled rows ${40001 + i * 1000}-${41000 + i * 1000} (1000 rows) in 2.3s. Next cursor: ${41001 + i * 1000}`,
+			),
+		),
+	},
+	{
+		name: "a benchmark loop: an optimisation, then the benchmark, whose timings are the progress",
+		kind: "progress",
+		steps: repeat(12, (i) =>
+			i % 2 === 0
+				? {
+						calls: [
+							{
+								tool: "edit_file",
+								args: { path: "src/tokenize.ts", old: `v${i}`, new: `v${i + 2}` },
+								output: "Edited src/tokenize.ts",
+							},
+						],
+					}
+				: sh(
+						"npm run bench",
+						`tokenize x ${(120 - i * 9).toFixed(1)} ms ± 4.1 ms (mean ± σ)\n92 runs sampled`,
+					),
+		),
+	},
+	{
+		name: "a commit after each step, then git log (only the hashes and messages change)",
+		kind: "progress",
+		steps: repeat(12, (i) =>
+			i % 2 === 0
+				? {
+						calls: [
+							{
+								tool: "edit_file",
+								args: { path: `src/step${i}.ts`, old: "todo()", new: "done()" },
+								output: `Edited src/step${i}.ts`,
+							},
+							{
+								tool: "shell",
+								args: { command: `git commit -am "step ${i}"` },
+								output: `[main ${(0x1a2b3c4 + i * 0x111111).toString(16)}] step ${i}\n 1 file changed`,
+							},
+						],
+					}
+				: sh("git log -1 --format=%H", (0x1a2b3c4d5e6f + i * 0x1111111111).toString(16).padStart(40, "a")),
+		),
+	},
+	{
+		name: "reading different line ranges of one long file",
+		kind: "progress",
+		steps: repeat(8, (i) => ({
+			calls: [
+				{
+					tool: "read_file",
+					args: { path: "src/engine.ts", offset: 1 + i * 200, limit: 200 },
+					output: `${1 + i * 200}: export function stage${i}() {\n[Showing lines ${1 + i * 200}-${200 + i * 200} of 1800]`,
+				},
+			],
+		})),
+	},
+	{
+		name: "'Running the tests again.' between real edits",
+		kind: "progress",
+		steps: repeat(
+			12,
+			(i) =>
+				[
+					{
+						calls: [
+							{
+								tool: "edit_file",
+								args: { path: "src/parser.ts", old: `case${i}`, new: `case${i + 3}` },
+								output: "Edited src/parser.ts",
+							},
+						],
+					},
+					{ text: "Running the tests again." },
+					sh("npm test", failingTests(i, 6 - i / 3), true),
+				][i % 3] as CorpusStep,
+		),
+	},
+	{
+		name: "re-reading the same 3 files in another order after editing them",
+		kind: "progress",
+		steps: repeat(8, (i) =>
+			i % 2 === 0
+				? {
+						calls: ["a", "b", "c"].map((file) => ({
+							tool: "edit_file" as const,
+							args: { path: `src/${file}.ts`, old: `v${i}`, new: `v${i + 2}` },
+							output: `Edited src/${file}.ts`,
+						})),
+					}
+				: {
+						calls: (i % 4 === 1 ? ["a", "b", "c"] : ["c", "a", "b"]).map((file) => ({
+							tool: "read_file" as const,
+							args: { path: `src/${file}.ts` },
+							output: `export const ${file} = "v${i + 1}";`,
+						})),
+					},
+		),
+	},
 ];
 
 /** Every scenario. */
