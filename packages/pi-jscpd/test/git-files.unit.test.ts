@@ -39,6 +39,24 @@ describe("git's own files, read without running git", () => {
 			}
 		});
 
+	it("a version 4 index whose prefix compression grows a path past git's longest is not read (it would take minutes)", () => {
+		const root = tempDir("pi-jscpd-git-files-");
+		dirs.push(root);
+		mkdirSync(join(root, ".git"));
+		// Each entry keeps all but one character of the previous path and adds 200: read as is, 20,000
+		// such entries (5 MB) held Pi's event loop for about 40 s, a 32 MB index for far longer.
+		const entry = (strip: number, suffix: string) =>
+			Buffer.concat([Buffer.alloc(62), Buffer.from([strip]), Buffer.from(suffix, "latin1"), Buffer.from([0])]);
+		const header = Buffer.alloc(12);
+		header.write("DIRC", 0, "latin1");
+		header.writeUInt32BE(4, 4);
+		header.writeUInt32BE(30, 8);
+		const entries = Array.from({ length: 30 }, (_, i) => entry(i === 0 ? 0 : 1, "a".repeat(200)));
+		writeFileSync(join(root, ".git", "index"), Buffer.concat([header, ...entries]));
+		const long = "a".repeat(200) + "a".repeat(199 * 29);
+		expect(indexEntries(join(root, ".git"), new Set([long, "a".repeat(200)])).size).toBe(0);
+	});
+
 	it("the HEAD log tells a checkout, pull or reset from a commit", () => {
 		const root = repo();
 		const gitDir = join(root, ".git");

@@ -24,6 +24,11 @@ import type { WalkedFile } from "../core/walk-diff.js";
 const MAX_REFLOG_SLICE = 1024 * 1024;
 /** Largest index read (about 200,000 entries). */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+/**
+ * Longest path git stores (PATH_MAX). A version 4 index builds each path from the previous one: a
+ * crafted index could grow one without bound and make each entry cost its length (minutes).
+ */
+const MAX_PATH_BYTES = 4096;
 
 /** The project's own `.git` folder (a real folder in the root, not a symlink or pointer file). */
 export function ownGitDir(root: string): string | undefined {
@@ -116,7 +121,9 @@ export function indexEntries(gitDir: string, wanted: ReadonlySet<string>): Map<s
 				}
 				const end = data.indexOf(0, at);
 				if (end < 0) break;
-				path = previous.slice(0, Math.max(0, previous.length - strip)) + data.toString("utf8", at, end);
+				const kept = Math.max(0, previous.length - strip);
+				if (kept + end - at > MAX_PATH_BYTES) return new Map();
+				path = previous.slice(0, kept) + data.toString("utf8", at, end);
 				offset = end + 1;
 			} else {
 				const end = data.indexOf(0, at);
