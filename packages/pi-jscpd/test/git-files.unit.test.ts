@@ -67,9 +67,29 @@ describe("git's own files, read without running git", () => {
 		const committed = headLogSize(gitDir) ?? 0;
 		expect(movedBetween(gitDir, start, committed)).toBe(false);
 		git(root, "checkout", "-qb", "other");
+		writeFiles(root, { "c.ts": "c\n" });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "c");
 		git(root, "checkout", "-q", "main");
 		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
 		git(root, "reset", "-q", "--hard", "HEAD~1");
+		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
+	});
+
+	it("a new branch made where HEAD is (checkout -b) wrote no file: not a move that hides what is staged with it", () => {
+		const root = repo();
+		const gitDir = join(root, ".git");
+		const start = headLogSize(gitDir) ?? 0;
+		// `git checkout -b fix && cp a.ts b.ts && git add -A && git commit`: b.ts matches its index
+		// entry, and read as a checkout's file the copy would be silent.
+		git(root, "checkout", "-qb", "fix");
+		writeFiles(root, { "b.ts": "a\n" });
+		git(root, "add", "-A");
+		git(root, "commit", "-qm", "copy");
+		expect(movedBetween(gitDir, start, headLogSize(gitDir) ?? 0)).toBe(false);
+		// Resetting to where HEAD is still writes files (`reset --hard`, `stash`): a move.
+		const committed = headLogSize(gitDir) ?? 0;
+		git(root, "reset", "-q", "--hard", "HEAD");
 		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
 	});
 

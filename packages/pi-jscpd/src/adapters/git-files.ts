@@ -69,6 +69,8 @@ export function headLogSize(gitDir: string): number | undefined {
 /**
  * Whether the HEAD log entries written between two marks include a move other than a commit
  * (`checkout:`, `pull:`, `reset:`, `merge …`, `rebase …`). A log that shrank was rewritten: moved.
+ * An entry that leaves HEAD where it was wrote no file (`checkout -b`), unless it is a reset
+ * (`reset --hard HEAD`, `stash`): read as a move, a copy staged beside it would be silent.
  */
 export function movedBetween(gitDir: string, before: number, after: number): boolean {
 	if (after === before) return false;
@@ -82,7 +84,10 @@ export function movedBetween(gitDir: string, before: number, after: number): boo
 		.split("\n")
 		.some((line) => {
 			const tab = line.indexOf("\t");
-			return tab >= 0 && !line.slice(tab + 1).startsWith("commit");
+			const message = line.slice(tab + 1);
+			const [from, to] = line.split(" ", 2);
+			if (from === to && !message.startsWith("reset:")) return false;
+			return tab >= 0 && !message.startsWith("commit");
 		});
 }
 
