@@ -76,6 +76,24 @@ describe("git's own files, read without running git", () => {
 		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
 	});
 
+	it("a merge concluded by a commit after its conflicts are resolved is a move (it wrote the other branch's files)", () => {
+		const root = repo();
+		const gitDir = join(root, ".git");
+		git(root, "checkout", "-qb", "other");
+		writeFiles(root, { "a.ts": "other\n", "legacy.ts": "old\n" });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "other");
+		git(root, "checkout", "-q", "main");
+		writeFiles(root, { "a.ts": "main\n" });
+		git(root, "commit", "-qam", "main");
+		const start = headLogSize(gitDir) ?? 0;
+		expect(() => git(root, "merge", "-q", "other")).toThrow();
+		writeFiles(root, { "a.ts": "both\n" });
+		git(root, "add", "a.ts");
+		git(root, "commit", "-qm", "merged");
+		expect(movedBetween(gitDir, start, headLogSize(gitDir) ?? 0)).toBe(true);
+	});
+
 	it("a new branch made where HEAD is (checkout -b) wrote no file: not a move that hides what is staged with it", () => {
 		const root = repo();
 		const gitDir = join(root, ".git");

@@ -68,7 +68,7 @@ export function headLogSize(gitDir: string): number | undefined {
 
 /**
  * Whether the HEAD log entries written between two marks include a move other than a commit
- * (`checkout:`, `pull:`, `reset:`, `merge …`, `rebase …`). A log that shrank was rewritten: moved.
+ * (`checkout:`, `pull:`, `reset:`, `merge …`, `commit (merge)`, `rebase …`). A log that shrank was rewritten: moved.
  * An entry that leaves HEAD where it was wrote no file (`checkout -b`), unless it is a reset
  * (`reset --hard HEAD`, `stash`): read as a move, a copy staged beside it would be silent.
  */
@@ -87,7 +87,8 @@ export function movedBetween(gitDir: string, before: number, after: number): boo
 			const message = line.slice(tab + 1);
 			const [from, to] = line.split(" ", 2);
 			if (from === to && !message.startsWith("reset:")) return false;
-			return tab >= 0 && !message.startsWith("commit");
+			// A merge whose conflicts were resolved ends with `commit (merge)`: it wrote the other side's files.
+			return tab >= 0 && (!message.startsWith("commit") || message.startsWith("commit (merge)"));
 		});
 }
 
