@@ -46,7 +46,12 @@ describe("git's own files, read without running git", () => {
 		// Each entry keeps all but one character of the previous path and adds 200: read as is, 20,000
 		// such entries (5 MB) held Pi's event loop for about 40 s, a 32 MB index for far longer.
 		const entry = (strip: number, suffix: string) =>
-			Buffer.concat([Buffer.alloc(62), Buffer.from([strip]), Buffer.from(suffix, "latin1"), Buffer.from([0])]);
+			Buffer.concat([
+				Buffer.alloc(62),
+				Buffer.from([strip]),
+				Buffer.from(suffix, "latin1"),
+				Buffer.from([0]),
+			]);
 		const header = Buffer.alloc(12);
 		header.write("DIRC", 0, "latin1");
 		header.writeUInt32BE(4, 4);

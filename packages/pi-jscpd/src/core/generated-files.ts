@@ -76,5 +76,7 @@ function leadingComments(head: string): string {
  * comments, a compiler's source map link at its end, or a CommonJS build's preamble.
  */
 export function looksGenerated(head: string, tail: string): boolean {
-	return GENERATED_NOTE.test(leadingComments(head)) || COMMONJS_PREAMBLE.test(head) || SOURCE_MAP_LINK.test(tail);
+	return (
+		GENERATED_NOTE.test(leadingComments(head)) || COMMONJS_PREAMBLE.test(head) || SOURCE_MAP_LINK.test(tail)
+	);
 }
