@@ -39,6 +39,29 @@ describe("git's own files, read without running git", () => {
 			}
 		});
 
+	it("a version 4 index whose prefix compression grows a path past git's longest is not read (it would take minutes)", () => {
+		const root = tempDir("pi-jscpd-git-files-");
+		dirs.push(root);
+		mkdirSync(join(root, ".git"));
+		// Each entry keeps all but one character of the previous path and adds 200: read as is, 20,000
+		// such entries (5 MB) held Pi's event loop for about 40 s, a 32 MB index for far longer.
+		const entry = (strip: number, suffix: string) =>
+			Buffer.concat([
+				Buffer.alloc(62),
+				Buffer.from([strip]),
+				Buffer.from(suffix, "latin1"),
+				Buffer.from([0]),
+			]);
+		const header = Buffer.alloc(12);
+		header.write("DIRC", 0, "latin1");
+		header.writeUInt32BE(4, 4);
+		header.writeUInt32BE(30, 8);
+		const entries = Array.from({ length: 30 }, (_, i) => entry(i === 0 ? 0 : 1, "a".repeat(200)));
+		writeFileSync(join(root, ".git", "index"), Buffer.concat([header, ...entries]));
+		const long = "a".repeat(200) + "a".repeat(199 * 29);
+		expect(indexEntries(join(root, ".git"), new Set([long, "a".repeat(200)])).size).toBe(0);
+	});
+
 	it("the HEAD log tells a checkout, pull or reset from a commit", () => {
 		const root = repo();
 		const gitDir = join(root, ".git");
@@ -49,9 +72,47 @@ describe("git's own files, read without running git", () => {
 		const committed = headLogSize(gitDir) ?? 0;
 		expect(movedBetween(gitDir, start, committed)).toBe(false);
 		git(root, "checkout", "-qb", "other");
+		writeFiles(root, { "c.ts": "c\n" });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "c");
 		git(root, "checkout", "-q", "main");
 		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
 		git(root, "reset", "-q", "--hard", "HEAD~1");
+		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
+	});
+
+	it("a merge concluded by a commit after its conflicts are resolved is a move (it wrote the other branch's files)", () => {
+		const root = repo();
+		const gitDir = join(root, ".git");
+		git(root, "checkout", "-qb", "other");
+		writeFiles(root, { "a.ts": "other\n", "legacy.ts": "old\n" });
+		git(root, "add", ".");
+		git(root, "commit", "-qm", "other");
+		git(root, "checkout", "-q", "main");
+		writeFiles(root, { "a.ts": "main\n" });
+		git(root, "commit", "-qam", "main");
+		const start = headLogSize(gitDir) ?? 0;
+		expect(() => git(root, "merge", "-q", "other")).toThrow();
+		writeFiles(root, { "a.ts": "both\n" });
+		git(root, "add", "a.ts");
+		git(root, "commit", "-qm", "merged");
+		expect(movedBetween(gitDir, start, headLogSize(gitDir) ?? 0)).toBe(true);
+	});
+
+	it("a new branch made where HEAD is (checkout -b) wrote no file: not a move that hides what is staged with it", () => {
+		const root = repo();
+		const gitDir = join(root, ".git");
+		const start = headLogSize(gitDir) ?? 0;
+		// `git checkout -b fix && cp a.ts b.ts && git add -A && git commit`: b.ts matches its index
+		// entry, and read as a checkout's file the copy would be silent.
+		git(root, "checkout", "-qb", "fix");
+		writeFiles(root, { "b.ts": "a\n" });
+		git(root, "add", "-A");
+		git(root, "commit", "-qm", "copy");
+		expect(movedBetween(gitDir, start, headLogSize(gitDir) ?? 0)).toBe(false);
+		// Resetting to where HEAD is still writes files (`reset --hard`, `stash`): a move.
+		const committed = headLogSize(gitDir) ?? 0;
+		git(root, "reset", "-q", "--hard", "HEAD");
 		expect(movedBetween(gitDir, committed, headLogSize(gitDir) ?? 0)).toBe(true);
 	});
 

@@ -112,6 +112,23 @@ describe("one copy is one finding", () => {
 		expect(two.join("\n")).not.toContain("near-copy");
 	});
 
+	it("one copy is one finding: a fragment copied from elsewhere in the same file is not absorbed by a near-copy that does not span it there", () => {
+		const span = (path: string, startLine: number, endLine: number): CloneLocation => ({
+			path,
+			startLine,
+			endLine,
+		});
+		// copy.ts:1-9 copies a.ts:1-9 and copy.ts:11-22 copies a.ts:40-51: two copies, whatever
+		// near-copy pairs copy.ts:1-22 with a.ts:1-22 (it would name a.ts:40-51 nowhere).
+		const near = { ...group(span("src/a.ts", 1, 22), span("src/copy.ts", 1, 22), "similar", 0.9), lines: 22 };
+		const first = { ...group(span("src/a.ts", 1, 9), span("src/copy.ts", 1, 9)), hashes: [1, 2] };
+		const second = { ...group(span("src/a.ts", 40, 51), span("src/copy.ts", 11, 22)), hashes: [3, 4] };
+		const lines = select([first, second, near], ["src/copy.ts"]).findings.map(findingLine);
+		expect(lines).toHaveLength(2);
+		expect(lines.join("\n")).toContain("src/copy.ts:11-22 ≈ src/a.ts:40-51");
+		expect(lines.join("\n")).not.toContain("near-copy");
+	});
+
 	it("one copy is one finding: exact fragments of one edited copy, one after the other in both files, are one finding; apart, swapped or from two files they are not", () => {
 		const span = (path: string, startLine: number, endLine: number): CloneLocation => ({
 			path,

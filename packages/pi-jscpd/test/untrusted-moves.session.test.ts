@@ -100,6 +100,14 @@ describe("untrusted: a move of the work tree is baseline, not new work (git read
 		expect(reported(s)).toEqual([["src/e.ts", "src/a.ts"]]);
 	}, 120_000);
 
+	it("a copy committed on a new branch made in the same turn is still reported (checkout -b writes no file)", async () => {
+		const s = await afterCommand(
+			repository(),
+			`${GIT} checkout -qb fix && cp src/a.ts src/e.ts && ${GIT} add -A && ${GIT} commit -qm copy`,
+		);
+		expect(reported(s)).toEqual([["src/e.ts", "src/a.ts"]]);
+	}, 120_000);
+
 	it("a copy made in an earlier turn stays the session's work after a later checkout that keeps it", async () => {
 		const s = await fixtures.ready({
 			project: repository(),

@@ -24,6 +24,11 @@ import type { WalkedFile } from "../core/walk-diff.js";
 const MAX_REFLOG_SLICE = 1024 * 1024;
 /** Largest index read (about 200,000 entries). */
 const MAX_INDEX_BYTES = 32 * 1024 * 1024;
+/**
+ * Longest path git stores (PATH_MAX). A version 4 index builds each path from the previous one: a
+ * crafted index could grow one without bound and make each entry cost its length (minutes).
+ */
+const MAX_PATH_BYTES = 4096;
 
 /** The project's own `.git` folder (a real folder in the root, not a symlink or pointer file). */
 export function ownGitDir(root: string): string | undefined {
@@ -63,7 +68,9 @@ export function headLogSize(gitDir: string): number | undefined {
 
 /**
  * Whether the HEAD log entries written between two marks include a move other than a commit
- * (`checkout:`, `pull:`, `reset:`, `merge …`, `rebase …`). A log that shrank was rewritten: moved.
+ * (`checkout:`, `pull:`, `reset:`, `merge …`, `commit (merge)`, `rebase …`). A log that shrank was rewritten: moved.
+ * An entry that leaves HEAD where it was wrote no file (`checkout -b`), unless it is a reset
+ * (`reset --hard HEAD`, `stash`): read as a move, a copy staged beside it would be silent.
  */
 export function movedBetween(gitDir: string, before: number, after: number): boolean {
 	if (after === before) return false;
@@ -77,7 +84,11 @@ export function movedBetween(gitDir: string, before: number, after: number): boo
 		.split("\n")
 		.some((line) => {
 			const tab = line.indexOf("\t");
-			return tab >= 0 && !line.slice(tab + 1).startsWith("commit");
+			const message = line.slice(tab + 1);
+			const [from, to] = line.split(" ", 2);
+			if (from === to && !message.startsWith("reset:")) return false;
+			// A merge whose conflicts were resolved ends with `commit (merge)`: it wrote the other side's files.
+			return tab >= 0 && (!message.startsWith("commit") || message.startsWith("commit (merge)"));
 		});
 }
 
@@ -116,7 +127,9 @@ export function indexEntries(gitDir: string, wanted: ReadonlySet<string>): Map<s
 				}
 				const end = data.indexOf(0, at);
 				if (end < 0) break;
-				path = previous.slice(0, Math.max(0, previous.length - strip)) + data.toString("utf8", at, end);
+				const kept = Math.max(0, previous.length - strip);
+				if (kept + end - at > MAX_PATH_BYTES) return new Map();
+				path = previous.slice(0, kept) + data.toString("utf8", at, end);
 				offset = end + 1;
 			} else {
 				const end = data.indexOf(0, at);

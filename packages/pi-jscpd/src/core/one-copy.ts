@@ -70,7 +70,7 @@ function pairedWith(group: CloneGroup, loc: CloneLocation): CloneLocation | unde
 
 /**
  * The better candidates that are fragments of one weaker candidate's copy: two or more of them lie
- * mostly inside its new location and pair with the same file it pairs with (the verbatim parts
+ * mostly inside its new location and pair with code mostly inside the code it pairs with (the verbatim parts
  * around an edited statement). That weaker candidate names the whole copy; the fragments do not.
  */
 function spannedFragments<T extends { group: CloneGroup; fresh: CloneLocation[] }>(
@@ -81,12 +81,14 @@ function spannedFragments<T extends { group: CloneGroup; fresh: CloneLocation[] 
 	const spanned = new Set<T>();
 	for (const candidate of candidates) {
 		for (const loc of candidate.fresh) {
-			const partner = pairedWith(candidate.group, loc)?.path;
+			const partner = pairedWith(candidate.group, loc);
+			// On both sides: a fragment copied from elsewhere in the partner file is a copy of its own.
 			const fragments = (byPath.get(loc.path) ?? []).filter(
 				(other) =>
 					other.candidate !== candidate &&
 					better(other.candidate, candidate) > 0 &&
-					pairedWith(other.candidate.group, other.loc)?.path === partner &&
+					partner !== undefined &&
+					overlapsMostly(pairedWith(other.candidate.group, other.loc) ?? loc, partner) &&
 					overlapsMostly(other.loc, loc) &&
 					other.loc.endLine - other.loc.startLine < loc.endLine - loc.startLine,
 			);
