@@ -13,6 +13,7 @@ import {
 	gitInit,
 	type JscpdSession,
 	otherFunction,
+	repoWithOldCopyOnBranch,
 	sessionFixtures,
 	waitFor,
 	writeFiles,
@@ -21,18 +22,6 @@ import {
 const FINDINGS = "pi-jscpd/findings";
 const fixtures = sessionFixtures();
 const dir = (prefix: string) => fixtures.dir(prefix);
-
-/** A repository on `main` with src/a.ts; branch `feature` adds src/legacy.ts holding the same function. */
-function repoWithFeatureBranch(root = dir("pi-jscpd-moves-")): string {
-	writeFiles(root, { "src/a.ts": duplicatedFunction("computeTotals") });
-	gitInit(root);
-	git(root, "checkout", "-qb", "feature");
-	writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
-	git(root, "add", ".");
-	git(root, "commit", "-qm", "legacy");
-	git(root, "checkout", "-q", "main");
-	return root;
-}
 
 async function start(root: string): Promise<JscpdSession> {
 	const s = await fixtures.ready({ project: root, agentDir: dir("pi-jscpd-agent-") });
@@ -56,12 +45,12 @@ async function expectCleanAfter(s: JscpdSession, command: string): Promise<void>
 
 describe("a move of the work tree during the session is baseline, not new work", () => {
 	it("after git checkout of a branch holding an old copy, writing an unrelated file reports nothing", async () => {
-		const s = await start(repoWithFeatureBranch());
+		const s = await start(repoWithOldCopyOnBranch(dir("pi-jscpd-moves-")));
 		await expectCleanAfter(s, "git checkout -q feature");
 	});
 
 	it("after git pull from a (local) remote that brings an old copy, writing an unrelated file reports nothing", async () => {
-		const origin = repoWithFeatureBranch();
+		const origin = repoWithOldCopyOnBranch(dir("pi-jscpd-moves-"));
 		git(origin, "merge", "-q", "--ff-only", "feature");
 		git(origin, "reset", "-q", "--hard", "HEAD~1");
 		const clone = dir("pi-jscpd-clone-");
@@ -72,7 +61,7 @@ describe("a move of the work tree during the session is baseline, not new work",
 	});
 
 	it("after git reset --hard to a commit holding an old copy, writing an unrelated file reports nothing", async () => {
-		const root = repoWithFeatureBranch();
+		const root = repoWithOldCopyOnBranch(dir("pi-jscpd-moves-"));
 		git(root, "checkout", "-q", "feature");
 		git(root, "rm", "-q", "src/legacy.ts");
 		git(root, "commit", "-qm", "drop legacy");
@@ -94,7 +83,7 @@ describe("a move of the work tree during the session is baseline, not new work",
 	});
 
 	it("a real new copy written after a checkout is still reported, naming the new file only", async () => {
-		const s = await start(repoWithFeatureBranch());
+		const s = await start(repoWithOldCopyOnBranch(dir("pi-jscpd-moves-")));
 		s.script(
 			toolCall("bash", { command: "git checkout -q feature" }),
 			toolCall("write", { path: "src/copy.ts", content: duplicatedFunction("copyTotals") }),
@@ -109,7 +98,7 @@ describe("a move of the work tree during the session is baseline, not new work",
 	});
 
 	it("the agent's own edit of a file a checkout brought in does not report the old code in it", async () => {
-		const s = await start(repoWithFeatureBranch());
+		const s = await start(repoWithOldCopyOnBranch(dir("pi-jscpd-moves-")));
 		s.script(
 			toolCall("bash", { command: "git checkout -q feature" }),
 			toolCall("edit", {
@@ -129,7 +118,7 @@ describe("a move of the work tree during the session is baseline, not new work",
 
 describe("a rebase after a move keeps what the baseline detects", () => {
 	it("the rewritten baseline file keeps its clone kinds, so a reload compares with the same kinds", async () => {
-		const s = await start(repoWithFeatureBranch());
+		const s = await start(repoWithOldCopyOnBranch(dir("pi-jscpd-moves-")));
 		await expectCleanAfter(s, "git checkout -q feature");
 		const baseline = s.controller.state.baseline;
 		if (!("file" in baseline) || !baseline.file) throw new Error("no baseline file");

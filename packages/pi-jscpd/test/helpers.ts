@@ -357,6 +357,31 @@ export function gitInit(root: string): void {
 	git(root, "commit", "-qm", "init");
 }
 
+/**
+ * A git repository in `root` on `main` holding `files` (src/a.ts by default); its branch `feature`
+ * adds src/legacy.ts, an old copy of src/a.ts: code a checkout, merge or pull brings in existed before.
+ */
+export function repoWithOldCopyOnBranch(
+	root: string,
+	files: Record<string, string> = { "src/a.ts": duplicatedFunction("computeTotals") },
+): string {
+	writeFiles(root, files);
+	gitInit(root);
+	git(root, "checkout", "-qb", "feature");
+	writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
+	git(root, "add", ".");
+	git(root, "commit", "-qm", "legacy");
+	git(root, "checkout", "-q", "main");
+	return root;
+}
+
+/** The paths of each finding in the session's first findings message. */
+export function reportedPaths(h: ScriptedSession): string[][] {
+	return (customMessages(h, "pi-jscpd/findings")[0]?.details?.findings ?? []).map((f) =>
+		f.locations.map((l) => l.path),
+	);
+}
+
 /** Removes paths. */
 export function remove(...paths: string[]): void {
 	for (const path of paths) rmSync(path, { recursive: true, force: true });

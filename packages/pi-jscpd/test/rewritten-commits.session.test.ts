@@ -11,9 +11,10 @@ import {
 	customMessages,
 	duplicatedFunction,
 	git,
-	gitInit,
 	type JscpdSession,
 	otherFunction,
+	reportedPaths,
+	repoWithOldCopyOnBranch,
 	sessionFixtures,
 	waitFor,
 	writeFiles,
@@ -21,23 +22,13 @@ import {
 
 const FINDINGS = "pi-jscpd/findings";
 const fixtures = sessionFixtures();
-const GIT = "git -c user.email=agent@example.invalid -c user.name=agent";
-
-/** A repository on main (src/a.ts, src/w.ts) whose branch `feature` adds src/legacy.ts, an old copy of a.ts. */
-function repository(): string {
-	const root = fixtures.dir("pi-jscpd-replayed-");
-	writeFiles(root, {
+/** main holds src/a.ts and src/w.ts; branch feature adds src/legacy.ts, an old copy of a.ts. */
+const repository = () =>
+	repoWithOldCopyOnBranch(fixtures.dir("pi-jscpd-replayed-"), {
 		"src/a.ts": duplicatedFunction("computeTotals"),
 		"src/w.ts": otherFunction("countWords"),
 	});
-	gitInit(root);
-	git(root, "checkout", "-qb", "feature");
-	writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
-	git(root, "add", ".");
-	git(root, "commit", "-qm", "legacy");
-	git(root, "checkout", "-q", "main");
-	return root;
-}
+const GIT = "git -c user.email=agent@example.invalid -c user.name=agent";
 
 async function afterCommand(root: string, command: string): Promise<JscpdSession> {
 	const s = await fixtures.ready({ project: root, agentDir: fixtures.dir("pi-jscpd-agent-") });
@@ -47,10 +38,6 @@ async function afterCommand(root: string, command: string): Promise<JscpdSession
 	await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBeDefined());
 	await s.controller.settled();
 	return s;
-}
-
-function reportedPaths(s: JscpdSession): string[][] {
-	return (customMessages(s, FINDINGS)[0]?.details?.findings ?? []).map((f) => f.locations.map((l) => l.path));
 }
 
 describe("the session's own commits replayed by git are still its work", () => {

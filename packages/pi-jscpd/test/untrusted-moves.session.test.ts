@@ -11,32 +11,23 @@ import {
 	customMessages,
 	duplicatedFunction,
 	git,
-	gitInit,
 	type JscpdSession,
 	otherFunction,
+	reportedPaths,
+	repoWithOldCopyOnBranch,
 	sessionFixtures,
 	waitFor,
-	writeFiles,
 } from "./helpers.js";
 
 const FINDINGS = "pi-jscpd/findings";
 const fixtures = sessionFixtures();
-const GIT = "git -c user.email=agent@example.invalid -c user.name=agent";
-
-/** A repository on main (src/a.ts, src/w.ts) whose branch `feature` adds src/legacy.ts, an old copy of a.ts. */
-function repository(root = fixtures.dir("pi-jscpd-untrusted-moves-")): string {
-	writeFiles(root, {
+/** main holds src/a.ts and src/w.ts; branch feature adds src/legacy.ts, an old copy of a.ts. */
+const repository = () =>
+	repoWithOldCopyOnBranch(fixtures.dir("pi-jscpd-untrusted-moves-"), {
 		"src/a.ts": duplicatedFunction("computeTotals"),
 		"src/w.ts": otherFunction("countWords"),
 	});
-	gitInit(root);
-	git(root, "checkout", "-qb", "feature");
-	writeFiles(root, { "src/legacy.ts": duplicatedFunction("legacyTotals") });
-	git(root, "add", ".");
-	git(root, "commit", "-qm", "legacy");
-	git(root, "checkout", "-q", "main");
-	return root;
-}
+const GIT = "git -c user.email=agent@example.invalid -c user.name=agent";
 
 async function afterCommand(root: string, command: string): Promise<JscpdSession> {
 	const s = await fixtures.ready({
@@ -53,10 +44,6 @@ async function afterCommand(root: string, command: string): Promise<JscpdSession
 	await waitFor(() => expect(s.controller.status().lastOutcome?.kind).toBeDefined());
 	await s.controller.settled();
 	return s;
-}
-
-function reported(s: JscpdSession): string[][] {
-	return (customMessages(s, FINDINGS)[0]?.details?.findings ?? []).map((f) => f.locations.map((l) => l.path));
 }
 
 describe("untrusted: a move of the work tree is baseline, not new work (git read, never run)", () => {
@@ -88,8 +75,8 @@ describe("untrusted: a move of the work tree is baseline, not new work (git read
 
 	it("a copy made by a command after a checkout in the same turn is still reported, naming the copy only", async () => {
 		const s = await afterCommand(repository(), "git checkout -q feature && cp src/a.ts src/e.ts");
-		expect(reported(s)).toHaveLength(1);
-		expect(reported(s)[0]?.[0]).toBe("src/e.ts");
+		expect(reportedPaths(s)).toHaveLength(1);
+		expect(reportedPaths(s)[0]?.[0]).toBe("src/e.ts");
 	}, 120_000);
 
 	it("a copy the session committed is still its work (a commit is not a move)", async () => {
@@ -97,7 +84,7 @@ describe("untrusted: a move of the work tree is baseline, not new work (git read
 			repository(),
 			`cp src/a.ts src/e.ts && ${GIT} add -A && ${GIT} commit -qm copy`,
 		);
-		expect(reported(s)).toEqual([["src/e.ts", "src/a.ts"]]);
+		expect(reportedPaths(s)).toEqual([["src/e.ts", "src/a.ts"]]);
 	}, 120_000);
 
 	it("a copy committed on a new branch made in the same turn is still reported (checkout -b writes no file)", async () => {
@@ -105,7 +92,7 @@ describe("untrusted: a move of the work tree is baseline, not new work (git read
 			repository(),
 			`${GIT} checkout -qb fix && cp src/a.ts src/e.ts && ${GIT} add -A && ${GIT} commit -qm copy`,
 		);
-		expect(reported(s)).toEqual([["src/e.ts", "src/a.ts"]]);
+		expect(reportedPaths(s)).toEqual([["src/e.ts", "src/a.ts"]]);
 	}, 120_000);
 
 	it("a copy made in an earlier turn stays the session's work after a later checkout that keeps it", async () => {
